@@ -1,0 +1,58 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Layers (see README "Architecture"): each target depends only on the layers above it.
+//   HeadwayCore      progress model, lifecycle, estimator, clock        (no I/O)
+//   HeadwayRender    styles, surfaces, colour pipeline, bitmap font       (no I/O)
+//   HeadwayDevices   device protocols the drivers and outputs implement    (no OS)
+//   HeadwaySimulator virtual devices and the terminal renderer (Simulator/)
+//   Headway          the library product: show progress from a Swift program
+//   headway-sim      the simulator command line
+let package = Package(
+    name: "Headway",
+    products: [
+        .library(name: "Headway", targets: ["Headway"]),
+        .executable(name: "headway-sim", targets: ["headway-sim"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+    ],
+    targets: [
+        .target(
+            name: "HeadwayCore",
+            dependencies: [.product(name: "RealModule", package: "swift-numerics")]
+        ),
+        .target(
+            name: "HeadwayRender",
+            dependencies: ["HeadwayCore", .product(name: "RealModule", package: "swift-numerics")]
+        ),
+        .target(
+            name: "HeadwayDevices",
+            dependencies: ["HeadwayRender"]
+        ),
+        .target(
+            name: "HeadwaySimulator",
+            dependencies: ["HeadwayDevices", "HeadwayRender", .product(name: "RealModule", package: "swift-numerics")],
+            path: "Simulator"
+        ),
+        .target(
+            name: "Headway",
+            dependencies: ["HeadwayCore", "HeadwayRender", "HeadwayDevices"]
+        ),
+        .executableTarget(
+            name: "headway-sim",
+            dependencies: [
+                "Headway",
+                "HeadwaySimulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "HeadwayCoreTests", dependencies: ["HeadwayCore"]),
+        .testTarget(name: "HeadwayRenderTests", dependencies: ["HeadwayRender"], exclude: ["Golden"]),
+        .testTarget(name: "HeadwaySimulatorTests", dependencies: ["HeadwaySimulator", "HeadwayDevices"]),
+        .testTarget(name: "HeadwayTests", dependencies: ["Headway", "HeadwaySimulator"]),
+        .testTarget(name: "EndToEndTests", dependencies: []),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Writes each device of a rig as picture files: `NAME.ppm` or `NAME.pbm`, and `NAME.svg`.
+public struct SnapshotWriter {
+    public let directory: URL
+
+    public init(directory: String) { self.directory = URL(fileURLWithPath: directory, isDirectory: true) }
+
+    /// Writes every device's current picture; returns the paths written.
+    @discardableResult
+    public func write(_ rig: SimulatorRig) throws -> [String] {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw SnapshotError(path: directory.path, reason: "cannot create the folder (\(error.localizedDescription))")
+        }
+        var written: [String] = []
+        for chain in rig.chains {
+            let light = chain.light
+            written.append(try save(Netpbm.ppm(light), as: "\(chain.name).ppm"))
+            let svg = chain.layout.isRing ? SVGPicture.ring(light) : SVGPicture.strip(light)
+            written.append(try save(Array(svg.utf8), as: "\(chain.name).svg"))
+        }
+        for display in rig.displays {
+            let picture = display.picture
+            written.append(try save(Netpbm.pbm(picture), as: "\(display.name).pbm"))
+            written.append(try save(Array(SVGPicture.display(picture).utf8), as: "\(display.name).svg"))
+        }
+        return written
+    }
+
+    private func save(_ bytes: [UInt8], as name: String) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        do {
+            try Data(bytes).write(to: url)
+        } catch {
+            throw SnapshotError(path: url.path, reason: "cannot write the file (\(error.localizedDescription))")
+        }
+        return url.path
+    }
+}
+
+/// A snapshot file could not be written.
+public struct SnapshotError: Error, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+    public var description: String { "\(path): \(reason); choose a folder you can write to with --snapshot / --out" }
+}

@@ -1,0 +1,122 @@
+import RealModule
+import HeadwayRender
+
+/// Draws a rig's virtual devices into a ``TerminalCanvas`` within 80 columns: displays as braille at
+/// their true pixel resolution (2x4 pixels a character), rings as circles of LEDs, strips as rows.
+public struct RigPainter: Sendable {
+    public static let width = 80
+    private static let pixelColour = Colour(red: 0xE8, green: 0xF4, blue: 0xFF)
+    private static let frameColour = Colour(red: 0x60, green: 0x60, blue: 0x68)
+    private static let offColour = Colour(red: 0x3A, green: 0x3A, blue: 0x3A)
+
+    public init() {}
+
+    /// Paints `rig` under a title line and over status lines.
+    public func paint(_ rig: SimulatorRig, title: String, status: [String]) -> TerminalCanvas {
+        var canvas = TerminalCanvas(width: Self.width, height: 1)
+        canvas.write(String(title.prefix(Self.width)), x: 0, y: 0)
+        var y = 1
+        var rightColumn = 0
+        for display in rig.displays {
+            let box = paint(display, into: &canvas, x: 0, y: y)
+            rightColumn = max(rightColumn, box.width + 1)
+            y += box.height
+        }
+        var ringY = 1
+        var belowRings = y
+        for chain in rig.chains where chain.layout.isRing {
+            let size = Self.ringSize(count: chain.count)
+            let fitsRight = rightColumn + size.width <= Self.width && !rig.displays.isEmpty
+            let x = fitsRight ? rightColumn + (Self.width - rightColumn - size.width) / 2 : 0
+            let top = fitsRight ? ringY + 1 : belowRings
+            paintRing(chain, into: &canvas, x: x, y: top)
+            canvas.write(String(chain.name.prefix(Self.width - x)), x: x + max(0, (size.width - chain.name.count) / 2), y: top + size.height)
+            if fitsRight { ringY = top + size.height + 1 } else { belowRings = top + size.height + 1 }
+        }
+        y = max(y, belowRings, ringY)
+        for chain in rig.chains where !chain.layout.isRing {
+            y = paintStrip(chain, into: &canvas, y: y)
+        }
+        for line in status {
+            canvas.write(String(line.prefix(Self.width)), x: 0, y: y)
+            y += 1
+        }
+        return canvas
+    }
+
+    private func paint(_ display: VirtualDisplay, into canvas: inout TerminalCanvas, x: Int, y: Int) -> (width: Int, height: Int) {
+        let picture = display.picture
+        let columns = (picture.width + 1) / 2, rows = (picture.height + 3) / 4
+        let label = " \(display.name) \(picture.width)x\(picture.height) "
+        let top = "┌" + label + String(repeating: "─", count: max(0, columns - label.count)) + "┐"
+        canvas.write(top, x: x, y: y, colour: Self.frameColour)
+        for row in 0..<rows {
+            canvas.put("│", x: x, y: y + 1 + row, colour: Self.frameColour)
+            for column in 0..<columns {
+                canvas.put(Self.braille(picture, column: column, row: row), x: x + 1 + column, y: y + 1 + row, colour: Self.pixelColour)
+            }
+            canvas.put("│", x: x + 1 + columns, y: y + 1 + row, colour: Self.frameColour)
+        }
+        canvas.write("└" + String(repeating: "─", count: columns) + "┘", x: x, y: y + 1 + rows, colour: Self.frameColour)
+        return (columns + 2, rows + 2)
+    }
+
+    /// The braille character for the 2x4 pixels at (`column`, `row`) in character cells.
+    static func braille(_ picture: Bitmap, column: Int, row: Int) -> Character {
+        let dots: [(dx: Int, dy: Int, bit: UInt32)] = [
+            (0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10), (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80),
+        ]
+        var bits: UInt32 = 0
+        for dot in dots where picture[column * 2 + dot.dx, row * 4 + dot.dy] { bits |= dot.bit }
+        return Character(Unicode.Scalar(0x2800 + bits)!)
+    }
+
+    private static func cell(for light: LinearColour) -> (Character, Colour) {
+        let shown = light.sRGB
+        if shown.red < 8 && shown.green < 8 && shown.blue < 8 { return ("·", offColour) }
+        return ("●", shown)
+    }
+
+    /// Grid size of a ring: the smallest ellipse (two columns per row, as terminal cells are tall)
+    /// on which every LED gets a cell of its own.
+    static func ringSize(count: Int) -> (width: Int, height: Int) {
+        let radius = ringRadius(count: count)
+        return (Int(2 * radius) + 1, Int(radius) + 1)
+    }
+
+    static func ringRadius(count: Int) -> Double {
+        var radius = max(2, Double(count) / 4)
+        while Set(ringPositions(count: count, radius: radius).map { "\($0.x),\($0.y)" }).count < count { radius += 1 }
+        return radius
+    }
+
+    static func ringPositions(count: Int, radius: Double) -> [(x: Int, y: Int)] {
+        (0..<count).map { index in
+            let angle = 2 * Double.pi * Double(index) / Double(count)
+            let x = radius + radius * Double.sin(angle), y = radius / 2 - radius / 2 * Double.cos(angle)
+            return (Int(x.rounded()), Int(y.rounded()))
+        }
+    }
+
+    private func paintRing(_ chain: VirtualLEDChain, into canvas: inout TerminalCanvas, x: Int, y: Int) {
+        let light = chain.light
+        let positions = Self.ringPositions(count: chain.count, radius: Self.ringRadius(count: chain.count))
+        // LED index i sits at angle i/count clockwise from 12 o'clock, as on a ring seen from its LED side.
+        for (index, position) in positions.enumerated() {
+            let (character, colour) = Self.cell(for: light[index])
+            canvas.put(character, x: x + position.x, y: y + position.y, colour: colour)
+        }
+    }
+
+    private func paintStrip(_ chain: VirtualLEDChain, into canvas: inout TerminalCanvas, y: Int) -> Int {
+        let light = chain.light
+        let label = "\(chain.name) "
+        canvas.write(label, x: 0, y: y)
+        let perRow = Self.width - label.count
+        for (index, led) in light.enumerated() {
+            let (character, colour) = Self.cell(for: led)
+            canvas.put(character, x: label.count + index % perRow, y: y + index / perRow, colour: colour)
+        }
+        return y + (light.count + perRow - 1) / perRow + 1
+    }
+}

@@ -1,0 +1,53 @@
+import HeadwayRender
+
+/// A grid of character cells, each with an optional truecolor foreground, turned into terminal lines.
+public struct TerminalCanvas: Sendable {
+    public struct Cell: Sendable, Equatable {
+        public var character: Character
+        public var colour: Colour?
+    }
+
+    public let width: Int
+    public private(set) var rows: [[Cell]]
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        rows = Array(repeating: Array(repeating: Cell(character: " ", colour: nil), count: width), count: height)
+    }
+
+    public var height: Int { rows.count }
+
+    public mutating func put(_ character: Character, x: Int, y: Int, colour: Colour? = nil) {
+        guard x >= 0, x < width, y >= 0 else { return }
+        while y >= rows.count { rows.append(Array(repeating: Cell(character: " ", colour: nil), count: width)) }
+        rows[y][x] = Cell(character: character, colour: colour)
+    }
+
+    public mutating func write(_ text: String, x: Int, y: Int, colour: Colour? = nil) {
+        for (offset, character) in text.enumerated() { put(character, x: x + offset, y: y, colour: colour) }
+    }
+
+    /// The rows as text: with 24-bit colour escapes when `colour` is true, plain otherwise.
+    /// Trailing blanks are dropped.
+    public func lines(colour: Bool) -> [String] {
+        rows.map { row in
+            var end = row.count
+            while end > 0, row[end - 1].character == " " { end -= 1 }
+            var line = ""
+            var current: Colour?
+            for cell in row[..<end] {
+                if colour, cell.colour != current {
+                    if let c = cell.colour {
+                        line += "\u{1B}[38;2;\(c.red);\(c.green);\(c.blue)m"
+                    } else {
+                        line += "\u{1B}[0m"
+                    }
+                    current = cell.colour
+                }
+                line.append(cell.character)
+            }
+            if colour, current != nil { line += "\u{1B}[0m" }
+            return line
+        }
+    }
+}

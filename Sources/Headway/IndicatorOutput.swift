@@ -1,0 +1,75 @@
+import Synchronization
+
+/// One place an indicator is shown: an LED chain or a display, with the style it is drawn in.
+///
+/// An output remembers what it last sent, so a frame identical to the previous one is not sent at
+/// all, and a display gets only the part of the picture that changed.
+public final class IndicatorOutput: Sendable {
+    private enum Target {
+        case leds(any LEDChainDevice, any ProgressStyle<LEDFrame>, ColourPipeline)
+        case display(any MonochromeDisplayDevice, any ProgressStyle<Bitmap>)
+    }
+
+    private struct State {
+        var lastLevels: [RGB8]?
+        var shown: Bitmap?
+    }
+
+    private let target: Target
+    private let state = Mutex(State())
+
+    /// An LED chain drawn in `style` (default: the built-in strip or ring style for `layout`).
+    public init(leds device: any LEDChainDevice, layout: LEDLayout = .strip, style: (any ProgressStyle<LEDFrame>)? = nil, pipeline: ColourPipeline = ColourPipeline()) {
+        target = .leds(device, style ?? LEDIndicatorStyle(layout: layout), pipeline)
+    }
+
+    /// A display drawn in `style` (default: ``BarScreenStyle``).
+    public init(display device: any MonochromeDisplayDevice, style: any ProgressStyle<Bitmap> = BarScreenStyle()) {
+        target = .display(device, style)
+    }
+
+    /// Draws `configuration` and sends it if it differs from what the device shows.
+    /// Returns whether anything was sent.
+    @discardableResult
+    public func draw(_ configuration: ProgressStyleConfiguration) throws(DeviceError) -> Bool {
+        switch target {
+        case .leds(let device, let style, let pipeline):
+            var frame = LEDFrame(count: device.count)
+            style.render(configuration, into: &frame)
+            let levels = pipeline.levels(for: frame)
+            guard state.withLock({ $0.lastLevels }) != levels else { return false }
+            do {
+                try device.show(levels)
+            } catch {
+                state.withLock { $0.lastLevels = nil }
+                throw error
+            }
+            state.withLock { $0.lastLevels = levels }
+            return true
+        case .display(let device, let style):
+            var fresh = Bitmap(width: device.width, height: device.height)
+            style.render(configuration, into: &fresh)
+            var shown = state.withLock { $0.shown } ?? Self.unknownContents(width: device.width, height: device.height)
+            shown.update(to: fresh)
+            guard shown.damage != nil else { return false }
+            do {
+                try device.show(shown)
+            } catch {
+                state.withLock { $0.shown = nil }  // the display's contents are unknown now
+                throw error
+            }
+            shown.clearDamage()
+            state.withLock { $0.shown = shown }
+            return true
+        }
+    }
+
+    /// A bitmap whose every pixel counts as changed: what we assume a display shows before the first
+    /// frame and after an error.
+    private static func unknownContents(width: Int, height: Int) -> Bitmap {
+        var bitmap = Bitmap(width: width, height: height)
+        bitmap.fill(bitmap.bounds)
+        bitmap.clear()
+        return bitmap
+    }
+}

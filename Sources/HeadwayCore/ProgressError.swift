@@ -1,0 +1,28 @@
+/// Why a progress report was refused. The job that received it is left exactly as it was.
+public enum ProgressError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A value that is NaN, infinite or negative.
+    case invalidValue(Double)
+    /// A total that is NaN, infinite, zero or negative.
+    case invalidTotal(Double)
+    /// A timer interval whose end is not after its start, or whose bounds are not finite.
+    case invalidInterval(start: Seconds, end: Seconds)
+    /// A determinate job was asked to become indeterminate without a reset.
+    case indeterminateAfterDeterminate
+    /// A report arrived for a job that has already finished.
+    case alreadyFinished(Outcome)
+
+    public var description: String {
+        switch self {
+        case .invalidValue(let value):
+            "progress value \(value) is not a finite number ≥ 0; report how much work is done, e.g. 42 of a total of 200"
+        case .invalidTotal(let total):
+            "progress total \(total) is not a finite number > 0; report the amount of work in all, or leave it out for 1.0"
+        case .invalidInterval(let start, let end):
+            "timer interval \(start)…\(end) is empty or not finite; its end must come after its start"
+        case .indeterminateAfterDeterminate:
+            "a job with a known total cannot go back to indeterminate; report a reset first if the job really started over"
+        case .alreadyFinished(let outcome):
+            "the job has already finished (\(outcome)); begin a new job to show more progress"
+        }
+    }
+}

@@ -1,0 +1,78 @@
+/// Everything a style needs to draw one job at one moment. A value: styles are pure functions of it.
+public struct ProgressSnapshot: Sendable, Equatable {
+    /// The moment this snapshot describes.
+    public var time: Seconds
+    public var phase: JobPhase
+    /// What the job last reported.
+    public var kind: ProgressKind
+    /// The fraction to draw, eased and never ahead of the report; `nil` when indeterminate.
+    /// Below 1 until the job has succeeded.
+    public var fraction: Double?
+    public var label: String?
+    /// What the job says about its current value ("3 of 10 files"); see ``valueText``.
+    public var currentValueLabel: String?
+    /// Estimated seconds left (a timer's exact remainder); `nil` when unknown or stalled.
+    public var timeRemaining: Seconds?
+    /// Units of work per second, when known.
+    public var rate: Double?
+    /// Seconds since the job began: the phase of indeterminate animations.
+    public var elapsed: Seconds
+    /// Seconds since the current phase began (finish signals and stall looks are timed from it).
+    public var phaseElapsed: Seconds
+    /// Seconds since the job became determinate, for the cross-fade from an indeterminate look.
+    public var determinateFor: Seconds?
+    /// When the phase will change by itself if nothing is reported (for frame scheduling).
+    public var phaseEndsAt: Seconds?
+    /// Whether a frame drawn a little later would differ from one drawn now. Every visible phase
+    /// moves: a still indicator reads as a hang, so even a resting fill breathes at its leading edge.
+    public var isAnimating: Bool
+
+    public init(
+        time: Seconds, phase: JobPhase, kind: ProgressKind, fraction: Double?, label: String? = nil,
+        currentValueLabel: String? = nil, timeRemaining: Seconds? = nil, rate: Double? = nil,
+        elapsed: Seconds = 0, phaseElapsed: Seconds = 0, determinateFor: Seconds? = nil,
+        phaseEndsAt: Seconds? = nil, isAnimating: Bool = false
+    ) {
+        self.time = time
+        self.phase = phase
+        self.kind = kind
+        self.fraction = fraction
+        self.label = label
+        self.currentValueLabel = currentValueLabel
+        self.timeRemaining = timeRemaining
+        self.rate = rate
+        self.elapsed = elapsed
+        self.phaseElapsed = phaseElapsed
+        self.determinateFor = determinateFor
+        self.phaseEndsAt = phaseEndsAt
+        self.isAnimating = isAnimating
+    }
+
+    /// Nothing to show: what an output draws when no job is visible.
+    public static func idle(at time: Seconds) -> ProgressSnapshot {
+        ProgressSnapshot(time: time, phase: .hidden, kind: .indeterminate, fraction: nil)
+    }
+
+    public var isVisible: Bool { phase.isVisible }
+
+    /// The whole percentage to print ("42%"), rounded down so that 99.9 % never reads as 100 %.
+    public var percentText: String? {
+        guard let fraction else { return nil }
+        return "\(Int((fraction * 100).rounded(.down)))%"
+    }
+
+    /// The job's own value label, else "value/total" for totals other than 1.
+    public var valueText: String? {
+        if let currentValueLabel { return currentValueLabel }
+        guard case .determinate(let value, let total) = kind, total != 1 else { return nil }
+        return "\(NumberText.compact(value))/\(NumberText.compact(total))"
+    }
+
+    /// What to say about time: "ETA 1m05s", "stalled 40s", a timer's "0:42 left", or `nil`.
+    public var timeText: String? {
+        if case .stalled(let silence) = phase { return "stalled \(DurationText.short(silence, rounding: .down))" }
+        guard case .active = phase, let timeRemaining else { return nil }
+        if case .timer = kind { return "\(DurationText.short(timeRemaining, rounding: .up)) left" }
+        return "ETA \(DurationText.short(timeRemaining, rounding: .up))"
+    }
+}

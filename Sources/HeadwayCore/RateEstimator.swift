@@ -1,0 +1,92 @@
+import RealModule
+
+/// Estimates how fast a job progresses and when it will finish.
+///
+/// ## Algorithm
+/// The estimator is a continuous-time exponential moving average of the job's rate, weighted by
+/// *time*, not by the number of updates:
+///
+/// 1. Between two reports `(t₀, v₀)` and `(t₁, v₁)` the job is assumed to have progressed at the
+///    constant rate `r = (v₁ − v₀) / Δt`, with `Δt = t₁ − t₀`.
+/// 2. That interval enters the average with weight `1 − e^(−Δt/τ)`:
+///    `rate ← rate · e^(−Δt/τ) + r · (1 − e^(−Δt/τ))`. An interval of 10 s counts a hundred times as
+///    much as one of 0.1 s, so a burst of many quick reports weighs what the work it carries weighs
+///    (`≈ Δv/τ`), and sparse reports are not drowned by frequent ones. `τ` (``timeConstant``) is 20 s
+///    by default: information older than about a minute has little say.
+/// 3. Reports with the same timestamp are merged into one interval.
+/// 4. The average starts at zero, so it is divided by the accumulated weight `1 − e^(−T/τ)` (`T` the
+///    observed time) to remove that start-up bias: the first interval alone gives its own rate.
+/// 5. An interval longer than ``stallThreshold`` is a pause, not a slow stretch: the job's lifecycle
+///    shows it as stalled, and it leaves the rate as it was before the stall (the value reported
+///    after it becomes the new base), so the ETA is right again as soon as the job resumes.
+/// 6. A value lower than the previous one (a job that reported a larger total, or started over) is
+///    taken as the new base without changing the rate.
+///
+/// The ETA is `(total − value) / rate`, counted down from the last report by the time since it was
+/// made (never below zero). There is no ETA until the estimator has seen ``minimumObservation``
+/// seconds of progress, and none while the rate is zero.
+public struct RateEstimator: Sendable, Equatable {
+    /// The averaging time constant τ, in seconds.
+    public var timeConstant: Seconds
+    /// Intervals longer than this are taken as pauses and leave the rate unchanged.
+    public var stallThreshold: Seconds
+    /// How much time must be observed before a rate is reported.
+    public var minimumObservation: Seconds
+
+    private var base: (time: Seconds, value: Double)?
+    private var latest: (time: Seconds, value: Double)?
+    private var smoothedRate: Double = 0
+    private var weight: Double = 0
+    private var observed: Seconds = 0
+
+    public init(timeConstant: Seconds = 20, stallThreshold: Seconds = 30, minimumObservation: Seconds = 1) {
+        precondition(timeConstant > 0 && stallThreshold > 0 && minimumObservation >= 0)
+        self.timeConstant = timeConstant
+        self.stallThreshold = stallThreshold
+        self.minimumObservation = minimumObservation
+    }
+
+    public static func == (lhs: RateEstimator, rhs: RateEstimator) -> Bool {
+        lhs.timeConstant == rhs.timeConstant && lhs.stallThreshold == rhs.stallThreshold
+            && lhs.minimumObservation == rhs.minimumObservation && lhs.base?.time == rhs.base?.time
+            && lhs.base?.value == rhs.base?.value && lhs.latest?.time == rhs.latest?.time
+            && lhs.latest?.value == rhs.latest?.value && lhs.smoothedRate == rhs.smoothedRate
+            && lhs.weight == rhs.weight && lhs.observed == rhs.observed
+    }
+
+    /// Records that the job had done `value` units of work at time `time`.
+    public mutating func record(value: Double, at time: Seconds) {
+        latest = (time, value)
+        guard let start = base else {
+            base = (time, value)
+            return
+        }
+        let elapsed = time - start.time
+        let progressed = value - start.value
+        if progressed < 0 {
+            base = (time, value)
+            return
+        }
+        guard elapsed > 0 else { return }  // same instant: merged into the next interval
+        defer { base = (time, value) }
+        guard elapsed <= stallThreshold else { return }
+        let intervalRate = progressed / elapsed
+        let decay = Double.exp(-elapsed / timeConstant)
+        smoothedRate = smoothedRate * decay + intervalRate * (1 - decay)
+        weight = weight * decay + (1 - decay)
+        observed += elapsed
+    }
+
+    /// The estimated rate in units of work per second, or `nil` while too little has been seen.
+    public var rate: Double? {
+        guard observed >= minimumObservation, weight > 0 else { return nil }
+        return smoothedRate / weight
+    }
+
+    /// The estimated time left until `total` is reached, as seen at `now`.
+    public func timeRemaining(total: Double, at now: Seconds) -> Seconds? {
+        guard let rate, rate > 0, let latest else { return nil }
+        let remaining = max(0, total - latest.value) / rate
+        return max(0, remaining - max(0, now - latest.time))
+    }
+}

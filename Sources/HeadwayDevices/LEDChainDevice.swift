@@ -1,0 +1,12 @@
+import HeadwayRender
+
+/// A chain of addressable LEDs (a strip, a ring, a stick) that a driver lights.
+///
+/// The driver gets drive levels already through the ``ColourPipeline`` and puts them on the wire in
+/// its chip's format (colour order, encoding, latch); a simulator decodes what would arrive.
+public protocol LEDChainDevice: AnyObject, Sendable {
+    /// How many LEDs the chain has.
+    var count: Int { get }
+    /// Shows `levels` (one per LED, index 0 first on the wire).
+    func show(_ levels: [RGB8]) throws(DeviceError)
+}

@@ -1,0 +1,32 @@
+/// A fixed-cell bitmap font: each glyph is `cellHeight` rows of up to 8 pixels (bit 7 leftmost).
+public struct BitmapFont: Sendable {
+    public let cellWidth: Int
+    public let cellHeight: Int
+    /// Rows from the top of the cell to the baseline.
+    public let baseline: Int
+    private let glyphs: [UInt32: [UInt8]]
+
+    public init(cellWidth: Int, cellHeight: Int, baseline: Int, glyphs: [UInt32: [UInt8]]) {
+        precondition(cellWidth <= 8, "glyph rows are one byte wide")
+        precondition(glyphs.values.allSatisfy { $0.count == cellHeight }, "every glyph needs cellHeight rows")
+        self.cellWidth = cellWidth
+        self.cellHeight = cellHeight
+        self.baseline = baseline
+        self.glyphs = glyphs
+    }
+
+    /// The rows of `character`'s glyph; characters the font lacks are drawn as "?".
+    public func rows(for character: Character) -> [UInt8] {
+        if let scalar = character.unicodeScalars.first, let rows = glyphs[scalar.value] { return rows }
+        return glyphs[0x3F] ?? Array(repeating: 0, count: cellHeight)
+    }
+
+    /// Whether the font has a glyph of its own for `character`.
+    public func contains(_ character: Character) -> Bool {
+        guard character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first else { return false }
+        return glyphs[scalar.value] != nil
+    }
+
+    /// The width in pixels of `text` drawn at `scale`.
+    public func width(of text: String, scale: Int = 1) -> Int { text.count * cellWidth * scale }
+}

@@ -1,0 +1,37 @@
+/// How an indicator looks: the colours and brightness every built-in style honours.
+public struct Appearance: Sendable, Equatable {
+    /// The colour of progress.
+    public var tint: Colour
+    /// The colour of the part not yet done; `nil` hides the track.
+    public var track: Colour?
+    /// The colour a stalled job turns to.
+    public var stalled: Colour
+    public var success: Colour
+    public var failure: Colour
+    public var cancelled: Colour
+    /// Overall light, 0…1, applied in linear light (LED styles; displays map it to contrast).
+    public var brightness: Double
+
+    public init(
+        tint: Colour = Colour(red: 0x00, green: 0xA0, blue: 0xFF),
+        track: Colour? = Colour(red: 0x18, green: 0x18, blue: 0x20),
+        stalled: Colour = Colour(red: 0xFF, green: 0x90, blue: 0x00),
+        success: Colour = Colour(red: 0x20, green: 0xE0, blue: 0x40),
+        failure: Colour = Colour(red: 0xFF, green: 0x10, blue: 0x10),
+        cancelled: Colour = Colour(red: 0x90, green: 0x90, blue: 0x90),
+        brightness: Double = 1
+    ) {
+        self.tint = tint
+        self.track = track
+        self.stalled = stalled
+        self.success = success
+        self.failure = failure
+        self.cancelled = cancelled
+        self.brightness = min(1, max(0, brightness))
+    }
+
+    public static let standard = Appearance()
+
+    public var tintLight: LinearColour { LinearColour(tint) }
+    public var trackLight: LinearColour { track.map(LinearColour.init) ?? .black }
+}

@@ -1,0 +1,78 @@
+import HeadwayCore
+
+/// The built-in display style: label, percentage, a bar with its track, value and ETA.
+///
+/// On 64-row displays the percentage is drawn double size; on 32-row displays everything fits in
+/// three lines. Indeterminate jobs show a sweeping block and a spinner, stalled jobs a hatched bar
+/// with "stalled 40s", finished jobs an outcome screen. Long labels end in "…".
+public struct BarScreenStyle: ProgressStyle {
+    public var font: BitmapFont
+
+    public init(font: BitmapFont = .fixed5x7) { self.font = font }
+
+    public func render(_ configuration: ProgressStyleConfiguration, into bitmap: inout Bitmap) {
+        bitmap.clear()
+        let snapshot = configuration.snapshot
+        guard snapshot.isVisible else { return }
+        if case .finished(let outcome) = snapshot.phase {
+            ScreenParts.finished(&bitmap, outcome: outcome, snapshot: snapshot, font: font)
+            return
+        }
+        if bitmap.height >= 48 {
+            drawTall(snapshot, showsTrack: configuration.appearance.track != nil, &bitmap)
+        } else {
+            drawShort(snapshot, showsTrack: configuration.appearance.track != nil, &bitmap)
+        }
+    }
+
+    private var stalledPhase: (ProgressSnapshot) -> Bool {
+        { if case .stalled = $0.phase { true } else { false } }
+    }
+
+    private func drawTall(_ snapshot: ProgressSnapshot, showsTrack: Bool, _ bitmap: inout Bitmap) {
+        let width = bitmap.width
+        if let label = snapshot.label { bitmap.draw(font.truncated(label, toFit: width), x: 0, y: 0, font: font) }
+        let bar = PixelRect(x: 0, y: 30, width: width, height: 12)
+        if let fraction = snapshot.fraction {
+            let percent = snapshot.percentText ?? ""
+            let percentEnd = bitmap.draw(percent, x: 0, y: 11, font: font, scale: 2)
+            if let value = snapshot.valueText {
+                bitmap.draw(font.truncated(value, toFit: width - percentEnd - 4), endingAt: width, y: 15, font: font)
+            }
+            ScreenParts.bar(&bitmap, in: bar, fraction: fraction, stalled: stalledPhase(snapshot), showsTrack: showsTrack)
+        } else {
+            ScreenParts.spinner(&bitmap, centerX: 9, centerY: 18, radius: 9, thickness: 4, elapsed: snapshot.elapsed)
+            if !stalledPhase(snapshot) { bitmap.draw("working", x: 24, y: 15, font: font) }
+            if stalledPhase(snapshot) {
+                bitmap.stroke(bar)
+                bitmap.hatch(PixelRect(x: bar.x + 2, y: bar.y + 2, width: bar.width - 4, height: bar.height - 4))
+            } else {
+                ScreenParts.sweepingBar(&bitmap, in: bar, elapsed: snapshot.elapsed, showsTrack: showsTrack)
+            }
+        }
+        if let time = snapshot.timeText { bitmap.draw(font.truncated(time, toFit: width), x: 0, y: 50, font: font) }
+    }
+
+    private func drawShort(_ snapshot: ProgressSnapshot, showsTrack: Bool, _ bitmap: inout Bitmap) {
+        let width = bitmap.width
+        let percent = snapshot.percentText ?? ""
+        let labelRoom = width - font.width(of: percent) - (percent.isEmpty ? 0 : 4)
+        if let label = snapshot.label { bitmap.draw(font.truncated(label, toFit: labelRoom), x: 0, y: 0, font: font) }
+        if !percent.isEmpty { bitmap.draw(percent, endingAt: width, y: 0, font: font) }
+        let bar = PixelRect(x: 0, y: 10, width: width, height: 10)
+        if let fraction = snapshot.fraction {
+            ScreenParts.bar(&bitmap, in: bar, fraction: fraction, stalled: stalledPhase(snapshot), showsTrack: showsTrack)
+        } else if stalledPhase(snapshot) {
+            bitmap.stroke(bar)
+            bitmap.hatch(PixelRect(x: bar.x + 2, y: bar.y + 2, width: bar.width - 4, height: bar.height - 4))
+        } else {
+            ScreenParts.sweepingBar(&bitmap, in: bar, elapsed: snapshot.elapsed, showsTrack: showsTrack)
+        }
+        let time = snapshot.timeText ?? ""
+        let timeWidth = font.width(of: time)
+        if let value = snapshot.valueText {
+            bitmap.draw(font.truncated(value, toFit: width - timeWidth - 4), x: 0, y: 24, font: font)
+        }
+        if !time.isEmpty { bitmap.draw(font.truncated(time, toFit: width), endingAt: width, y: 24, font: font) }
+    }
+}

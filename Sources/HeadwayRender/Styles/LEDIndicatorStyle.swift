@@ -1,0 +1,103 @@
+import HeadwayCore
+import RealModule
+
+/// The built-in style for LED strips and rings.
+///
+/// - Determinate (and timers): a fill along the layout, its leading LED blended in linear light; the
+///   last lit LED pulses gently so a fill at rest still shows the job is alive.
+/// - Indeterminate: a comet circling a ring, or a segment sweeping back and forth along a strip.
+///   When a total becomes known the animation cross-fades into the fill in ``crossFade`` seconds.
+/// - Stalled: the fill (or the whole chain, when indeterminate) turns the stalled colour and breathes
+///   slowly; nothing moves along the chain, because nothing is progressing.
+/// - Finished: success completes the fill and washes into the success colour; failure blinks the fill
+///   in the failure colour; cancellation dims it; each fades out by the end of the linger.
+public struct LEDIndicatorStyle: ProgressStyle {
+    public var layout: LEDLayout
+    /// Seconds one comet revolution (or one sweep there and back) takes.
+    public var period: Seconds
+    public var crossFade: Seconds
+
+    public init(layout: LEDLayout, period: Seconds? = nil, crossFade: Seconds = 0.5) {
+        self.layout = layout
+        self.period = period ?? (layout.isRing ? 1.5 : 2.4)
+        self.crossFade = crossFade
+    }
+
+    public static let strip = LEDIndicatorStyle(layout: .strip)
+    public static func ring(start: Int = 0, clockwise: Bool = true) -> LEDIndicatorStyle {
+        LEDIndicatorStyle(layout: .ring(start: start, clockwise: clockwise))
+    }
+
+    public func render(_ configuration: ProgressStyleConfiguration, into frame: inout LEDFrame) {
+        let snapshot = configuration.snapshot
+        let look = configuration.appearance
+        frame.fill(.black)
+        guard snapshot.isVisible, frame.count > 0 else { return }
+        let painter = LEDPainter(layout: layout)
+        switch snapshot.phase {
+        case .finished(let outcome):
+            drawFinished(outcome, snapshot, look, painter, &frame)
+        case .stalled:
+            drawStalled(snapshot, look, painter, &frame)
+        default:
+            drawActive(snapshot, look, painter, &frame)
+        }
+        frame.scale(by: Float(look.brightness))
+    }
+
+    private func drawActive(_ snapshot: ProgressSnapshot, _ look: Appearance, _ painter: LEDPainter, _ frame: inout LEDFrame) {
+        guard let fraction = snapshot.fraction else {
+            drawIndeterminate(snapshot.elapsed, look, painter, &frame)
+            return
+        }
+        let pulse = Float(0.8 + 0.2 * Double.cos(2 * .pi * snapshot.elapsed / 2))
+        painter.fill(&frame, fraction: fraction, colour: look.tintLight, track: look.trackLight, edgeGain: pulse)
+        if let since = snapshot.determinateFor, since < crossFade {
+            var previous = LEDFrame(count: frame.count)
+            drawIndeterminate(snapshot.elapsed, look, painter, &previous)
+            frame = previous.mixed(with: frame, amount: Float(since / crossFade))
+        }
+    }
+
+    private func drawIndeterminate(_ elapsed: Seconds, _ look: Appearance, _ painter: LEDPainter, _ frame: inout LEDFrame) {
+        let count = Double(frame.count)
+        if layout.isRing {
+            let head = elapsed / period * count
+            painter.comet(&frame, head: head, tail: max(2, count / 3), colour: look.tintLight, track: look.trackLight)
+        } else {
+            let width = max(2, count / 6)
+            let travel = 0.5 - 0.5 * Double.cos(2 * .pi * elapsed / period)
+            painter.segment(&frame, start: travel * (count - width), width: width, colour: look.tintLight, track: look.trackLight)
+        }
+    }
+
+    private func drawStalled(_ snapshot: ProgressSnapshot, _ look: Appearance, _ painter: LEDPainter, _ frame: inout LEDFrame) {
+        let breath = Float(0.5 - 0.5 * Double.cos(2 * .pi * snapshot.phaseElapsed / 3))
+        let stalled = LinearColour(look.stalled)
+        if let fraction = snapshot.fraction {
+            painter.fill(&frame, fraction: fraction, colour: look.trackLight.mixed(with: stalled, amount: 0.35 + 0.65 * breath), track: look.trackLight)
+        } else {
+            frame.fill(look.trackLight.mixed(with: stalled, amount: 0.1 + 0.3 * breath))
+        }
+    }
+
+    private func drawFinished(_ outcome: Outcome, _ snapshot: ProgressSnapshot, _ look: Appearance, _ painter: LEDPainter, _ frame: inout LEDFrame) {
+        let elapsed = snapshot.phaseElapsed
+        let left = (snapshot.phaseEndsAt ?? (snapshot.time + 1)) - snapshot.time
+        let fadeOut = Float(min(1, max(0, left / 0.8)))
+        switch outcome {
+        case .succeeded:
+            painter.fill(&frame, fraction: snapshot.fraction ?? 1, colour: look.tintLight, track: look.trackLight)
+            let wash = Float(min(1, max(0, (elapsed - 0.3) / 0.3)))
+            let solid = LEDFrame(count: frame.count, colour: LinearColour(look.success))
+            frame = frame.mixed(with: solid, amount: wash)
+        case .failed:
+            let blinking = elapsed < 1.2 && elapsed.truncatingRemainder(dividingBy: 0.4) >= 0.25
+            let colour = blinking ? look.trackLight : LinearColour(look.failure)
+            painter.fill(&frame, fraction: max(snapshot.fraction ?? 1, 1 / Double(frame.count)), colour: colour, track: look.trackLight)
+        case .cancelled:
+            painter.fill(&frame, fraction: snapshot.fraction ?? 1, colour: LinearColour(look.cancelled).scaled(by: 0.5), track: look.trackLight)
+        }
+        frame.scale(by: fadeOut)
+    }
+}

@@ -1,0 +1,35 @@
+import HeadwayCore
+
+/// A way of drawing progress, like SwiftUI's `ProgressViewStyle`: a pure function from one moment
+/// of a job to pixels on a surface (an ``LEDFrame`` or a ``Bitmap``).
+///
+/// Write your own by conforming a value type:
+/// ```swift
+/// struct Blink: ProgressStyle {
+///     func render(_ configuration: ProgressStyleConfiguration, into frame: inout LEDFrame) {
+///         let on = Int(configuration.snapshot.elapsed * 2) % 2 == 0
+///         frame.fill(on ? configuration.appearance.tintLight : .black)
+///     }
+/// }
+/// ```
+/// `render` must depend only on its arguments: the same configuration gives the same pixels, which
+/// is what lets the simulator, the snapshot tests and the real hardware agree.
+public protocol ProgressStyle<Surface>: Sendable {
+    associatedtype Surface
+    /// Draws `configuration` over the whole of `surface` (every pixel is written).
+    func render(_ configuration: ProgressStyleConfiguration, into surface: inout Surface)
+}
+
+/// What a style is given: the job at one moment and how it should look.
+public struct ProgressStyleConfiguration: Sendable, Equatable {
+    public var snapshot: ProgressSnapshot
+    public var appearance: Appearance
+
+    public init(snapshot: ProgressSnapshot, appearance: Appearance = .standard) {
+        self.snapshot = snapshot
+        self.appearance = appearance
+    }
+
+    /// The moment being drawn.
+    public var time: Seconds { snapshot.time }
+}

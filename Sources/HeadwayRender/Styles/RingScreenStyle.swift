@@ -1,0 +1,64 @@
+import HeadwayCore
+
+/// A display style with a ring that fills clockwise from 12 o'clock, the percentage inside it and
+/// label, value and ETA beside it.
+/// Indeterminate jobs show the ring as a spinner; stalled rings are hatched; finished jobs get the
+/// same outcome screen as ``BarScreenStyle``.
+public struct RingScreenStyle: ProgressStyle {
+    public var font: BitmapFont
+
+    public init(font: BitmapFont = .fixed5x7) { self.font = font }
+
+    public func render(_ configuration: ProgressStyleConfiguration, into bitmap: inout Bitmap) {
+        bitmap.clear()
+        let snapshot = configuration.snapshot
+        guard snapshot.isVisible else { return }
+        if case .finished(let outcome) = snapshot.phase {
+            ScreenParts.finished(&bitmap, outcome: outcome, snapshot: snapshot, font: font)
+            return
+        }
+        let tall = bitmap.height >= 48
+        let outer = Double(bitmap.height) / 2 - 1
+        let centerX = outer + 1
+        let centerY = Double(bitmap.height) / 2
+        let thickness = tall ? 6.0 : 4.0
+        var stalled = false
+        if case .stalled = snapshot.phase { stalled = true }
+        if configuration.appearance.track != nil {
+            bitmap.arc(centerX: centerX, centerY: centerY, inner: outer - 1, outer: outer, start: 0, sweep: 1)
+            bitmap.arc(centerX: centerX, centerY: centerY, inner: outer - thickness, outer: outer - thickness + 1, start: 0, sweep: 1)
+        }
+        if let fraction = snapshot.fraction {
+            var arc = Bitmap(width: bitmap.width, height: bitmap.height)
+            arc.arc(centerX: centerX, centerY: centerY, inner: outer - thickness, outer: outer, start: 0, sweep: fraction)
+            merge(arc, into: &bitmap, hatched: stalled)
+            let percent = snapshot.percentText ?? ""
+            let scale = tall && percent.count <= 3 ? 2 : 1
+            let textY = Int(centerY) - font.cellHeight * scale / 2
+            bitmap.draw(percent, centeredAt: Int(centerX) + 1, y: textY, font: font, scale: scale)
+        } else if stalled {
+            var ring = Bitmap(width: bitmap.width, height: bitmap.height)
+            ring.arc(centerX: centerX, centerY: centerY, inner: outer - thickness, outer: outer, start: 0, sweep: 1)
+            merge(ring, into: &bitmap, hatched: true)
+        } else {
+            ScreenParts.spinner(&bitmap, centerX: centerX, centerY: centerY, radius: outer, thickness: thickness, elapsed: snapshot.elapsed)
+        }
+        drawText(snapshot, tall: tall, textX: Int(centerX + outer) + 5, &bitmap)
+    }
+
+    private func merge(_ shape: Bitmap, into bitmap: inout Bitmap, hatched: Bool) {
+        for y in 0..<shape.height {
+            for x in 0..<shape.width where shape[x, y] {
+                if !hatched || (x + y) % 4 < 2 { bitmap[x, y] = true } else { bitmap[x, y] = false }
+            }
+        }
+    }
+
+    private func drawText(_ snapshot: ProgressSnapshot, tall: Bool, textX: Int, _ bitmap: inout Bitmap) {
+        let room = bitmap.width - textX
+        let lines = tall ? [8, 26, 44] : [2, 12, 22]
+        if let label = snapshot.label { bitmap.draw(font.truncated(label, toFit: room), x: textX, y: lines[0], font: font) }
+        if let value = snapshot.valueText { bitmap.draw(font.truncated(value, toFit: room), x: textX, y: lines[1], font: font) }
+        if let time = snapshot.timeText { bitmap.draw(font.truncated(time, toFit: room), x: textX, y: lines[2], font: font) }
+    }
+}

@@ -1,0 +1,81 @@
+import HeadwayCore
+import RealModule
+
+/// Pieces the built-in display styles share: the finished screen, the spinner and the bar.
+enum ScreenParts {
+    /// A spinner: a quarter arc turning once every `period` seconds inside a ring outline.
+    static func spinner(_ bitmap: inout Bitmap, centerX: Double, centerY: Double, radius: Double, thickness: Double, elapsed: Seconds, period: Seconds = 1.2) {
+        let start = (elapsed / period).truncatingRemainder(dividingBy: 1)
+        bitmap.arc(centerX: centerX, centerY: centerY, inner: radius - 1, outer: radius, start: 0, sweep: 1)
+        bitmap.arc(centerX: centerX, centerY: centerY, inner: radius - thickness, outer: radius, start: start, sweep: 0.3)
+    }
+
+    /// A horizontal bar: track outline (unless hidden), then the fill inset by two pixels. Stalled
+    /// fills are hatched, a look that cannot be mistaken for progress.
+    static func bar(_ bitmap: inout Bitmap, in rect: PixelRect, fraction: Double, stalled: Bool, showsTrack: Bool) {
+        if showsTrack { bitmap.stroke(rect) }
+        let inner = PixelRect(x: rect.x + 2, y: rect.y + 2, width: rect.width - 4, height: rect.height - 4)
+        let filled = Int((Double(inner.width) * min(1, max(0, fraction))).rounded(.down))
+        let area = PixelRect(x: inner.x, y: inner.y, width: filled, height: inner.height)
+        if stalled { bitmap.hatch(area) } else { bitmap.fill(area) }
+    }
+
+    /// The indeterminate bar: a block a quarter of the bar wide sweeping back and forth.
+    static func sweepingBar(_ bitmap: inout Bitmap, in rect: PixelRect, elapsed: Seconds, showsTrack: Bool, period: Seconds = 2.4) {
+        if showsTrack { bitmap.stroke(rect) }
+        let inner = PixelRect(x: rect.x + 2, y: rect.y + 2, width: rect.width - 4, height: rect.height - 4)
+        let width = max(4, inner.width / 4)
+        let travel = 0.5 - 0.5 * Double.cos(2 * .pi * elapsed / period)
+        let x = inner.x + Int((travel * Double(inner.width - width)).rounded())
+        bitmap.fill(PixelRect(x: x, y: inner.y, width: width, height: inner.height))
+    }
+
+    /// The end-of-job screen: an icon for the outcome, what happened and how long it took.
+    static func finished(_ bitmap: inout Bitmap, outcome: Outcome, snapshot: ProgressSnapshot, font: BitmapFont) {
+        let tall = bitmap.height >= 48
+        let iconSize = tall ? 28 : 20
+        let iconX = tall ? (bitmap.width - iconSize) / 2 : 4
+        let iconY = tall ? 2 : (bitmap.height - iconSize) / 2
+        icon(&bitmap, outcome: outcome, rect: PixelRect(x: iconX, y: iconY, width: iconSize, height: iconSize))
+        let word: String
+        switch outcome {
+        case .succeeded: word = "Done"
+        case .failed: word = "Failed"
+        case .cancelled: word = "Cancelled"
+        }
+        let took = "\(word) in \(DurationText.short(snapshot.elapsed - snapshot.phaseElapsed))"
+        if tall {
+            bitmap.draw(font.truncated(took, toFit: bitmap.width), centeredAt: bitmap.width / 2, y: 36, font: font)
+            if let label = snapshot.label {
+                bitmap.draw(font.truncated(label, toFit: bitmap.width), centeredAt: bitmap.width / 2, y: 48, font: font)
+            }
+        } else {
+            let textX = iconX + iconSize + 6
+            bitmap.draw(font.truncated(took, toFit: bitmap.width - textX), x: textX, y: 6, font: font)
+            if let label = snapshot.label {
+                bitmap.draw(font.truncated(label, toFit: bitmap.width - textX), x: textX, y: 18, font: font)
+            }
+        }
+    }
+
+    /// A check mark, a cross or a bar in a circle.
+    static func icon(_ bitmap: inout Bitmap, outcome: Outcome, rect: PixelRect) {
+        let cx = Double(rect.x) + Double(rect.width) / 2, cy = Double(rect.y) + Double(rect.height) / 2
+        let r = Double(rect.width) / 2
+        bitmap.arc(centerX: cx, centerY: cy, inner: r - 2, outer: r, start: 0, sweep: 1)
+        let s = Double(rect.width)
+        func point(_ fx: Double, _ fy: Double) -> (x: Int, y: Int) {
+            (Int((Double(rect.x) + fx * s).rounded()), Int((Double(rect.y) + fy * s).rounded()))
+        }
+        switch outcome {
+        case .succeeded:
+            bitmap.line(from: point(0.28, 0.52), to: point(0.44, 0.68), thickness: 3)
+            bitmap.line(from: point(0.44, 0.68), to: point(0.72, 0.34), thickness: 3)
+        case .failed:
+            bitmap.line(from: point(0.33, 0.33), to: point(0.67, 0.67), thickness: 3)
+            bitmap.line(from: point(0.67, 0.33), to: point(0.33, 0.67), thickness: 3)
+        case .cancelled:
+            bitmap.line(from: point(0.3, 0.5), to: point(0.7, 0.5), thickness: 3)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import ArgumentParser
+import Headway
+import HeadwaySimulator
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+struct Demo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play a scripted 15-second job on the default virtual rig (24-LED ring, 60-LED strip, 128x64 OLED).",
+        discussion: """
+            The job starts indeterminate, becomes determinate with a label and an ETA, stalls briefly, \
+            resumes and succeeds. The terminal shows the devices live when it is a TTY (and NO_COLOR is \
+            unset), one line of text a second otherwise.
+            """
+    )
+
+    @Option(help: "How many times faster than real time to play the job (e.g. 10).")
+    var speed: Double = 1
+
+    @Flag(help: "Draw nothing while the job plays; print one summary line at the end.")
+    var headless = false
+
+    @Option(help: ArgumentHelp("Write each device's last frame to this folder (PPM/PBM and SVG).", valueName: "DIR"))
+    var snapshot: String?
+
+    @Option(help: "Frames per second to draw (in real time).")
+    var fps: Double = 30
+
+    func validate() throws {
+        guard speed.isFinite, speed > 0, speed <= 1000 else {
+            throw ValidationError("--speed \(speed) is out of range; give a factor above 0 and at most 1000, e.g. --speed 10")
+        }
+        guard fps.isFinite, fps >= 1, fps <= 240 else {
+            throw ValidationError("--fps \(fps) is out of range; give 1 to 240 frames per second")
+        }
+    }
+
+    func run() throws {
+        let rig = SimulatorRig.standard()
+        let outputs = rig.chains.map { IndicatorOutput(leds: $0, layout: $0.layout) } + rig.displays.map { IndicatorOutput(display: $0) }
+        // Reports land at exactly their scripted times on this clock, so the run is the same every
+        // time; only the moments frames are drawn depend on the machine.
+        let clock = ManualClock()
+        let indicator = ProgressIndicator(label: DemoScript.firstLabel, outputs: outputs, policy: DemoScript.policy, clock: clock)
+        let realTime = ScaledClock(MonotonicClock(), factor: speed)
+        let live = !headless && LiveTerminal.canDrawLive()
+        let terminal = LiveTerminal()
+        let painter = RigPainter()
+        var lastPlainLine = ""
+        var lastPlainSecond = -1
+        var pending = DemoScript.events[...]
+        var failures = 0
+        if live { installCursorRestore() }
+
+        while true {
+            let now = min(realTime.now, DemoScript.duration)
+            while let event = pending.first, event.time <= now {
+                clock.set(to: max(clock.now, event.time))
+                try event.apply(indicator)
+                pending = pending.dropFirst()
+            }
+            clock.set(to: max(clock.now, now))
+            let snapshot: ProgressSnapshot
+            do {
+                snapshot = try indicator.refresh()
+            } catch {
+                failures += 1
+                snapshot = indicator.snapshot
+            }
+            let status = StatusLine.describe(snapshot)
+            if live {
+                let title = "Headway simulator · demo · speed \(NumberText.compact(speed))x · Ctrl-C to stop"
+                terminal.draw(painter.paint(rig, title: title, status: [status]).lines(colour: true))
+            } else if !headless {
+                let second = Int(snapshot.time)
+                let line = StatusLine.describe(snapshot)
+                if second != lastPlainSecond || snapshot.phase.name != lastPlainLine {
+                    print(line)
+                    lastPlainSecond = second
+                    lastPlainLine = snapshot.phase.name
+                }
+            }
+            if now >= DemoScript.duration { break }
+            sleepRealTime(1 / fps)
+        }
+        if live { terminal.finish() }
+
+        if let snapshot {
+            let paths = try SnapshotWriter(directory: snapshot).write(rig)
+            if !live { print("snapshot: " + paths.joined(separator: " ")) }
+        }
+        if headless {
+            let frames = rig.chains.map { "\($0.name) \($0.framesReceived) frames" } + rig.displays.map { "\($0.name) \($0.framesReceived) frames" }
+            print("demo finished at \(NumberText.compact(DemoScript.duration)) s simulated: " + frames.joined(separator: ", "))
+        }
+        if failures > 0 { print("warning: \(failures) frames could not be drawn") }
+    }
+}
+
+func sleepRealTime(_ seconds: Double) {
+    var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+    var remaining = timespec()
+    while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
+}
+
+/// Gives the cursor back if the demo is interrupted with Ctrl-C.
+private func installCursorRestore() {
+    signal(SIGINT) { _ in
+        let show = "\u{1B}[?25h\n"
+        _ = show.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
+        _exit(130)
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct HeadwaySim: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "headway-sim",
+        abstract: "Run Headway's styles and drivers on virtual devices in the terminal.",
+        subcommands: [Demo.self, Render.self]
+    )
+}

@@ -1,0 +1,113 @@
+import ArgumentParser
+import Headway
+import HeadwaySimulator
+
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render one moment of a job on one virtual device to picture files.",
+        discussion: """
+            The job begins at 0 s and reports steady progress up to --value (so it has a rate and an \
+            ETA), then is drawn at --at seconds. Leave out --value for an indeterminate job. Writes \
+            DEVICE.ppm (LEDs, one pixel per LED) or DEVICE.pbm (displays) and DEVICE.svg into --out.
+            """
+    )
+
+    enum StyleName: String, ExpressibleByArgument, CaseIterable {
+        case auto, led, bar, ring
+    }
+
+    @Option(help: "auto (led for LED devices, bar for displays), led, bar or ring (display styles).")
+    var style: StyleName = .auto
+
+    @Option(help: ArgumentHelp("The device: \(DeviceSpec.help).", valueName: "DEVICE"))
+    var device: String
+
+    @Option(help: "Work done. Leave out for an indeterminate job.")
+    var value: Double?
+
+    @Option(help: "Work in all.")
+    var total: Double = 1
+
+    @Option(help: "The job's label.")
+    var label: String?
+
+    @Option(help: "Seconds since the job began at which to draw it (after the 2 s grace delay).")
+    var at: Double = 10
+
+    @Option(help: ArgumentHelp("The job went silent this many seconds before --at (30 or more shows it stalled).", valueName: "SECONDS"))
+    var stalledFor: Double?
+
+    @Option(help: "The job ended 1 s before --at (after its last report): succeeded, failed or cancelled.")
+    var outcome: String?
+
+    @Option(help: ArgumentHelp("A timer of this many seconds, started at 0, counting down.", valueName: "SECONDS"))
+    var countdown: Double?
+
+    @Option(help: ArgumentHelp("Folder to write the pictures to.", valueName: "DIR"))
+    var out: String
+
+    func run() throws {
+        let spec: DeviceSpec
+        do { spec = try DeviceSpec(parsing: device) } catch { throw ValidationError("--device: \(error)") }
+        let parsedOutcome = try outcome.map { text -> Outcome in
+            guard let parsed = Outcome(rawValue: text) else {
+                throw ValidationError("--outcome \"\(text)\" is not one of succeeded, failed, cancelled")
+            }
+            return parsed
+        }
+        let policy = LifecyclePolicy.standard
+        guard at.isFinite, at >= policy.grace else {
+            throw ValidationError("--at \(at) is within the \(NumberText.compact(policy.grace)) s grace delay, when nothing is shown; use --at \(NumberText.compact(policy.grace)) or later")
+        }
+        let silence = stalledFor ?? 0
+        guard silence >= 0, silence < at - 1 else {
+            throw ValidationError("--stalled-for \(silence) must be at least 0 and less than --at minus 1 (\(NumberText.compact(at - 1)))")
+        }
+        let rig = spec.rig()
+        let output = try makeOutput(spec, rig)
+        let clock = ManualClock()
+        let indicator = ProgressIndicator(label: label, outputs: [output], policy: policy, clock: clock)
+        do {
+            try script(indicator, clock: clock, silence: silence, outcome: parsedOutcome)
+        } catch let error as ProgressError {
+            throw ValidationError("\(error)")
+        }
+        clock.set(to: at)
+        try indicator.refresh()
+        let paths = try SnapshotWriter(directory: out).write(rig)
+        print(paths.joined(separator: "\n"))
+    }
+
+    private func script(_ indicator: ProgressIndicator, clock: ManualClock, silence: Double, outcome: Outcome?) throws {
+        // The last report lands at least 1 s before --at, so the shown value has finished easing.
+        let lastReport = at - max(silence, 1)
+        if let countdown {
+            try indicator.countdown(countdown)
+        } else if let value {
+            try indicator.update(value: 0, total: total)
+            let steps = max(1, Int(lastReport.rounded(.down)))
+            for step in 1...steps {
+                clock.set(to: min(lastReport, Double(step)))
+                try indicator.update(value: value * Double(step) / Double(steps))
+            }
+        }
+        clock.set(to: max(clock.now, lastReport))
+        if let outcome { try indicator.finish(outcome) } else if countdown == nil && value == nil { try indicator.indeterminate() }
+    }
+
+    private func makeOutput(_ spec: DeviceSpec, _ rig: SimulatorRig) throws -> IndicatorOutput {
+        switch (style, spec.isDisplay) {
+        case (.auto, false), (.led, false):
+            let chain = rig.chains[0]
+            return IndicatorOutput(leds: chain, layout: chain.layout)
+        case (.auto, true), (.bar, true):
+            return IndicatorOutput(display: rig.displays[0], style: BarScreenStyle())
+        case (.ring, true):
+            return IndicatorOutput(display: rig.displays[0], style: RingScreenStyle())
+        case (.led, true):
+            throw ValidationError("--style led draws on LED chains, but \(device) is a display; use --style bar or ring")
+        case (.bar, false), (.ring, false):
+            throw ValidationError("--style \(style.rawValue) draws on displays, but \(device) is an LED chain; use --style led (a ring device already draws as a ring)")
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import HeadwayCore
+import Testing
+
+/// The estimator on scripted timelines: each builds a job's reports, then compares the ETA with
+/// the time the job really had left at that moment.
+@Suite("Rate and ETA estimation")
+struct EstimatorTests {
+    private func eta(_ reports: [(Seconds, Double)], total: Double, at now: Seconds) -> Seconds? {
+        var estimator = RateEstimator()
+        for (time, value) in reports where time <= now { estimator.record(value: value, at: time) }
+        return estimator.timeRemaining(total: total, at: now)
+    }
+
+    @Test func nothingUntilAFirstSecondIsSeen() {
+        var estimator = RateEstimator()
+        estimator.record(value: 0, at: 0)
+        #expect(estimator.rate == nil)
+        estimator.record(value: 5, at: 0.5)
+        #expect(estimator.rate == nil)
+        estimator.record(value: 10, at: 1)
+        #expect(estimator.rate == 10)
+    }
+
+    @Test func steady() throws {
+        // 1 unit a second, reported every second, 100 in all.
+        let reports = (0...100).map { (Double($0), Double($0)) }
+        let at40 = try #require(eta(reports, total: 100, at: 40))
+        #expect(abs(at40 - 60) < 0.01)
+        // Between reports the ETA counts down with the clock instead of standing still.
+        let between = try #require(eta(reports, total: 100, at: 40.5))
+        #expect(abs(between - 59.5) < 0.01)
+    }
+
+    @Test func burstyReportsWeighByTimeNotByCount() throws {
+        // 10 units arrive in a burst of ten reports 1 ms apart, every 10 s: 1 unit/s on average.
+        var reports: [(Seconds, Double)] = []
+        for burst in 0..<12 {
+            for i in 1...10 { reports.append((Double(burst) * 10 + Double(i) * 0.001, Double(burst * 10 + i))) }
+        }
+        var estimator = RateEstimator()
+        for (time, value) in reports { estimator.record(value: value, at: time) }
+        let rate = try #require(estimator.rate)
+        #expect(rate > 0.6 && rate < 1.6, "rate \(rate) should be near 1/s")
+        // A per-update average would be dominated by the 1 ms intervals (thousands per second).
+    }
+
+    @Test func slowStartConverges() throws {
+        // 0.2 units/s for 20 s, then 2 units/s; total 200.
+        var reports: [(Seconds, Double)] = []
+        for t in 0...20 { reports.append((Double(t), 0.2 * Double(t))) }
+        for t in 21...120 { reports.append((Double(t), 4 + 2 * Double(t - 20))) }
+        let truth = { (t: Double) in (200 - (4 + 2 * (t - 20))) / 2 }
+        let early = try #require(eta(reports, total: 200, at: 25))
+        #expect(early > truth(25), "five seconds after the change the ETA is still pessimistic")
+        let later = try #require(eta(reports, total: 200, at: 70))
+        #expect(abs(later - truth(70)) / truth(70) < 0.1, "ETA \(later) vs \(truth(70)) 50 s after the change")
+    }
+
+    @Test func stallThenResume() throws {
+        // 1 unit/s until 30 s, silent for 90 s, then 1 unit/s again; total 100.
+        let policy = LifecyclePolicy(grace: 2, stallAfter: 15, linger: 3, loseAfter: 600)
+        var job = try ProgressJob(kind: .determinate(value: 0, total: 100), policy: policy, at: 0)
+        for t in 1...30 { try job.update(value: Double(t), at: Double(t)) }
+        #expect(job.snapshot(at: 44).timeRemaining != nil)
+        let stalled = job.snapshot(at: 100)
+        #expect(stalled.phase == .stalled(silence: 70))
+        #expect(stalled.timeRemaining == nil && stalled.timeText == "stalled 1m10s")
+        for t in 121...130 { try job.update(value: Double(t - 90), at: Double(t)) }
+        let resumed = try #require(job.snapshot(at: 130).timeRemaining)
+        // 60 units left at 1/s; the 90 s silence was a pause, not a slow stretch.
+        #expect(abs(resumed - 60) / 60 < 0.05, "ETA after resuming \(resumed)")
+    }
+
+    @Test func regressionRebasesWithoutChangingRate() throws {
+        var estimator = RateEstimator()
+        for t in 0...10 { estimator.record(value: Double(t), at: Double(t)) }
+        let before = try #require(estimator.rate)
+        estimator.record(value: 2, at: 11)
+        #expect(estimator.rate == before)
+    }
+}
