@@ -117,9 +117,8 @@ public final class ProgressIndicator: Sendable {
                 onFailure(error)
                 snapshot = self.snapshot
             }
-            if snapshot.phase == .hidden || snapshot.phase == .lost, job.withLock({ $0.outcome != nil }) || snapshot.phase == .lost {
-                return
-            }
+            let ended = job.withLock { $0.outcome != nil }
+            if snapshot.phase == .lost || (ended && snapshot.phase == .hidden) { return }
             try? await Task.sleep(for: interval)
         }
     }

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+/// Runs the built `headway-sim` binary as a person would.
+@Suite("headway-sim command line")
+struct HeadwaySimTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["HEADWAY_SIM"] { return URL(fileURLWithPath: path) }
+        // The test bundle sits in the same build folder as the executables.
+        let bundle = Bundle(for: BundleMarker.self).bundleURL.deletingLastPathComponent()
+        let sibling = bundle.appendingPathComponent("headway-sim")
+        if FileManager.default.isExecutableFile(atPath: sibling.path) { return sibling }
+        return packageRoot.appendingPathComponent(".build/debug/headway-sim")
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { $1 }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func temporaryFolder() -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("headway-e2e-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func headlessDemoWritesSnapshots() throws {
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try Self.run(["demo", "--speed", "20", "--headless", "--snapshot", folder.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("demo finished"))
+        for name in ["ring.ppm", "ring.svg", "strip.ppm", "strip.svg", "oled.pbm", "oled.svg"] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path), "\(name)")
+        }
+        // The demo ends on its success signal: every LED shows the success colour.
+        let ppm = try Data(contentsOf: folder.appendingPathComponent("ring.ppm"))
+        let pixels = Array(ppm.suffix(24 * 3))
+        for led in 0..<24 { #expect(pixels[led * 3 + 1] > 150 && pixels[led * 3] < 80, "LED \(led)") }
+        let pbm = try Data(contentsOf: folder.appendingPathComponent("oled.pbm"))
+        #expect(pbm.count == "P4\n128 64\n".utf8.count + 16 * 64)
+    }
+
+    @Test func plainTextWhenNotATerminal() throws {
+        let result = try Self.run(["demo", "--speed", "20"])
+        #expect(result.status == 0)
+        #expect(!result.stdout.contains("\u{1B}["), "no escape codes when stdout is a pipe")
+        for phase in ["pending", "active", "stalled", "succeeded"] { #expect(result.stdout.contains(phase), "\(phase) line") }
+        #expect(result.stdout.contains("ETA"))
+        #expect(result.stdout.contains("Compiling 120 files"))
+    }
+
+    @Test func renderWritesTheStateAsked() throws {
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try Self.run(["render", "--device", "strip60", "--value", "30", "--total", "60", "--out", folder.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let ppm = Array(try Data(contentsOf: folder.appendingPathComponent("strip.ppm")))
+        let pixels = Array(ppm.suffix(60 * 3))
+        let lit = (0..<60).filter { pixels[$0 * 3 + 2] > 100 }
+        #expect(lit.count == 30, "half of 60 LEDs lit, got \(lit.count)")
+    }
+
+    @Test(arguments: [
+        (["render", "--device", "lamp3", "--out", "/tmp/x"], "unknown device \"lamp3\""),
+        (["render", "--device", "strip60", "--style", "bar", "--out", "/tmp/x"], "use --style led"),
+        (["render", "--device", "oled128x64", "--value=-2", "--out", "/tmp/x"], "finite number ≥ 0"),
+        (["render", "--device", "oled128x64", "--at", "1", "--out", "/tmp/x"], "grace delay"),
+        (["render", "--device", "ring24", "--outcome", "won", "--out", "/tmp/x"], "succeeded, failed, cancelled"),
+        (["demo", "--speed", "0"], "--speed 0"),
+    ])
+    func badInputSaysWhatToFix(arguments: [String], message: String) throws {
+        let result = try Self.run(arguments)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
+    }
+}
+
+private final class BundleMarker {}

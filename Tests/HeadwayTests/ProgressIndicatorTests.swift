@@ -1,0 +1,94 @@
+import Headway
+import HeadwaySimulator
+import Synchronization
+import Testing
+
+/// A display that fails while `unplugged` is set, as an unplugged OLED would.
+final class FlakyDisplay: MonochromeDisplayDevice {
+    let width = 128, height = 64
+    let unplugged = Mutex(false)
+    let received = Mutex<[Bitmap]>([])
+
+    func show(_ bitmap: Bitmap) throws(DeviceError) {
+        if unplugged.withLock({ $0 }) { throw DeviceError(.notPresent, "no device at 0x3C") }
+        received.withLock { $0.append(bitmap) }
+    }
+}
+
+@Suite("ProgressIndicator")
+struct ProgressIndicatorTests {
+    let policy = LifecyclePolicy(grace: 2, stallAfter: 30, linger: 3, loseAfter: 600)
+
+    @Test func showsNothingDuringGraceThenTheJob() throws {
+        let clock = ManualClock()
+        let ring = VirtualLEDChain(name: "ring", count: 24, layout: .ring())
+        let oled = VirtualDisplay(name: "oled", width: 128, height: 64)
+        let indicator = ProgressIndicator(
+            label: "Backup", outputs: [IndicatorOutput(leds: ring, layout: .ring()), IndicatorOutput(display: oled)],
+            policy: policy, clock: clock)
+        try indicator.update(value: 1, total: 4)
+        clock.advance(by: 1)
+        try indicator.refresh()
+        #expect(ring.levels.allSatisfy { $0 == .off })
+        #expect(oled.picture.litCount() == 0)
+        clock.advance(by: 1.5)
+        let snapshot = try indicator.refresh()
+        #expect(snapshot.phase == .active)
+        #expect(ring.levels[0] != .off)
+        #expect(oled.picture.litCount() > 0)
+    }
+
+    @Test func unchangedFramesAreNotSent() throws {
+        let clock = ManualClock()
+        let oled = VirtualDisplay(name: "oled", width: 128, height: 64)
+        let indicator = ProgressIndicator(outputs: [IndicatorOutput(display: oled)], policy: policy, clock: clock)
+        try indicator.update(value: 0.5)
+        clock.set(to: 3)
+        try indicator.refresh()
+        let frames = oled.framesReceived
+        try indicator.refresh()
+        #expect(oled.framesReceived == frames, "the same picture is not sent twice")
+    }
+
+    @Test func refusedReportsChangeNothing() throws {
+        let clock = ManualClock()
+        let indicator = ProgressIndicator(outputs: [], policy: policy, clock: clock)
+        try indicator.update(value: 3, total: 10)
+        #expect(throws: ProgressError.invalidValue(-.infinity)) { try indicator.update(value: -.infinity) }
+        #expect(throws: ProgressError.indeterminateAfterDeterminate) { try indicator.indeterminate() }
+        #expect(indicator.snapshot.kind == .determinate(value: 3, total: 10))
+    }
+
+    @Test func aFailingOutputDoesNotStopTheOthersAndRecoversWithAWholeFrame() throws {
+        let clock = ManualClock()
+        let flaky = FlakyDisplay()
+        let strip = VirtualLEDChain(name: "strip", count: 10, layout: .strip)
+        let indicator = ProgressIndicator(
+            outputs: [IndicatorOutput(display: flaky), IndicatorOutput(leds: strip)], policy: policy, clock: clock)
+        try indicator.update(value: 0.2)
+        clock.set(to: 3)
+        try indicator.refresh()
+        flaky.unplugged.withLock { $0 = true }
+        try indicator.update(value: 0.6)
+        clock.set(to: 4)
+        #expect(throws: DeviceError(.notPresent, "no device at 0x3C")) { try indicator.refresh() }
+        #expect(strip.levels[5] != strip.levels[9], "the strip was drawn although the display failed")
+        flaky.unplugged.withLock { $0 = false }
+        clock.set(to: 4.1)
+        try indicator.refresh()
+        let last = try #require(flaky.received.withLock { $0.last })
+        #expect(last.damage == last.bounds, "after a failure the display is sent the whole picture")
+    }
+
+    @Test func runReturnsAfterTheSignal() async throws {
+        let clock = ManualClock()
+        let strip = VirtualLEDChain(name: "strip", count: 10, layout: .strip)
+        let indicator = ProgressIndicator(outputs: [IndicatorOutput(leds: strip)], policy: policy, clock: clock)
+        try indicator.update(value: 0.5)
+        clock.set(to: 5)
+        try indicator.finish(.succeeded)
+        clock.set(to: 9)  // past the linger
+        await indicator.run(framesPerSecond: 100)
+        #expect(strip.levels.allSatisfy { $0 == .off }, "the outputs went back to idle")
+    }
+}
