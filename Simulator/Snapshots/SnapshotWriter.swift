@@ -1,4 +1,5 @@
 import Foundation
+import HeadwayRender
 
 /// Writes each device of a rig as picture files: `NAME.ppm` or `NAME.pbm`, and `NAME.svg`.
 public struct SnapshotWriter {
@@ -9,11 +10,7 @@ public struct SnapshotWriter {
     /// Writes every device's current picture; returns the paths written.
     @discardableResult
     public func write(_ rig: SimulatorRig) throws -> [String] {
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw SnapshotError(path: directory.path, reason: "cannot create the folder (\(error.localizedDescription))")
-        }
+        try createDirectory()
         var written: [String] = []
         for chain in rig.chains {
             let light = chain.light
@@ -22,11 +19,27 @@ public struct SnapshotWriter {
             written.append(try save(Array(svg.utf8), as: "\(chain.name).svg"))
         }
         for display in rig.displays {
-            let picture = display.picture
-            written.append(try save(Netpbm.pbm(picture), as: "\(display.name).pbm"))
-            written.append(try save(Array(SVGPicture.display(picture).utf8), as: "\(display.name).svg"))
+            written += try write(display.picture, named: display.name)
         }
         return written
+    }
+
+    /// Writes one display picture as `NAME.pbm` and `NAME.svg`; returns the paths written.
+    @discardableResult
+    public func write(_ picture: Bitmap, named name: String) throws -> [String] {
+        try createDirectory()
+        return [
+            try save(Netpbm.pbm(picture), as: "\(name).pbm"),
+            try save(Array(SVGPicture.display(picture).utf8), as: "\(name).svg"),
+        ]
+    }
+
+    private func createDirectory() throws {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw SnapshotError(path: directory.path, reason: "cannot create the folder (\(error.localizedDescription))")
+        }
     }
 
     private func save(_ bytes: [UInt8], as name: String) throws -> String {

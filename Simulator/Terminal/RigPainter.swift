@@ -44,7 +44,7 @@ public struct RigPainter: Sendable {
         return canvas
     }
 
-    private func paint(_ display: VirtualDisplay, into canvas: inout TerminalCanvas, x: Int, y: Int) -> (width: Int, height: Int) {
+    private func paint(_ display: SimulatedOLED, into canvas: inout TerminalCanvas, x: Int, y: Int) -> (width: Int, height: Int) {
         let picture = display.picture
         let columns = (picture.width + 1) / 2, rows = (picture.height + 3) / 4
         let label = " \(display.name) \(picture.width)x\(picture.height) "

@@ -13,6 +13,7 @@ public final class IndicatorOutput: Sendable {
     private struct State {
         var lastLevels: [RGB8]?
         var shown: Bitmap?
+        var brightness: Double?
     }
 
     private let target: Target
@@ -47,6 +48,11 @@ public final class IndicatorOutput: Sendable {
             state.withLock { $0.lastLevels = levels }
             return true
         case .display(let device, let style):
+            let brightness = configuration.appearance.brightness
+            if state.withLock({ $0.brightness }) != brightness {
+                try device.setBrightness(brightness)
+                state.withLock { $0.brightness = brightness }
+            }
             var fresh = Bitmap(width: device.width, height: device.height)
             style.render(configuration, into: &fresh)
             var shown = state.withLock { $0.shown } ?? Self.unknownContents(width: device.width, height: device.height)
@@ -55,7 +61,7 @@ public final class IndicatorOutput: Sendable {
             do {
                 try device.show(shown)
             } catch {
-                state.withLock { $0.shown = nil }  // the display's contents are unknown now
+                state.withLock { $0 = State() }  // the display's contents and settings are unknown now
                 throw error
             }
             shown.clearDamage()

@@ -30,6 +30,15 @@ struct Demo: ParsableCommand {
     @Option(help: "Frames per second to draw (in real time).")
     var fps: Double = 30
 
+    @Flag(help: "Print what each bus carried: bytes, transactions and modelled wire time per frame.")
+    var stats = false
+
+    @Option(help: ArgumentHelp("Write every bus transaction to FILE as JSON lines.", valueName: "FILE"))
+    var capture: String?
+
+    @Option(name: .customLong("i2c-khz"), help: "The I2C bus clock in kHz (the Pi's default 100, or 400).")
+    var i2cKilohertz: Double = 100
+
     func validate() throws {
         guard speed.isFinite, speed > 0, speed <= 1000 else {
             throw ValidationError("--speed \(speed) is out of range; give a factor above 0 and at most 1000, e.g. --speed 10")
@@ -37,14 +46,19 @@ struct Demo: ParsableCommand {
         guard fps.isFinite, fps >= 1, fps <= 240 else {
             throw ValidationError("--fps \(fps) is out of range; give 1 to 240 frames per second")
         }
+        guard i2cKilohertz.isFinite, i2cKilohertz >= 10, i2cKilohertz <= 3400 else {
+            throw ValidationError("--i2c-khz \(i2cKilohertz) is out of range; I2C runs at 10 to 3400 kHz (the Pi: 100 or 400)")
+        }
     }
 
     func run() throws {
-        let rig = SimulatorRig.standard()
-        let outputs = rig.chains.map { IndicatorOutput(leds: $0, layout: $0.layout) } + rig.displays.map { IndicatorOutput(display: $0) }
         // Reports land at exactly their scripted times on this clock, so the run is the same every
         // time; only the moments frames are drawn depend on the machine.
         let clock = ManualClock()
+        let rig = SimulatorRig.standard(clock: clock, i2cClockHz: i2cKilohertz * 1000)
+        let outputs = rig.chains.map { IndicatorOutput(leds: $0, layout: $0.layout) } + rig.displays.map { IndicatorOutput(display: $0.driver) }
+        let captureFile = try capture.map { try BusCapture(path: $0) }
+        for bus in rig.i2cBuses { bus.capture(to: captureFile) }
         let indicator = ProgressIndicator(label: DemoScript.firstLabel, outputs: outputs, policy: DemoScript.policy, clock: clock)
         let realTime = ScaledClock(MonotonicClock(), factor: speed)
         let live = !headless && LiveTerminal.canDrawLive()
@@ -71,6 +85,7 @@ struct Demo: ParsableCommand {
                 failures += 1
                 snapshot = indicator.snapshot
             }
+            rig.endFrame()
             let status = StatusLine.describe(snapshot)
             if live {
                 let title = "Headway simulator · demo · speed \(NumberText.compact(speed))x · Ctrl-C to stop"
@@ -88,15 +103,17 @@ struct Demo: ParsableCommand {
             sleepRealTime(1 / fps)
         }
         if live { terminal.finish() }
+        captureFile?.close()
 
         if let snapshot {
             let paths = try SnapshotWriter(directory: snapshot).write(rig)
             if !live { print("snapshot: " + paths.joined(separator: " ")) }
         }
         if headless {
-            let frames = rig.chains.map { "\($0.name) \($0.framesReceived) frames" } + rig.displays.map { "\($0.name) \($0.framesReceived) frames" }
+            let frames = rig.chains.map { "\($0.name) \($0.framesReceived) frames" } + rig.displays.map { "\($0.name) \($0.bus.statistics.frames.count) frames" }
             print("demo finished at \(NumberText.compact(DemoScript.duration)) s simulated: " + frames.joined(separator: ", "))
         }
+        if stats { print(BusReport.describe(rig), terminator: "") }
         if failures > 0 { print("warning: \(failures) frames could not be drawn") }
     }
 }

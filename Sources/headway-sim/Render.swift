@@ -63,9 +63,9 @@ struct Render: ParsableCommand {
         guard silence >= 0, silence < at - 1 else {
             throw ValidationError("--stalled-for \(silence) must be at least 0 and less than --at minus 1 (\(NumberText.compact(at - 1)))")
         }
-        let rig = spec.rig()
-        let output = try makeOutput(spec, rig)
         let clock = ManualClock()
+        let rig = spec.rig(clock: clock)
+        let output = try makeOutput(spec, rig)
         let indicator = ProgressIndicator(label: label, outputs: [output], policy: policy, clock: clock)
         do {
             try script(indicator, clock: clock, silence: silence, outcome: parsedOutcome)
@@ -101,9 +101,9 @@ struct Render: ParsableCommand {
             let chain = rig.chains[0]
             return IndicatorOutput(leds: chain, layout: chain.layout)
         case (.auto, true), (.bar, true):
-            return IndicatorOutput(display: rig.displays[0], style: BarScreenStyle())
+            return IndicatorOutput(display: rig.displays[0].driver, style: BarScreenStyle())
         case (.ring, true):
-            return IndicatorOutput(display: rig.displays[0], style: RingScreenStyle())
+            return IndicatorOutput(display: rig.displays[0].driver, style: RingScreenStyle())
         case (.led, true):
             throw ValidationError("--style led draws on LED chains, but \(device) is a display; use --style bar or ring")
         case (.bar, false), (.ring, false):

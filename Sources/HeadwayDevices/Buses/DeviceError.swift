@@ -1,4 +1,4 @@
-/// A device could not be driven. Carries what kind of fault it was and a message a person can act on.
+/// A device or bus could not be driven. Carries what kind of fault it was and a message a person can act on.
 public struct DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable, Equatable {
         /// Nothing answered (unplugged, wrong address, wrong bus).
@@ -15,10 +15,13 @@ public struct DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var kind: Kind
     public var message: String
+    /// The operating system's error number, when the fault came from a system call.
+    public var errno: Int32?
 
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, errno: Int32? = nil) {
         self.kind = kind
         self.message = message
+        self.errno = errno
     }
 
     public var description: String { message }

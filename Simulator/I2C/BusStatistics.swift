@@ -1,0 +1,37 @@
+/// What crossed a simulated bus, frame by frame: bytes on the wire (address bytes included),
+/// transactions, and the time they take at the bus clock.
+public struct BusStatistics: Sendable, Equatable {
+    public struct Frame: Sendable, Equatable {
+        public var bytes = 0
+        public var transactions = 0
+        public var seconds = 0.0
+    }
+
+    public private(set) var frames: [Frame] = []
+    public private(set) var current = Frame()
+    public private(set) var total = Frame()
+
+    public init() {}
+
+    mutating func record(bytes: Int, seconds: Double) {
+        current.bytes += bytes
+        current.transactions += 1
+        current.seconds += seconds
+        total.bytes += bytes
+        total.transactions += 1
+        total.seconds += seconds
+    }
+
+    /// Closes the current frame (if anything was sent in it) and starts the next.
+    public mutating func endFrame() {
+        if current.transactions > 0 { frames.append(current) }
+        current = Frame()
+    }
+
+    /// The median and the largest value of `key` over the frames.
+    public func summary<T: Comparable>(_ key: (Frame) -> T) -> (median: T, max: T)? {
+        let values = frames.map(key).sorted()
+        guard let max = values.last else { return nil }
+        return (values[values.count / 2], max)
+    }
+}

@@ -1,0 +1,113 @@
+import HeadwayRender
+import Synchronization
+
+/// An SSD1306 or SH1106 OLED on an I2C bus.
+///
+/// Sends only what changed: each picture is compared with the last one the display acknowledged,
+/// and only the changed column runs of each page are rewritten (see ``PageRunPlanner``). After any
+/// bus error the display's state is unknown — it may have been unplugged and lost power — so the
+/// next ``show(_:)`` initialises it again and sends the whole picture. Nothing needs restarting when
+/// a display comes back.
+public final class OLEDDisplay: MonochromeDisplayDevice {
+    public let configuration: OLEDConfiguration
+    private let bus: any I2CBus
+
+    private struct State {
+        var acknowledged: [UInt8]?   // what the display shows, as far as we know
+        var initialised = false
+        var contrast: UInt8
+    }
+
+    private let state: Mutex<State>
+
+    public init(bus: any I2CBus, configuration: OLEDConfiguration) {
+        self.bus = bus
+        self.configuration = configuration
+        state = Mutex(State(contrast: configuration.contrast))
+    }
+
+    public var width: Int { configuration.width }
+    public var height: Int { configuration.height }
+
+    private var planner: PageRunPlanner {
+        switch configuration.controller {
+        case .ssd1306: PageRunPlanner(width: width, pages: configuration.pages, runOverhead: 10, mergesPages: true)
+        case .sh1106: PageRunPlanner(width: width, pages: configuration.pages, runOverhead: 7, mergesPages: false)
+        }
+    }
+
+    public func show(_ bitmap: Bitmap) throws(DeviceError) {
+        guard bitmap.width == width, bitmap.height == height else {
+            throw DeviceError(.unsupported, "a \(width)x\(height) display cannot show a \(bitmap.width)x\(bitmap.height) picture")
+        }
+        try state.withLock { (state: inout State) throws(DeviceError) in
+            do throws(DeviceError) {
+                try send(bitmap.bytes, &state)
+            } catch {
+                state.acknowledged = nil
+                state.initialised = false
+                throw error
+            }
+        }
+    }
+
+    /// Sets the contrast from a brightness of 0…1 (applied with the next picture if none was sent yet).
+    public func setBrightness(_ brightness: Double) throws(DeviceError) {
+        let contrast = UInt8((min(1, max(0, brightness)) * 255).rounded())
+        try command([0x81, contrast]) { $0.contrast = contrast }
+    }
+
+    /// Turns the panel on or off; the picture stays in the display's memory.
+    public func setDisplayOn(_ on: Bool) throws(DeviceError) {
+        try command(on ? OLEDCommands.displayOn : OLEDCommands.displayOff) { _ in }
+    }
+
+    private func command(_ bytes: [UInt8], update: (inout State) -> Void) throws(DeviceError) {
+        try state.withLock { (state: inout State) throws(DeviceError) in
+            update(&state)
+            guard state.initialised else { return }
+            do throws(DeviceError) {
+                try bus.write(OLEDCommands.messages([bytes], limit: bus.maxMessageLength), to: configuration.address)
+            } catch {
+                state.acknowledged = nil
+                state.initialised = false
+                throw error
+            }
+        }
+    }
+
+    private func send(_ picture: [UInt8], _ state: inout State) throws(DeviceError) {
+        let limit = bus.maxMessageLength
+        let address = configuration.address
+        let firstFrame = !state.initialised
+        if firstFrame {
+            var setup = OLEDCommands.initialisation(configuration)
+            setup = setup.map { $0.first == 0x81 ? [0x81, state.contrast] : $0 }
+            for message in OLEDCommands.messages(setup, limit: limit) { try bus.write(message, to: address) }
+            state.initialised = true
+            state.acknowledged = nil
+        }
+        for run in planner.runs(from: state.acknowledged, to: picture) {
+            try write(run, of: picture, limit: limit)
+        }
+        if firstFrame { try bus.write(OLEDCommands.messages([OLEDCommands.displayOn], limit: limit), to: address) }
+        state.acknowledged = picture
+    }
+
+    /// Addressing and data for one run; on SSD1306 as one combined transaction when the bus can.
+    private func write(_ run: PageRun, of picture: [UInt8], limit: Int) throws(DeviceError) {
+        let pagesToAddress: [Int] = configuration.controller == .ssd1306 ? [run.firstPage] : Array(run.firstPage...run.lastPage)
+        for page in pagesToAddress {
+            let commands = OLEDCommands.messages(OLEDCommands.address(run, page: page, configuration), limit: limit)
+            var data: [[UInt8]] = []
+            let lastPage = configuration.controller == .ssd1306 ? run.lastPage : page
+            for p in page...lastPage {
+                let row = p * width
+                data += OLEDCommands.data(picture[(row + run.firstColumn)...(row + run.lastColumn)], limit: limit)
+            }
+            // Horizontal addressing carries consecutive data messages across pages of the window,
+            // so a multi-page SSD1306 run is one stream even when split into several messages.
+            try bus.write(commands + data, to: configuration.address)
+        }
+    }
+}
