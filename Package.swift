@@ -4,7 +4,8 @@ import PackageDescription
 // Layers (see README "Architecture"): each target depends only on the layers above it.
 //   HeadwayCore      progress model, lifecycle, estimator, clock        (no I/O)
 //   HeadwayRender    styles, surfaces, colour pipeline, bitmap font       (no I/O)
-//   HeadwayDevices   device protocols the drivers and outputs implement    (no OS)
+//   HeadwayDevices   bus protocols and the drivers written against them    (no OS)
+//   HeadwayLinux     the bus protocols on Linux: i2c-dev and libi2c (C shim CLinuxBuses)
 //   HeadwaySimulator virtual devices and the terminal renderer (Simulator/)
 //   Headway          the library product: show progress from a Swift program
 //   headway-sim      the simulator command line
@@ -32,6 +33,14 @@ let package = Package(
             dependencies: ["HeadwayRender"]
         ),
         .target(
+            name: "CLinuxBuses",
+            linkerSettings: [.linkedLibrary("i2c")]
+        ),
+        .target(
+            name: "HeadwayLinux",
+            dependencies: ["HeadwayDevices", "CLinuxBuses"]
+        ),
+        .target(
             name: "HeadwaySimulator",
             dependencies: ["HeadwayDevices", "HeadwayRender", .product(name: "RealModule", package: "swift-numerics")],
             path: "Simulator"
@@ -50,8 +59,9 @@ let package = Package(
         ),
         .testTarget(name: "HeadwayCoreTests", dependencies: ["HeadwayCore"]),
         .testTarget(name: "HeadwayRenderTests", dependencies: ["HeadwayRender"], exclude: ["Golden"]),
-        .testTarget(name: "HeadwaySimulatorTests", dependencies: ["HeadwaySimulator", "HeadwayDevices"]),
+        .testTarget(name: "HeadwaySimulatorTests", dependencies: ["HeadwaySimulator", "HeadwayDevices", "HeadwayCore"]),
         .testTarget(name: "HeadwayTests", dependencies: ["Headway", "HeadwaySimulator"]),
+        .testTarget(name: "HeadwayLinuxTests", dependencies: ["HeadwayLinux"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],
     swiftLanguageModes: [.v6]

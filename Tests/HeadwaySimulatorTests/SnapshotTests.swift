@@ -28,17 +28,4 @@ struct SnapshotTests {
         let display = SVGPicture.display(bitmap, scale: 1)
         #expect(display.contains("<rect x=\"4\" y=\"3\" width=\"3\" height=\"1\"/>"))
     }
-
-    @Test func virtualDisplayTakesOnlyTheDamagedArea() throws {
-        let display = VirtualDisplay(name: "oled", width: 16, height: 16)
-        var bitmap = Bitmap(width: 16, height: 16)
-        bitmap[1, 1] = true
-        bitmap.clearDamage()  // a caller that forgot to report this change...
-        bitmap[10, 10] = true
-        try display.show(bitmap)
-        #expect(!display.picture[1, 1], "...leaves it stale, as a real diffing driver would")
-        #expect(display.picture[10, 10])
-        #expect(throws: DeviceError.self) { try display.show(Bitmap(width: 8, height: 8)) }
-    }
 }
-

@@ -13,6 +13,17 @@ final class FlakyDisplay: MonochromeDisplayDevice {
         if unplugged.withLock({ $0 }) { throw DeviceError(.notPresent, "no device at 0x3C") }
         received.withLock { $0.append(bitmap) }
     }
+
+    func setBrightness(_ brightness: Double) throws(DeviceError) {
+        if unplugged.withLock({ $0 }) { throw DeviceError(.notPresent, "no device at 0x3C") }
+    }
+}
+
+/// An SSD1306 128x64 on its own virtual bus.
+func simulatedOLED(clock: any ProgressClock) -> SimulatedOLED {
+    SimulatedOLED(
+        name: "oled", configuration: try! OLEDConfiguration(controller: .ssd1306),
+        bus: VirtualI2CBus(clock: clock))
 }
 
 @Suite("ProgressIndicator")
@@ -22,9 +33,9 @@ struct ProgressIndicatorTests {
     @Test func showsNothingDuringGraceThenTheJob() throws {
         let clock = ManualClock()
         let ring = VirtualLEDChain(name: "ring", count: 24, layout: .ring())
-        let oled = VirtualDisplay(name: "oled", width: 128, height: 64)
+        let oled = simulatedOLED(clock: clock)
         let indicator = ProgressIndicator(
-            label: "Backup", outputs: [IndicatorOutput(leds: ring, layout: .ring()), IndicatorOutput(display: oled)],
+            label: "Backup", outputs: [IndicatorOutput(leds: ring, layout: .ring()), IndicatorOutput(display: oled.driver)],
             policy: policy, clock: clock)
         try indicator.update(value: 1, total: 4)
         clock.advance(by: 1)
@@ -33,21 +44,21 @@ struct ProgressIndicatorTests {
         #expect(oled.picture.litCount() == 0)
         clock.advance(by: 1.5)
         let snapshot = try indicator.refresh()
-        #expect(snapshot.phase == .active)
+        #expect(snapshot.phase == JobPhase.active)
         #expect(ring.levels[0] != .off)
         #expect(oled.picture.litCount() > 0)
     }
 
     @Test func unchangedFramesAreNotSent() throws {
         let clock = ManualClock()
-        let oled = VirtualDisplay(name: "oled", width: 128, height: 64)
-        let indicator = ProgressIndicator(outputs: [IndicatorOutput(display: oled)], policy: policy, clock: clock)
+        let oled = simulatedOLED(clock: clock)
+        let indicator = ProgressIndicator(outputs: [IndicatorOutput(display: oled.driver)], policy: policy, clock: clock)
         try indicator.update(value: 0.5)
         clock.set(to: 3)
         try indicator.refresh()
-        let frames = oled.framesReceived
+        let transactions = oled.bus.statistics.total.transactions
         try indicator.refresh()
-        #expect(oled.framesReceived == frames, "the same picture is not sent twice")
+        #expect(oled.bus.statistics.total.transactions == transactions, "the same picture is not sent twice")
     }
 
     @Test func refusedReportsChangeNothing() throws {

@@ -1,0 +1,37 @@
+#include "linux_buses.h"
+
+#include <errno.h>
+#include <i2c/smbus.h>
+#include <linux/i2c-dev.h>
+#include <linux/i2c.h>
+#include <stddef.h>
+#include <sys/ioctl.h>
+
+const unsigned long hw_i2c_func_i2c = I2C_FUNC_I2C;
+const unsigned long hw_i2c_func_smbus_write_i2c_block = I2C_FUNC_SMBUS_WRITE_I2C_BLOCK;
+const int hw_i2c_max_message = 8192;
+const int hw_smbus_block_max = I2C_SMBUS_BLOCK_MAX;
+
+int hw_i2c_funcs(int fd, unsigned long *funcs) { return ioctl(fd, I2C_FUNCS, funcs); }
+
+int hw_i2c_set_address(int fd, uint16_t address) { return ioctl(fd, I2C_SLAVE, (unsigned long)address); }
+
+int hw_i2c_write_messages(int fd, uint16_t address, const uint8_t *const *buffers, const uint16_t *lengths, uint32_t count) {
+    if (count == 0 || count > I2C_RDWR_IOCTL_MAX_MSGS) {
+        errno = EINVAL;
+        return -1;
+    }
+    struct i2c_msg messages[I2C_RDWR_IOCTL_MAX_MSGS];
+    for (uint32_t i = 0; i < count; i++) {
+        messages[i].addr = address;
+        messages[i].flags = 0;
+        messages[i].len = lengths[i];
+        messages[i].buf = (uint8_t *)buffers[i];
+    }
+    struct i2c_rdwr_ioctl_data data = {.msgs = messages, .nmsgs = count};
+    return ioctl(fd, I2C_RDWR, &data);
+}
+
+int hw_smbus_write_block(int fd, uint8_t command, uint8_t length, const uint8_t *values) {
+    return i2c_smbus_write_i2c_block_data(fd, command, length, values);
+}

@@ -1,0 +1,51 @@
+import HeadwayDevices
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Turns the errno of a failed I2C call into a ``DeviceError`` that says what it means for the
+/// person at the board and what to do about it.
+enum I2CErrno {
+    static func opening(_ path: String, errno code: Int32) -> DeviceError {
+        switch code {
+        case ENOENT, ENODEV, ENXIO:
+            return DeviceError(.notPresent, "\(path) does not exist: enable I2C (dtparam=i2c_arm=on in config.txt, or raspi-config) and load the i2c-dev module (modprobe i2c-dev)", errno: code)
+        case EACCES, EPERM:
+            return DeviceError(.permission, "permission denied opening \(path): add the user to the i2c group (sudo usermod -aG i2c $USER, then log in again) or run the daemon with SupplementaryGroups=i2c", errno: code)
+        case EBUSY:
+            return DeviceError(.busy, "\(path) is busy: another program holds it exclusively", errno: code)
+        default:
+            return DeviceError(.other, "cannot open \(path): \(describe(code))", errno: code)
+        }
+    }
+
+    static func transfer(_ bus: String, address: UInt8, errno code: Int32) -> DeviceError {
+        let target = "\(hexAddress(address)) on /dev/\(bus)"
+        switch code {
+        case EREMOTEIO, ENXIO, EIO:
+            return DeviceError(.notPresent, "no device at \(target) (no acknowledge): check the wiring and the address (0x3C or 0x3D) with i2cdetect -y \(bus.split(separator: "-").last ?? "1")", errno: code)
+        case EACCES, EPERM:
+            return DeviceError(.permission, "permission denied talking to \(target): add the user to the i2c group", errno: code)
+        case EBUSY:
+            return DeviceError(.busy, "a kernel driver owns \(target) (e.g. the ssd1306 framebuffer overlay): remove that dtoverlay or use another address", errno: code)
+        case ETIMEDOUT:
+            return DeviceError(.timeout, "\(target) timed out: the bus may be held low; check pull-ups and wiring", errno: code)
+        case EAGAIN:
+            return DeviceError(.other, "lost arbitration on /dev/\(bus) talking to \(hexAddress(address)): another master is active", errno: code)
+        case EOPNOTSUPP, EINVAL, ENOTTY:
+            return DeviceError(.unsupported, "/dev/\(bus) cannot do this transfer for \(hexAddress(address)): \(describe(code))", errno: code)
+        case ENODEV:
+            return DeviceError(.notPresent, "/dev/\(bus) went away (adapter removed)", errno: code)
+        default:
+            return DeviceError(.other, "I2C transfer to \(target) failed: \(describe(code))", errno: code)
+        }
+    }
+
+    static func describe(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "errno \(code)" }
+        return "\(String(cString: text)) (errno \(code))"
+    }
+}
