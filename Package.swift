@@ -8,12 +8,15 @@ import PackageDescription
 //   HeadwayLinux     the bus protocols on Linux: i2c-dev and libi2c (C shim CLinuxBuses)
 //   HeadwaySimulator virtual devices and the terminal renderer (Simulator/)
 //   Headway          the library product: show progress from a Swift program
+//   HeadwayDemo      the scripted demo job (shared by headway-sim and headway-bench)
 //   headway-sim      the simulator command line
+//   headway-bench    benchmarks that print numbers (docs/performance.md)
 let package = Package(
     name: "Headway",
     products: [
         .library(name: "Headway", targets: ["Headway"]),
         .executable(name: "headway-sim", targets: ["headway-sim"]),
+        .executable(name: "headway-bench", targets: ["headway-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -49,13 +52,22 @@ let package = Package(
             name: "Headway",
             dependencies: ["HeadwayCore", "HeadwayRender", "HeadwayDevices"]
         ),
+        .target(
+            name: "HeadwayDemo",
+            dependencies: ["Headway"]
+        ),
         .executableTarget(
             name: "headway-sim",
             dependencies: [
                 "Headway",
+                "HeadwayDemo",
                 "HeadwaySimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .executableTarget(
+            name: "headway-bench",
+            dependencies: ["Headway", "HeadwayDemo", "HeadwaySimulator"]
         ),
         .testTarget(name: "HeadwayCoreTests", dependencies: ["HeadwayCore"]),
         .testTarget(name: "HeadwayRenderTests", dependencies: ["HeadwayRender"], exclude: ["Golden"]),

@@ -22,6 +22,14 @@ public struct BusStatistics: Sendable, Equatable {
         total.seconds += seconds
     }
 
+    /// Adds a frame recorded elsewhere (to summarise a selection of frames).
+    public mutating func add(_ frame: Frame) {
+        frames.append(frame)
+        total.bytes += frame.bytes
+        total.transactions += frame.transactions
+        total.seconds += frame.seconds
+    }
+
     /// Closes the current frame (if anything was sent in it) and starts the next.
     public mutating func endFrame() {
         if current.transactions > 0 { frames.append(current) }

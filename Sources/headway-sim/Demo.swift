@@ -1,5 +1,6 @@
 import ArgumentParser
 import Headway
+import HeadwayDemo
 import HeadwaySimulator
 
 #if canImport(Glibc)

@@ -97,3 +97,33 @@ struct HeadwaySimTests {
 }
 
 private final class BundleMarker {}
+
+@Suite("headway-sim captures")
+struct CaptureTests {
+    @Test func captureDecodesToTheSnapshotFrame() throws {
+        let folder = HeadwaySimTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let capture = folder.appendingPathComponent("c.jsonl").path
+        let demo = try HeadwaySimTests.run(["demo", "--speed", "20", "--headless", "--capture", capture, "--stats", "--snapshot", folder.appendingPathComponent("snap").path])
+        #expect(demo.status == 0, "\(demo.stderr)")
+        #expect(demo.stdout.contains("i2c-1 (100 kHz):"))
+        #expect(demo.stdout.contains("per frame: bytes median"))
+        let firstLine = try #require(try String(contentsOfFile: capture, encoding: .utf8).split(separator: "\n").first)
+        #expect(firstLine.hasPrefix("{\"t\":") && firstLine.contains("\"bus\":\"i2c-1\",\"addr\":60,\"write\":\"00ae"))
+        let replay = try HeadwaySimTests.run(["replay", capture, "--out", folder.appendingPathComponent("replayed").path])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let snapshot = try Data(contentsOf: folder.appendingPathComponent("snap/oled.pbm"))
+        let replayed = try Data(contentsOf: folder.appendingPathComponent("replayed/oled.pbm"))
+        #expect(snapshot == replayed)
+    }
+
+    @Test func replayReportsProtocolErrors() throws {
+        let folder = HeadwaySimTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let capture = folder.appendingPathComponent("bad.jsonl")
+        try Data("{\"t\":0,\"bus\":\"i2c-1\",\"addr\":60,\"write\":\"00208d\"}\n".utf8).write(to: capture)
+        let replay = try HeadwaySimTests.run(["replay", capture.path, "--out", folder.path])
+        #expect(replay.status != 0)
+        #expect(replay.stderr.contains("memory addressing mode 0x8D is invalid"))
+    }
+}

@@ -2,19 +2,19 @@ import Headway
 
 /// The scripted job `headway-sim demo` plays, in simulated seconds: an indeterminate start, a switch
 /// to determinate with a label and an ETA, a short stall, a resumption and success.
-enum DemoScript {
+public enum DemoScript {
     /// Shorter stall and linger than the defaults, so every phase fits in the demo.
-    static let policy = LifecyclePolicy(grace: 2, stallAfter: 1.5, linger: 3, loseAfter: 600)
+    public static let policy = LifecyclePolicy(grace: 2, stallAfter: 1.5, linger: 3, loseAfter: 600)
     /// The demo stops here, while the success signal is still up.
-    static let duration: Seconds = 16.5
-    static let firstLabel = "Fetching sources"
+    public static let duration: Seconds = 16.5
+    public static let firstLabel = "Fetching sources"
 
-    struct Event {
-        let time: Seconds
-        let apply: (ProgressIndicator) throws -> Void
+    public struct Event: Sendable {
+        public let time: Seconds
+        public let apply: @Sendable (ProgressIndicator) throws -> Void
     }
 
-    static var events: [Event] {
+    public static var events: [Event] {
         var events = [Event(time: 3) { try $0.update(value: 0, total: 120, label: "Compiling 120 files") }]
         var value = 0.0
         for step in 1...20 {  // 3…8 s: 12 files a second

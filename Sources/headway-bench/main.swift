@@ -1,0 +1,116 @@
+import Headway
+import HeadwayDemo
+import HeadwaySimulator
+
+// Prints the numbers docs/performance.md records. Run in release mode:
+//   swift run -c release headway-bench
+
+/// Plays the demo job at 30 frames a second of simulated time on a 128x64 SSD1306 at `hertz`,
+/// returning the bus statistics.
+func demoTraffic(hertz: Double) throws -> BusStatistics {
+    let clock = ManualClock()
+    let bus = VirtualI2CBus(clockHz: hertz, clock: clock)
+    let oled = SimulatedOLED(name: "oled", configuration: try OLEDConfiguration(controller: .ssd1306), bus: bus)
+    let indicator = ProgressIndicator(
+        label: DemoScript.firstLabel, outputs: [IndicatorOutput(display: oled.driver)], policy: DemoScript.policy, clock: clock)
+    var pending = DemoScript.events[...]
+    var time = 0.0
+    while time <= DemoScript.duration {
+        while let event = pending.first, event.time <= time {
+            clock.set(to: max(clock.now, event.time))
+            try event.apply(indicator)
+            pending = pending.dropFirst()
+        }
+        clock.set(to: max(clock.now, time))
+        try indicator.refresh()
+        bus.endFrame()
+        time += 1.0 / 30
+    }
+    return bus.statistics
+}
+
+/// Bus statistics of an indeterminate ring screen (the spinner) drawn at 30 frames a second.
+func spinnerTraffic(hertz: Double) throws -> BusStatistics {
+    let clock = ManualClock()
+    let bus = VirtualI2CBus(clockHz: hertz, clock: clock)
+    let oled = SimulatedOLED(name: "oled", configuration: try OLEDConfiguration(controller: .ssd1306), bus: bus)
+    for frame in 0..<90 {
+        let snapshot = ProgressSnapshot(
+            time: Double(frame) / 30, phase: .active, kind: .indeterminate, fraction: nil, label: "Queued",
+            elapsed: Double(frame) / 30, isAnimating: true)
+        var bitmap = Bitmap(width: 128, height: 64)
+        RingScreenStyle().render(ProgressStyleConfiguration(snapshot: snapshot), into: &bitmap)
+        try oled.driver.show(bitmap)
+        bus.endFrame()
+    }
+    // The first frame initialises the display and is sent whole; the rest are spinner steps.
+    var steps = BusStatistics()
+    for frame in bus.statistics.frames.dropFirst() { steps.add(frame) }
+    return steps
+}
+
+/// An I2C bus that accepts everything and keeps nothing: isolates the CPU cost of the driver.
+final class DiscardingBus: I2CBus {
+    let name = "null"
+    let maxMessageLength = 8192
+    func write(_ messages: [[UInt8]], to address: UInt8) throws(DeviceError) {}
+}
+
+/// Microseconds of CPU per frame to render the bar screen and diff it against the last one.
+func renderAndDiffMicroseconds() throws -> Double {
+    let driver = OLEDDisplay(bus: DiscardingBus(), configuration: try OLEDConfiguration(controller: .ssd1306))
+    let frames = 3000
+    let clock = ContinuousClock()
+    let elapsed = try clock.measure {
+        for frame in 0..<frames {
+            let fraction = Double(frame % 1000) / 1000
+            let snapshot = ProgressSnapshot(
+                time: Double(frame) / 30, phase: .active, kind: .determinate(value: fraction * 120, total: 120), fraction: fraction,
+                label: "Compiling 120 files", timeRemaining: 42, elapsed: Double(frame) / 30, isAnimating: true)
+            var bitmap = Bitmap(width: 128, height: 64)
+            BarScreenStyle().render(ProgressStyleConfiguration(snapshot: snapshot), into: &bitmap)
+            try driver.show(bitmap)
+        }
+    }
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    return seconds / Double(frames) * 1e6
+}
+
+/// Bytes on the wire to move the bar screen from 50 % to 51 %.
+func onePercentStep(_ controller: OLEDController) throws -> (full: Int, step: Int) {
+    let bus = VirtualI2CBus(clock: ManualClock())
+    let oled = SimulatedOLED(name: "oled", configuration: try OLEDConfiguration(controller: controller), bus: bus)
+    for fraction in [0.50, 0.51] {
+        let snapshot = ProgressSnapshot(
+            time: 10, phase: .active, kind: .determinate(value: fraction * 200, total: 200), fraction: fraction,
+            label: "Compiling", timeRemaining: 42, elapsed: 10, isAnimating: true)
+        var bitmap = Bitmap(width: 128, height: 64)
+        BarScreenStyle().render(ProgressStyleConfiguration(snapshot: snapshot), into: &bitmap)
+        try oled.driver.show(bitmap)
+        bus.endFrame()
+    }
+    let frames = bus.statistics.frames
+    return (frames[0].bytes, frames[1].bytes)
+}
+
+func milliseconds(_ seconds: Double) -> String { NumberText.compact((seconds * 100_000).rounded() / 100) + " ms" }
+
+print("OLED 128x64 SSD1306, the demo job drawn at 30 frames/s (frames with bus traffic only)")
+for hertz in [100_000.0, 400_000.0] {
+    let stats = try demoTraffic(hertz: hertz)
+    let bytes = stats.summary(\.bytes)!, seconds = stats.summary(\.seconds)!
+    print("  \(Int(hertz / 1000)) kHz: \(stats.frames.count) frames; bytes/frame median \(bytes.median) max \(bytes.max); bus time/frame median \(milliseconds(seconds.median)) max \(milliseconds(seconds.max))")
+}
+print("Spinner (ring screen, indeterminate), per step")
+for hertz in [100_000.0, 400_000.0] {
+    let stats = try spinnerTraffic(hertz: hertz)
+    let bytes = stats.summary(\.bytes)!, seconds = stats.summary(\.seconds)!
+    print("  \(Int(hertz / 1000)) kHz: bytes/frame median \(bytes.median) max \(bytes.max); bus time median \(milliseconds(seconds.median)) → \(Int(1 / seconds.median)) frames/s the bus allows (worst frame \(Int(1 / seconds.max)))")
+}
+let full = VirtualI2CBus(clockHz: 100_000, clock: ManualClock()).wireTime(messageLengths: [1025])
+print("Full frame for comparison: 1026 bytes, \(milliseconds(full)) at 100 kHz, \(milliseconds(full / 4)) at 400 kHz")
+for controller in OLEDController.allCases {
+    let (full, step) = try onePercentStep(controller)
+    print("1 % bar step on \(controller.rawValue) 128x64: \(step) bytes (first frame with initialisation: \(full) bytes)")
+}
+print("CPU: render bar screen + diff + encode one frame: \(NumberText.compact(try renderAndDiffMicroseconds())) µs")
