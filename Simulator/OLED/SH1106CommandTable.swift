@@ -10,6 +10,7 @@ enum SH1106CommandTable {
     }
 
     static func execute(_ opcode: UInt8, _ a: [UInt8], on r: inout OLEDRegisters) {
+        if SharedOLEDCommands.execute(opcode, a, on: &r) { return }
         switch opcode {
         case 0x00...0x0F: r.column = (r.column & 0xF0) | Int(opcode & 0x0F)
         case 0x10...0x1F:
@@ -17,25 +18,13 @@ enum SH1106CommandTable {
             guard column <= 131 else { return r.error("column \(column) is past the last RAM column 131") }
             r.column = column
         case 0x30...0x33, 0xD5, 0xDB, 0xE0, 0xEE, 0xE3: break  // pump voltage, clock, VCOM, read-modify-write, NOP
-        case 0x40...0x7F: r.startLine = Int(opcode - 0x40)
-        case 0x81: r.contrast = a[0]
-        case 0xA0, 0xA1: r.segmentRemap = opcode == 0xA1
-        case 0xA4, 0xA5: r.entireDisplayOn = opcode == 0xA5
-        case 0xA6, 0xA7: r.inverted = opcode == 0xA7
         case 0xA8:
             guard a[0] <= 63 else { return r.error("multiplex ratio \(hex(a[0])) is invalid (0…63)") }
             r.multiplex = Int(a[0])
         case 0xAD:
             guard a[0] & 0xFE == 0x8A else { return r.error("DC-DC control \(hex(a[0])) is invalid (0x8A off, 0x8B on)") }
             r.powerOn = a[0] == 0x8B
-        case 0xAE, 0xAF: r.displayOn = opcode == 0xAF
         case 0xB0...0xB7: r.page = Int(opcode & 0x07)
-        case 0xC0, 0xC8: r.comScanReversed = opcode == 0xC8
-        case 0xD3:
-            guard a[0] <= 63 else { return r.error("display offset \(a[0]) is invalid (0…63)") }
-            r.displayOffset = Int(a[0])
-        case 0xD9:
-            guard a[0] & 0x0F != 0, a[0] & 0xF0 != 0 else { return r.error("pre-charge period \(hex(a[0])) has a zero phase") }
         case 0xDA:
             guard a[0] & 0xEF == 0x02 else { return r.error("COM pins configuration \(hex(a[0])) is invalid (0x02 or 0x12)") }
             r.comPins = a[0]

@@ -13,6 +13,7 @@ enum SSD1306CommandTable {
     }
 
     static func execute(_ opcode: UInt8, _ a: [UInt8], on r: inout OLEDRegisters) {
+        if SharedOLEDCommands.execute(opcode, a, on: &r) { return }
         switch opcode {
         case 0x00...0x0F:
             pageModeOnly(opcode, &r)
@@ -47,30 +48,18 @@ enum SSD1306CommandTable {
             guard a[0] <= 63, a[1] <= 127 else { return r.error("vertical scroll area \(a) is invalid") }
         case 0x2E: r.scrolling = false
         case 0x2F: r.scrolling = true
-        case 0x40...0x7F: r.startLine = Int(opcode - 0x40)
-        case 0x81: r.contrast = a[0]
         case 0x8D:
             switch a[0] {
             case 0x10: r.powerOn = false
             case 0x14: r.powerOn = true
             default: r.error("charge pump setting \(hex(a[0])) is invalid (0x10 off, 0x14 on)")
             }
-        case 0xA0, 0xA1: r.segmentRemap = opcode == 0xA1
-        case 0xA4, 0xA5: r.entireDisplayOn = opcode == 0xA5
-        case 0xA6, 0xA7: r.inverted = opcode == 0xA7
         case 0xA8:
             guard (15...63).contains(a[0]) else { return r.error("multiplex ratio \(hex(a[0])) is invalid (15…63)") }
             r.multiplex = Int(a[0])
-        case 0xAE, 0xAF: r.displayOn = opcode == 0xAF
         case 0xB0...0xB7:
             pageModeOnly(opcode, &r)
             r.page = Int(opcode & 0x07)
-        case 0xC0, 0xC8: r.comScanReversed = opcode == 0xC8
-        case 0xD3:
-            guard a[0] <= 63 else { return r.error("display offset \(a[0]) is invalid (0…63)") }
-            r.displayOffset = Int(a[0])
-        case 0xD9:
-            guard a[0] & 0x0F != 0, a[0] & 0xF0 != 0 else { return r.error("pre-charge period \(hex(a[0])) has a zero phase") }
         case 0xDA:
             guard a[0] & 0xCF == 0x02 else { return r.error("COM pins configuration \(hex(a[0])) is invalid (0x02 with bits 4 and 5)") }
             r.comPins = a[0]

@@ -63,7 +63,7 @@ public final class LinuxI2CBus: I2CBus {
     }
 
     deinit {
-        handle.withLock { close($0.fd) }
+        _ = handle.withLock { close($0.fd) }
     }
 
     public var maxMessageLength: Int {
