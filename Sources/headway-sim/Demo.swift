@@ -40,6 +40,12 @@ struct Demo: ParsableCommand {
     @Option(name: .customLong("i2c-khz"), help: "The I2C bus clock in kHz (the Pi's default 100, or 400).")
     var i2cKilohertz: Double = 100
 
+    @Option(help: ArgumentHelp("Unplug the OLED at simulated second AT for SECONDS, then plug it back in (e.g. 6:2).", valueName: "AT:SECONDS"))
+    var unplug: String?
+
+    @Option(help: ArgumentHelp("The OLED does not acknowledge one transaction at simulated second AT.", valueName: "AT"))
+    var nack: Double?
+
     func validate() throws {
         guard speed.isFinite, speed > 0, speed <= 1000 else {
             throw ValidationError("--speed \(speed) is out of range; give a factor above 0 and at most 1000, e.g. --speed 10")
@@ -50,6 +56,17 @@ struct Demo: ParsableCommand {
         guard i2cKilohertz.isFinite, i2cKilohertz >= 10, i2cKilohertz <= 3400 else {
             throw ValidationError("--i2c-khz \(i2cKilohertz) is out of range; I2C runs at 10 to 3400 kHz (the Pi: 100 or 400)")
         }
+        _ = try unplugWindow()
+    }
+
+    /// `--unplug AT:SECONDS` as (start, end) in simulated seconds.
+    private func unplugWindow() throws -> (start: Double, end: Double)? {
+        guard let unplug else { return nil }
+        let parts = unplug.split(separator: ":")
+        guard parts.count == 2, let at = Double(parts[0]), let length = Double(parts[1]), at >= 0, length > 0 else {
+            throw ValidationError("--unplug \(unplug) is not AT:SECONDS with AT ≥ 0 and SECONDS > 0, e.g. --unplug 6:2")
+        }
+        return (at, at + length)
     }
 
     func run() throws {
@@ -67,8 +84,12 @@ struct Demo: ParsableCommand {
         let painter = RigPainter()
         var lastPlainLine = ""
         var lastPlainSecond = -1
+        var faults: [(time: Double, fault: BusFault)] = []
+        if let window = try unplugWindow() { faults.append((window.start, .disappear(address: 0x3C, until: window.end))) }
+        if let nack { faults.append((nack, .nack(count: 1))) }
         var pending = DemoScript.events[...]
         var failures = 0
+        var lastFailure = ""
         if live { installCursorRestore() }
 
         while true {
@@ -79,11 +100,16 @@ struct Demo: ParsableCommand {
                 pending = pending.dropFirst()
             }
             clock.set(to: max(clock.now, now))
+            while let index = faults.firstIndex(where: { $0.time <= now }) {
+                for bus in rig.i2cBuses { bus.inject(faults[index].fault) }
+                faults.remove(at: index)
+            }
             let snapshot: ProgressSnapshot
             do {
                 snapshot = try indicator.refresh()
             } catch {
                 failures += 1
+                lastFailure = error.message
                 snapshot = indicator.snapshot
             }
             rig.endFrame()
@@ -115,7 +141,7 @@ struct Demo: ParsableCommand {
             print("demo finished at \(NumberText.compact(DemoScript.duration)) s simulated: " + frames.joined(separator: ", "))
         }
         if stats { print(BusReport.describe(rig), terminator: "") }
-        if failures > 0 { print("warning: \(failures) frames could not be drawn") }
+        if failures > 0 { print("warning: \(failures) frames could not be drawn: \(lastFailure)") }
     }
 }
 

@@ -46,6 +46,9 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("Folder to write the pictures to.", valueName: "DIR"))
     var out: String
 
+    @Option(help: ArgumentHelp("Write every bus transaction to FILE as JSON lines.", valueName: "FILE"))
+    var capture: String?
+
     func run() throws {
         let spec: DeviceSpec
         do { spec = try DeviceSpec(parsing: device) } catch { throw ValidationError("--device: \(error)") }
@@ -65,6 +68,9 @@ struct Render: ParsableCommand {
         }
         let clock = ManualClock()
         let rig = spec.rig(clock: clock)
+        let captureFile = try capture.map { try BusCapture(path: $0) }
+        defer { captureFile?.close() }
+        for bus in rig.i2cBuses { bus.capture(to: captureFile) }
         let output = try makeOutput(spec, rig)
         let indicator = ProgressIndicator(label: label, outputs: [output], policy: policy, clock: clock)
         do {

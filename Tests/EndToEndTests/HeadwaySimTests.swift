@@ -117,6 +117,18 @@ struct CaptureTests {
         #expect(snapshot == replayed)
     }
 
+    @Test func unpluggedDisplayComesBackWithoutRestart() throws {
+        let folder = HeadwaySimTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clean = try HeadwaySimTests.run(["demo", "--speed", "20", "--headless", "--snapshot", folder.appendingPathComponent("clean").path])
+        let faulty = try HeadwaySimTests.run(["demo", "--speed", "20", "--headless", "--unplug", "6:2", "--nack", "12", "--snapshot", folder.appendingPathComponent("faulty").path])
+        #expect(clean.status == 0 && faulty.status == 0, "\(faulty.stderr)")
+        #expect(faulty.stdout.contains("could not be drawn: no device at 0x3C on i2c-1"))
+        let a = try Data(contentsOf: folder.appendingPathComponent("clean/oled.pbm"))
+        let b = try Data(contentsOf: folder.appendingPathComponent("faulty/oled.pbm"))
+        #expect(a == b, "after the faults the display shows the same final picture")
+    }
+
     @Test func replayReportsProtocolErrors() throws {
         let folder = HeadwaySimTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
