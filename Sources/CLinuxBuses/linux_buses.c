@@ -4,7 +4,9 @@
 #include <i2c/smbus.h>
 #include <linux/i2c-dev.h>
 #include <linux/i2c.h>
+#include <linux/spi/spidev.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/ioctl.h>
 
 const unsigned long hw_i2c_func_i2c = I2C_FUNC_I2C;
@@ -34,4 +36,16 @@ int hw_i2c_write_messages(int fd, uint16_t address, const uint8_t *const *buffer
 
 int hw_smbus_write_block(int fd, uint8_t command, uint8_t length, const uint8_t *values) {
     return i2c_smbus_write_i2c_block_data(fd, command, length, values);
+}
+
+int hw_spi_set_mode(int fd, uint8_t mode) { return ioctl(fd, SPI_IOC_WR_MODE, &mode); }
+
+int hw_spi_write(int fd, const uint8_t *bytes, uint32_t length, uint32_t speed_hz, uint8_t bits_per_word) {
+    struct spi_ioc_transfer transfer;
+    memset(&transfer, 0, sizeof transfer);  // spidev requires the unused fields to be zero
+    transfer.tx_buf = (uintptr_t)bytes;
+    transfer.len = length;
+    transfer.speed_hz = speed_hz;
+    transfer.bits_per_word = bits_per_word;
+    return ioctl(fd, SPI_IOC_MESSAGE(1), &transfer);
 }

@@ -12,6 +12,7 @@ public final class IndicatorOutput: Sendable {
 
     private struct State {
         var lastLevels: [RGB8]?
+        var dither = DitherState()
         var shown: Bitmap?
         var brightness: Double?
     }
@@ -37,7 +38,7 @@ public final class IndicatorOutput: Sendable {
         case .leds(let device, let style, let pipeline):
             var frame = LEDFrame(count: device.count)
             style.render(configuration, into: &frame)
-            let levels = pipeline.levels(for: frame)
+            let levels = state.withLock { pipeline.levels(for: frame, dither: &$0.dither) }
             guard state.withLock({ $0.lastLevels }) != levels else { return false }
             do {
                 try device.show(levels)

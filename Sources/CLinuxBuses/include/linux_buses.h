@@ -24,4 +24,9 @@ int hw_i2c_write_messages(int fd, uint16_t address, const uint8_t *const *buffer
 /// libi2c's i2c_smbus_write_i2c_block_data: `command`, then `length` (≤ 32) data bytes.
 int hw_smbus_write_block(int fd, uint8_t command, uint8_t length, const uint8_t *values);
 
+/// SPI_IOC_WR_MODE: the SPI mode (0…3) for later transfers.
+int hw_spi_set_mode(int fd, uint8_t mode);
+/// One SPI_IOC_MESSAGE(1) write of `length` bytes at `speed_hz`, `bits_per_word` bits a word.
+int hw_spi_write(int fd, const uint8_t *bytes, uint32_t length, uint32_t speed_hz, uint8_t bits_per_word);
+
 #endif

@@ -1,0 +1,107 @@
+import CLinuxBuses
+import HeadwayDevices
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// An SPI bus through Linux's spidev (`/dev/spidevB.C`).
+///
+/// Every write is one `SPI_IOC_MESSAGE(1)`. The largest message is spidev's `bufsiz`, read from
+/// `/sys/module/spidev/parameters/bufsiz` when the bus is opened (4096 when it cannot be read, the
+/// kernel's default); drivers refuse frames that do not fit rather than splitting them.
+public final class LinuxSPIBus: SPIBus {
+    public let name: String
+    public let path: String
+    public let maxTransferLength: Int
+    public let clockModel: SPIClockModel
+
+    private struct Handle {
+        var fd: Int32
+        var mode: UInt8?
+    }
+
+    private let handle: Mutex<Handle>
+
+    /// Opens `/dev/spidev<bus>.<chipSelect>`.
+    public convenience init(bus: Int, chipSelect: Int, clockModel: SPIClockModel = .exact) throws(DeviceError) {
+        try self.init(path: "/dev/spidev\(bus).\(chipSelect)", clockModel: clockModel)
+    }
+
+    public init(path: String, clockModel: SPIClockModel = .exact, bufsizPath: String = "/sys/module/spidev/parameters/bufsiz") throws(DeviceError) {
+        self.path = path
+        self.clockModel = clockModel
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        name = file.hasPrefix("spidev") ? "spi" + file.dropFirst(6) : file
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { throw SPIErrno.opening(path, errno: errno) }
+        handle = Mutex(Handle(fd: fd))
+        maxTransferLength = Self.readBufsiz(bufsizPath) ?? 4096
+    }
+
+    deinit {
+        _ = handle.withLock { close($0.fd) }
+    }
+
+    /// spidev's `bufsiz` module parameter, if readable.
+    static func readBufsiz(_ path: String) -> Int? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var buffer = [CChar](repeating: 0, count: 32)
+        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
+        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let value = Int(text.filter(\.isNumber)), value > 0 else { return nil }
+        return value
+    }
+
+    public func write(_ bytes: [UInt8], settings: SPISettings) throws(DeviceError) {
+        guard !bytes.isEmpty else { return }
+        guard bytes.count <= maxTransferLength else {
+            throw DeviceError(.unsupported, "a message of \(bytes.count) bytes does not fit spidev's buffer of \(maxTransferLength) bytes on \(path); add spidev.bufsiz=\(bytes.count > 32768 ? 65536 : 32768) to the kernel command line and reboot", errno: EMSGSIZE)
+        }
+        try handle.withLock { (handle: inout Handle) throws(DeviceError) in
+            if handle.mode != settings.mode {
+                guard hw_spi_set_mode(handle.fd, settings.mode) == 0 else { throw SPIErrno.transfer(path, errno: errno) }
+                handle.mode = settings.mode
+            }
+            let result = bytes.withUnsafeBufferPointer { buffer in
+                hw_spi_write(handle.fd, buffer.baseAddress, UInt32(buffer.count), settings.speedHz, settings.bitsPerWord)
+            }
+            guard result >= 0 else { throw SPIErrno.transfer(path, errno: errno) }
+        }
+    }
+}
+
+/// What a failed spidev call means and what to do about it.
+enum SPIErrno {
+    static func opening(_ path: String, errno code: Int32) -> DeviceError {
+        switch code {
+        case ENOENT, ENODEV, ENXIO:
+            return DeviceError(.notPresent, "\(path) does not exist: enable SPI (dtparam=spi=on in config.txt, or raspi-config)", errno: code)
+        case EACCES, EPERM:
+            return DeviceError(.permission, "permission denied opening \(path): add the user to the spi group (sudo usermod -aG spi $USER, then log in again) or run the daemon with SupplementaryGroups=spi", errno: code)
+        case EBUSY:
+            return DeviceError(.busy, "\(path) is busy: another program has it open", errno: code)
+        default:
+            return DeviceError(.other, "cannot open \(path): \(I2CErrno.describe(code))", errno: code)
+        }
+    }
+
+    static func transfer(_ path: String, errno code: Int32) -> DeviceError {
+        switch code {
+        case EMSGSIZE:
+            return DeviceError(.unsupported, "\(path) refused the message as larger than spidev's bufsiz; raise spidev.bufsiz on the kernel command line", errno: code)
+        case EINVAL:
+            return DeviceError(.unsupported, "\(path) cannot do this speed, mode or word size: \(I2CErrno.describe(code))", errno: code)
+        case ENODEV, ESHUTDOWN:
+            return DeviceError(.notPresent, "\(path) went away", errno: code)
+        case ETIMEDOUT:
+            return DeviceError(.timeout, "SPI transfer on \(path) timed out", errno: code)
+        default:
+            return DeviceError(.other, "SPI transfer on \(path) failed: \(I2CErrno.describe(code))", errno: code)
+        }
+    }
+}
