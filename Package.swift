@@ -37,7 +37,7 @@ let package = Package(
         ),
         .target(
             name: "CLinuxBuses",
-            linkerSettings: [.linkedLibrary("i2c")]
+            linkerSettings: [.linkedLibrary("i2c"), .linkedLibrary("gpiod")]
         ),
         .target(
             name: "HeadwayLinux",

@@ -21,6 +21,11 @@ public struct SnapshotWriter {
         for display in rig.displays {
             written += try write(display.picture, named: display.name)
         }
+        for lights in rig.lights {
+            let light = lights.lit.map { $0 ? LinearColour(red: 1, green: 0.08, blue: 0.03) : LinearColour.black }
+            written.append(try save(Netpbm.ppm(light), as: "\(lights.name).ppm"))
+            written.append(try save(Array(SVGPicture.strip(light).utf8), as: "\(lights.name).svg"))
+        }
         return written
     }
 

@@ -8,6 +8,7 @@ public struct RigPainter: Sendable {
     private static let pixelColour = Colour(red: 0xE8, green: 0xF4, blue: 0xFF)
     private static let frameColour = Colour(red: 0x60, green: 0x60, blue: 0x68)
     private static let offColour = Colour(red: 0x3A, green: 0x3A, blue: 0x3A)
+    private static let lampColour = Colour(red: 0xFF, green: 0x50, blue: 0x30)
 
     public init() {}
 
@@ -36,6 +37,13 @@ public struct RigPainter: Sendable {
         y = max(y, belowRings, ringY)
         for chain in rig.chains where !chain.layout.isRing {
             y = paintStrip(chain, into: &canvas, y: y)
+        }
+        for lights in rig.lights {
+            canvas.write("\(lights.name) ", x: 0, y: y)
+            for (index, lit) in lights.lit.enumerated() {
+                canvas.put(lit ? "▮" : "▯", x: lights.name.count + 1 + index, y: y, colour: lit ? Self.lampColour : Self.offColour)
+            }
+            y += 2
         }
         for line in status {
             canvas.write(String(line.prefix(Self.width)), x: 0, y: y)
@@ -98,7 +106,7 @@ public struct RigPainter: Sendable {
         }
     }
 
-    private func paintRing(_ chain: VirtualLEDChain, into canvas: inout TerminalCanvas, x: Int, y: Int) {
+    private func paintRing(_ chain: SimulatedLEDChain, into canvas: inout TerminalCanvas, x: Int, y: Int) {
         let light = chain.light
         let positions = Self.ringPositions(count: chain.count, radius: Self.ringRadius(count: chain.count))
         // LED index i sits at angle i/count clockwise from 12 o'clock, as on a ring seen from its LED side.
@@ -108,7 +116,7 @@ public struct RigPainter: Sendable {
         }
     }
 
-    private func paintStrip(_ chain: VirtualLEDChain, into canvas: inout TerminalCanvas, y: Int) -> Int {
+    private func paintStrip(_ chain: SimulatedLEDChain, into canvas: inout TerminalCanvas, y: Int) -> Int {
         let light = chain.light
         let label = "\(chain.name) "
         canvas.write(label, x: 0, y: y)

@@ -8,10 +8,12 @@ public final class IndicatorOutput: Sendable {
     private enum Target {
         case leds(any LEDChainDevice, any ProgressStyle<LEDFrame>, ColourPipeline)
         case display(any MonochromeDisplayDevice, any ProgressStyle<Bitmap>)
+        case lines(any LineLevelsDevice, any ProgressStyle<LineLevels>)
     }
 
     private struct State {
         var lastLevels: [RGB8]?
+        var lastLines: [Bool]?
         var dither = DitherState()
         var shown: Bitmap?
         var brightness: Double?
@@ -28,6 +30,11 @@ public final class IndicatorOutput: Sendable {
     /// A display drawn in `style` (default: ``BarScreenStyle``).
     public init(display device: any MonochromeDisplayDevice, style: any ProgressStyle<Bitmap> = BarScreenStyle()) {
         target = .display(device, style)
+    }
+
+    /// Plain GPIO LEDs drawn in `style` (default: ``BarGraphStyle``; ``StatusLEDStyle`` for one LED).
+    public init(lines device: any LineLevelsDevice, style: (any ProgressStyle<LineLevels>)? = nil) {
+        target = .lines(device, style ?? (device.count == 1 ? StatusLEDStyle() : BarGraphStyle()))
     }
 
     /// Draws `configuration` and sends it if it differs from what the device shows.
@@ -47,6 +54,18 @@ public final class IndicatorOutput: Sendable {
                 throw error
             }
             state.withLock { $0.lastLevels = levels }
+            return true
+        case .lines(let device, let style):
+            var levels = LineLevels(count: device.count)
+            style.render(configuration, into: &levels)
+            guard state.withLock({ $0.lastLines }) != levels.values else { return false }
+            do {
+                try device.show(levels.values)
+            } catch {
+                state.withLock { $0.lastLines = nil }
+                throw error
+            }
+            state.withLock { $0.lastLines = levels.values }
             return true
         case .display(let device, let style):
             let brightness = configuration.appearance.brightness

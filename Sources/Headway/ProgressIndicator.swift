@@ -74,6 +74,28 @@ public final class ProgressIndicator: Sendable {
         try report { (job, now) throws(ProgressError) in try job.reset(label: label, at: now) }
     }
 
+    /// Pauses the job: shown as paused, never stalled or lost while it is.
+    public func pause() throws(ProgressError) {
+        try report { (job, now) throws(ProgressError) in try job.pause(at: now) }
+    }
+
+    /// Resumes a paused job.
+    public func resume() throws(ProgressError) {
+        try report { (job, now) throws(ProgressError) in try job.resume(at: now) }
+    }
+
+    /// What a button press means for a job shown directly: a short press pauses or resumes, a long
+    /// press (held, which is the confirmation) cancels.
+    public func handle(_ event: ButtonEvent) throws(ProgressError) {
+        switch event {
+        case .shortPress:
+            let paused = job.withLock { $0.pausedAt != nil }
+            if paused { try resume() } else { try pause() }
+        case .longPress:
+            try finish(.cancelled)
+        }
+    }
+
     /// Ends the job with `outcome`; its signal shows for the policy's linger, then the outputs go idle.
     public func finish(_ outcome: Outcome = .succeeded) throws(ProgressError) {
         try report { (job, now) throws(ProgressError) in try job.finish(outcome, at: now) }

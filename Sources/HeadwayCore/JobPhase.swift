@@ -6,6 +6,8 @@ public enum JobPhase: Sendable, Equatable {
     case active
     /// Running, but silent for `silence` seconds (at least the policy's `stallAfter`).
     case stalled(silence: Seconds)
+    /// Paused by a person (a button): shown, never counted as stalled or lost.
+    case paused
     /// Ended; its signal is shown for the policy's `linger`.
     case finished(Outcome)
     /// Ended and no longer shown (after the linger, or before the grace delay was over).
@@ -16,7 +18,7 @@ public enum JobPhase: Sendable, Equatable {
     /// Whether an indicator shows anything for the job in this phase.
     public var isVisible: Bool {
         switch self {
-        case .active, .stalled, .finished: true
+        case .active, .stalled, .paused, .finished: true
         case .pending, .hidden, .lost: false
         }
     }
@@ -27,6 +29,7 @@ public enum JobPhase: Sendable, Equatable {
         case .pending: "pending"
         case .active: "active"
         case .stalled: "stalled"
+        case .paused: "paused"
         case .finished(let outcome): outcome.rawValue
         case .hidden: "hidden"
         case .lost: "lost"

@@ -15,6 +15,8 @@ public struct ProgressJob: Sendable, Equatable {
     public private(set) var lastReportAt: Seconds
     public private(set) var outcome: Outcome?
     public private(set) var finishedAt: Seconds?
+    /// When the job was paused, while it is.
+    public private(set) var pausedAt: Seconds?
     public let policy: LifecyclePolicy
 
     private var shown: DisplayedValue
@@ -102,6 +104,22 @@ public struct ProgressJob: Sendable, Equatable {
         lastReportAt = time
     }
 
+    /// Pauses the job (a person pressed its button): it is shown as paused, and neither stalls nor
+    /// gets lost however long the pause lasts.
+    public mutating func pause(at time: Seconds) throws(ProgressError) {
+        try checkRunning()
+        if pausedAt == nil { pausedAt = time }
+    }
+
+    /// Resumes a paused job; the pause does not count toward its rate.
+    public mutating func resume(at time: Seconds) throws(ProgressError) {
+        try checkRunning()
+        guard pausedAt != nil else { return }
+        pausedAt = nil
+        lastReportAt = time
+        if case .determinate(let value, _) = kind { estimator.resume(value: value, at: time) }
+    }
+
     /// Ends the job. Success eases the indicator to full; failure and cancellation keep it where it was.
     public mutating func finish(_ outcome: Outcome, at time: Seconds) throws(ProgressError) {
         try checkRunning()
@@ -111,6 +129,7 @@ public struct ProgressJob: Sendable, Equatable {
         }
         self.outcome = outcome
         finishedAt = time
+        pausedAt = nil
         lastReportAt = time
     }
 
@@ -138,6 +157,7 @@ public struct ProgressJob: Sendable, Equatable {
             return time - finishedAt < policy.linger ? .finished(outcome) : .hidden
         }
         if time - startedAt < policy.grace { return .pending }
+        if pausedAt != nil { return .paused }
         let silence = time - lastAlive(at: time)
         if silence >= policy.loseAfter { return .lost }
         if silence >= policy.stallAfter { return .stalled(silence: silence) }
@@ -173,6 +193,9 @@ public struct ProgressJob: Sendable, Equatable {
         case .stalled:
             phaseStart = lastAlive(at: time) + policy.stallAfter
             phaseEnd = lastAlive(at: time) + policy.loseAfter
+        case .paused:
+            phaseStart = max(startedAt + policy.grace, pausedAt ?? time)
+            phaseEnd = nil
         case .finished:
             phaseStart = finishedAt ?? time
             phaseEnd = (finishedAt ?? time) + policy.linger

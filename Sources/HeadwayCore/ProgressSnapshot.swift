@@ -71,6 +71,7 @@ public struct ProgressSnapshot: Sendable, Equatable {
     /// What to say about time: "ETA 1m05s", "stalled 40s", a timer's "0:42 left", or `nil`.
     public var timeText: String? {
         if case .stalled(let silence) = phase { return "stalled \(DurationText.short(silence, rounding: .down))" }
+        if phase == .paused { return "paused" }
         guard case .active = phase, let timeRemaining else { return nil }
         if case .timer = kind { return "\(DurationText.short(timeRemaining, rounding: .up)) left" }
         return "ETA \(DurationText.short(timeRemaining, rounding: .up))"

@@ -77,6 +77,12 @@ public struct RateEstimator: Sendable, Equatable {
         observed += elapsed
     }
 
+    /// The job resumes after a pause at `value`: the paused time is not counted, the rate stands.
+    public mutating func resume(value: Double, at time: Seconds) {
+        base = (time, value)
+        latest = (time, value)
+    }
+
     /// The estimated rate in units of work per second, or `nil` while too little has been seen.
     public var rate: Double? {
         guard observed >= minimumObservation, weight > 0 else { return nil }

@@ -46,6 +46,9 @@ struct Demo: ParsableCommand {
     @Option(help: ArgumentHelp("The OLED does not acknowledge one transaction at simulated second AT.", valueName: "AT"))
     var nack: Double?
 
+    @Option(help: ArgumentHelp("Press the rig's button at simulated second AT for SECONDS (default 0.3: pause/resume; 2 or more: cancel). Repeatable.", valueName: "AT[:SECONDS]"))
+    var press: [String] = []
+
     func validate() throws {
         guard speed.isFinite, speed > 0, speed <= 1000 else {
             throw ValidationError("--speed \(speed) is out of range; give a factor above 0 and at most 1000, e.g. --speed 10")
@@ -57,6 +60,7 @@ struct Demo: ParsableCommand {
             throw ValidationError("--i2c-khz \(i2cKilohertz) is out of range; I2C runs at 10 to 3400 kHz (the Pi: 100 or 400)")
         }
         _ = try unplugWindow()
+        _ = try presses()
     }
 
     /// `--unplug AT:SECONDS` as (start, end) in simulated seconds.
@@ -69,14 +73,30 @@ struct Demo: ParsableCommand {
         return (at, at + length)
     }
 
+    /// `--press AT[:SECONDS]` values.
+    private func presses() throws -> [(at: Double, length: Double)] {
+        try press.map { text in
+            let parts = text.split(separator: ":")
+            guard (1...2).contains(parts.count), let at = Double(parts[0]), at >= 0,
+                let length = parts.count == 2 ? Double(parts[1]) : 0.3, length > 0.05
+            else {
+                throw ValidationError("--press \(text) is not AT[:SECONDS] with AT ≥ 0 and SECONDS > 0.05, e.g. --press 9 or --press 12:2")
+            }
+            return (at, length)
+        }
+    }
+
     func run() throws {
         // Reports land at exactly their scripted times on this clock, so the run is the same every
         // time; only the moments frames are drawn depend on the machine.
         let clock = ManualClock()
         let rig = SimulatorRig.standard(clock: clock, i2cClockHz: i2cKilohertz * 1000)
-        let outputs = rig.chains.map { IndicatorOutput(leds: $0, layout: $0.layout) } + rig.displays.map { IndicatorOutput(display: $0.driver) }
+        let outputs = rig.chains.map { IndicatorOutput(leds: $0.driver, layout: $0.layout) }
+            + rig.displays.map { IndicatorOutput(display: $0.driver) } + rig.lights.map { IndicatorOutput(lines: $0.driver) }
         let captureFile = try capture.map { try BusCapture(path: $0) }
-        for bus in rig.i2cBuses { bus.capture(to: captureFile) }
+        rig.capture(to: captureFile)
+        let button = try rig.button.map { try ButtonMonitor(chip: $0.chip, offset: $0.offset, clock: clock) }
+        for press in try presses() { rig.button?.chip.press(rig.button!.offset, at: press.at, for: press.length) }
         let indicator = ProgressIndicator(label: DemoScript.firstLabel, outputs: outputs, policy: DemoScript.policy, clock: clock)
         let realTime = ScaledClock(MonotonicClock(), factor: speed)
         let live = !headless && LiveTerminal.canDrawLive()
@@ -104,8 +124,11 @@ struct Demo: ParsableCommand {
                 for bus in rig.i2cBuses { bus.inject(faults[index].fault) }
                 faults.remove(at: index)
             }
+            for event in (try? button?.poll(timeout: 0)) ?? [] {
+                try? indicator.handle(event)
+            }
             let snapshot: ProgressSnapshot
-            do {
+            do throws(DeviceError) {
                 snapshot = try indicator.refresh()
             } catch {
                 failures += 1
@@ -137,8 +160,10 @@ struct Demo: ParsableCommand {
             if !live { print("snapshot: " + paths.joined(separator: " ")) }
         }
         if headless {
-            let frames = rig.chains.map { "\($0.name) \($0.framesReceived) frames" } + rig.displays.map { "\($0.name) \($0.bus.statistics.frames.count) frames" }
-            print("demo finished at \(NumberText.compact(DemoScript.duration)) s simulated: " + frames.joined(separator: ", "))
+            let sent = rig.i2cBuses.map { "\($0.name) \($0.statistics.frames.count)" } + rig.spiBuses.map { "\($0.name) \($0.statistics.frames.count)" }
+                + rig.gpioChips.map { "\($0.label) \($0.statistics.frames.count)" }
+            let problems = rig.chains.flatMap(\.violations) + rig.displays.flatMap(\.chip.protocolErrors)
+            print("demo finished at \(NumberText.compact(DemoScript.duration)) s simulated; frames sent: " + sent.joined(separator: ", ") + "; protocol or timing errors: \(problems.count)")
         }
         if stats { print(BusReport.describe(rig), terminator: "") }
         if failures > 0 { print("warning: \(failures) frames could not be drawn: \(lastFailure)") }

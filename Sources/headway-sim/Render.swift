@@ -70,7 +70,7 @@ struct Render: ParsableCommand {
         let rig = spec.rig(clock: clock)
         let captureFile = try capture.map { try BusCapture(path: $0) }
         defer { captureFile?.close() }
-        for bus in rig.i2cBuses { bus.capture(to: captureFile) }
+        rig.capture(to: captureFile)
         let output = try makeOutput(spec, rig)
         let indicator = ProgressIndicator(label: label, outputs: [output], policy: policy, clock: clock)
         do {
@@ -102,10 +102,14 @@ struct Render: ParsableCommand {
     }
 
     private func makeOutput(_ spec: DeviceSpec, _ rig: SimulatorRig) throws -> IndicatorOutput {
+        if spec.isLights {
+            guard style == .auto else { throw ValidationError("--style \(style.rawValue) does not apply to GPIO LEDs; leave --style out") }
+            return IndicatorOutput(lines: rig.lights[0].driver)
+        }
         switch (style, spec.isDisplay) {
         case (.auto, false), (.led, false):
             let chain = rig.chains[0]
-            return IndicatorOutput(leds: chain, layout: chain.layout)
+            return IndicatorOutput(leds: chain.driver, layout: chain.layout)
         case (.auto, true), (.bar, true):
             return IndicatorOutput(display: rig.displays[0].driver, style: BarScreenStyle())
         case (.ring, true):

@@ -106,10 +106,15 @@ struct CaptureTests {
         let capture = folder.appendingPathComponent("c.jsonl").path
         let demo = try HeadwaySimTests.run(["demo", "--speed", "20", "--headless", "--capture", capture, "--stats", "--snapshot", folder.appendingPathComponent("snap").path])
         #expect(demo.status == 0, "\(demo.stderr)")
-        #expect(demo.stdout.contains("i2c-1 (100 kHz):"))
+        #expect(demo.stdout.contains("protocol or timing errors: 0"))
+        for bus in ["i2c-1 (I2C, 100 kHz):", "spi0.0 (SPI):", "spi1.0 (SPI):", "pinctrl-bcm2711 (GPIO"] {
+            #expect(demo.stdout.contains(bus), "\(bus) in --stats")
+        }
         #expect(demo.stdout.contains("per frame: bytes median"))
-        let firstLine = try #require(try String(contentsOfFile: capture, encoding: .utf8).split(separator: "\n").first)
-        #expect(firstLine.hasPrefix("{\"t\":") && firstLine.contains("\"bus\":\"i2c-1\",\"addr\":60,\"write\":\"00ae"))
+        let lines = try String(contentsOfFile: capture, encoding: .utf8).split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("{\"t\":") && $0.contains("\"bus\":\"i2c-1\",\"addr\":60,\"write\":\"00ae") })
+        #expect(lines.contains { $0.contains("\"bus\":\"spi0.0\",\"hz\":2380952,\"mode\":0,\"write\":\"0000") })
+        #expect(lines.contains { $0.contains("\"chip\":\"pinctrl-bcm2711\",\"lines\":[23,24],\"values\":[") })
         let replay = try HeadwaySimTests.run(["replay", capture, "--out", folder.appendingPathComponent("replayed").path])
         #expect(replay.status == 0, "\(replay.stderr)")
         let snapshot = try Data(contentsOf: folder.appendingPathComponent("snap/oled.pbm"))

@@ -11,7 +11,7 @@ import Glibc
 struct TerminalTests {
     @Test func standardRigFitsEightyColumns() throws {
         let rig = SimulatorRig.standard(clock: ManualClock())
-        try rig.chains[0].show(Array(repeating: RGB8(red: 0, green: 160, blue: 255), count: 24))
+        try rig.chains[0].driver.show(Array(repeating: RGB8(red: 0, green: 160, blue: 255), count: 24))
         let canvas = RigPainter().paint(rig, title: "title", status: ["status"])
         for line in canvas.lines(colour: false) { #expect(line.count <= 80, "\(line.count) columns: \(line)") }
         let lines = canvas.lines(colour: false)

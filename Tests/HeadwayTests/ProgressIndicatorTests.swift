@@ -19,6 +19,11 @@ final class FlakyDisplay: MonochromeDisplayDevice {
     }
 }
 
+/// WS2812 LEDs on their own virtual SPI bus.
+func simulatedChain(_ count: Int, layout: LEDLayout, clock: any ProgressClock) -> SimulatedLEDChain {
+    try! .ws2812(name: "leds", count: count, layout: layout, bus: VirtualSPIBus(clock: clock))
+}
+
 /// An SSD1306 128x64 on its own virtual bus.
 func simulatedOLED(clock: any ProgressClock) -> SimulatedOLED {
     SimulatedOLED(
@@ -32,20 +37,20 @@ struct ProgressIndicatorTests {
 
     @Test func showsNothingDuringGraceThenTheJob() throws {
         let clock = ManualClock()
-        let ring = VirtualLEDChain(name: "ring", count: 24, layout: .ring())
+        let ring = simulatedChain(24, layout: .ring(), clock: clock)
         let oled = simulatedOLED(clock: clock)
         let indicator = ProgressIndicator(
-            label: "Backup", outputs: [IndicatorOutput(leds: ring, layout: .ring()), IndicatorOutput(display: oled.driver)],
+            label: "Backup", outputs: [IndicatorOutput(leds: ring.driver, layout: .ring()), IndicatorOutput(display: oled.driver)],
             policy: policy, clock: clock)
         try indicator.update(value: 1, total: 4)
         clock.advance(by: 1)
         try indicator.refresh()
-        #expect(ring.levels.allSatisfy { $0 == .off })
+        #expect(ring.levels.allSatisfy { $0 == RGB8.off })
         #expect(oled.picture.litCount() == 0)
         clock.advance(by: 1.5)
         let snapshot = try indicator.refresh()
         #expect(snapshot.phase == JobPhase.active)
-        #expect(ring.levels[0] != .off)
+        #expect(ring.levels[0] != RGB8.off)
         #expect(oled.picture.litCount() > 0)
     }
 
@@ -73,9 +78,9 @@ struct ProgressIndicatorTests {
     @Test func aFailingOutputDoesNotStopTheOthersAndRecoversWithAWholeFrame() throws {
         let clock = ManualClock()
         let flaky = FlakyDisplay()
-        let strip = VirtualLEDChain(name: "strip", count: 10, layout: .strip)
+        let strip = simulatedChain(10, layout: .strip, clock: clock)
         let indicator = ProgressIndicator(
-            outputs: [IndicatorOutput(display: flaky), IndicatorOutput(leds: strip)], policy: policy, clock: clock)
+            outputs: [IndicatorOutput(display: flaky), IndicatorOutput(leds: strip.driver)], policy: policy, clock: clock)
         try indicator.update(value: 0.2)
         clock.set(to: 3)
         try indicator.refresh()
@@ -93,13 +98,13 @@ struct ProgressIndicatorTests {
 
     @Test func runReturnsAfterTheSignal() async throws {
         let clock = ManualClock()
-        let strip = VirtualLEDChain(name: "strip", count: 10, layout: .strip)
-        let indicator = ProgressIndicator(outputs: [IndicatorOutput(leds: strip)], policy: policy, clock: clock)
+        let strip = simulatedChain(10, layout: .strip, clock: clock)
+        let indicator = ProgressIndicator(outputs: [IndicatorOutput(leds: strip.driver)], policy: policy, clock: clock)
         try indicator.update(value: 0.5)
         clock.set(to: 5)
         try indicator.finish(.succeeded)
         clock.set(to: 9)  // past the linger
         await indicator.run(framesPerSecond: 100)
-        #expect(strip.levels.allSatisfy { $0 == .off }, "the outputs went back to idle")
+        #expect(strip.levels.allSatisfy { $0 == RGB8.off }, "the outputs went back to idle")
     }
 }

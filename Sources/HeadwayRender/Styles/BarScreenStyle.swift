@@ -25,8 +25,13 @@ public struct BarScreenStyle: ProgressStyle {
         }
     }
 
+    /// Stalled and paused jobs are not moving: no sweeping block, a hatched bar for a stall.
     private var stalledPhase: (ProgressSnapshot) -> Bool {
         { if case .stalled = $0.phase { true } else { false } }
+    }
+
+    private var stillPhase: (ProgressSnapshot) -> Bool {
+        { stalledPhase($0) || $0.phase == .paused }
     }
 
     private func drawTall(_ snapshot: ProgressSnapshot, showsTrack: Bool, _ bitmap: inout Bitmap) {
@@ -41,9 +46,11 @@ public struct BarScreenStyle: ProgressStyle {
             }
             ScreenParts.bar(&bitmap, in: bar, fraction: fraction, stalled: stalledPhase(snapshot), showsTrack: showsTrack)
         } else {
-            ScreenParts.spinner(&bitmap, centerX: 9, centerY: 18, radius: 9, thickness: 4, elapsed: snapshot.elapsed)
-            if !stalledPhase(snapshot) { bitmap.draw("working", x: 24, y: 15, font: font) }
-            if stalledPhase(snapshot) {
+            if !stillPhase(snapshot) {
+                ScreenParts.spinner(&bitmap, centerX: 9, centerY: 18, radius: 9, thickness: 4, elapsed: snapshot.elapsed)
+                bitmap.draw("working", x: 24, y: 15, font: font)
+            }
+            if stillPhase(snapshot) {
                 bitmap.stroke(bar)
                 bitmap.hatch(PixelRect(x: bar.x + 2, y: bar.y + 2, width: bar.width - 4, height: bar.height - 4))
             } else {
@@ -62,7 +69,7 @@ public struct BarScreenStyle: ProgressStyle {
         let bar = PixelRect(x: 0, y: 10, width: width, height: 10)
         if let fraction = snapshot.fraction {
             ScreenParts.bar(&bitmap, in: bar, fraction: fraction, stalled: stalledPhase(snapshot), showsTrack: showsTrack)
-        } else if stalledPhase(snapshot) {
+        } else if stillPhase(snapshot) {
             bitmap.stroke(bar)
             bitmap.hatch(PixelRect(x: bar.x + 2, y: bar.y + 2, width: bar.width - 4, height: bar.height - 4))
         } else {

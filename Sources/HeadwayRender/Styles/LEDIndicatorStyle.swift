@@ -9,6 +9,7 @@ import RealModule
 ///   When a total becomes known the animation cross-fades into the fill in ``crossFade`` seconds.
 /// - Stalled: the fill (or the whole chain, when indeterminate) turns the stalled colour and breathes
 ///   slowly; nothing moves along the chain, because nothing is progressing.
+/// - Paused: the fill in the tint, dimmed and breathing slowly.
 /// - Finished: success completes the fill and washes into the success colour; failure blinks the fill
 ///   in the failure colour; cancellation dims it; each fades out by the end of the linger.
 public struct LEDIndicatorStyle: ProgressStyle {
@@ -39,6 +40,14 @@ public struct LEDIndicatorStyle: ProgressStyle {
             drawFinished(outcome, snapshot, look, painter, &frame)
         case .stalled:
             drawStalled(snapshot, look, painter, &frame)
+        case .paused:
+            // Held by a person: the fill (or the whole chain) in the tint, dimmed, breathing slowly.
+            let breath = Float(0.3 + 0.15 * Double.cos(2 * .pi * snapshot.phaseElapsed / 4))
+            if let fraction = snapshot.fraction {
+                painter.fill(&frame, fraction: fraction, colour: look.tintLight.scaled(by: breath), track: look.trackLight)
+            } else {
+                frame.fill(look.tintLight.scaled(by: breath * 0.3))
+            }
         default:
             drawActive(snapshot, look, painter, &frame)
         }

@@ -1,0 +1,150 @@
+import CLinuxBuses
+import HeadwayCore
+import HeadwayDevices
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A GPIO chip through libgpiod (1.6 or 2.x, whichever the build found), consumer name "headway".
+public final class GpiodChip: GPIOChip, @unchecked Sendable {
+    // The C handle is only used under libgpiod's own per-request locking and is immutable here.
+    private let handle: OpaquePointer
+    public let label: String
+    public let name: String
+    public let lineCount: Int
+
+    /// The libgpiod API in use (1 or 2) and its version string.
+    public static var library: (api: Int, version: String) {
+        (Int(hw_gpio_api()), String(cString: hw_gpio_library_version()))
+    }
+
+    /// Opens a chip by path (`/dev/gpiochip0`), name (`gpiochip0`) or label (`pinctrl-rp1`).
+    public init(_ which: String) throws(DeviceError) {
+        guard let handle = hw_gpio_open(which) else { throw GPIOErrno.opening(which, errno: errno) }
+        self.handle = handle
+        label = String(cString: hw_gpio_chip_label(handle))
+        name = String(cString: hw_gpio_chip_name(handle))
+        lineCount = Int(hw_gpio_chip_line_count(handle))
+    }
+
+    /// The first chip with one of `labels` (e.g. every Raspberry Pi's header chip).
+    public static func first(labelledAnyOf labels: [String]) throws(DeviceError) -> GpiodChip {
+        for label in labels {
+            if let chip = try? GpiodChip(label) { return chip }
+        }
+        throw DeviceError(.notPresent, "no GPIO chip labelled \(labels.joined(separator: " or ")); list the chips with gpiodetect")
+    }
+
+    public static let raspberryPiHeaderLabels = ["pinctrl-rp1", "pinctrl-bcm2711", "pinctrl-bcm2835"]
+
+    deinit { hw_gpio_close(handle) }
+
+    private func checkOffsets(_ offsets: [UInt32]) throws(DeviceError) {
+        if let bad = offsets.first(where: { Int($0) >= lineCount }) {
+            throw DeviceError(.unsupported, "\(label) (\(name)) has lines 0…\(lineCount - 1), not \(bad)")
+        }
+    }
+
+    public func requestOutputs(_ offsets: [UInt32], activeLow: Bool, initial: [Bool]) throws(DeviceError) -> any GPIOOutputLines {
+        try checkOffsets(offsets)
+        guard initial.count == offsets.count else { throw DeviceError(.unsupported, "\(offsets.count) lines need \(offsets.count) initial values") }
+        let values = initial.map { Int32($0 ? 1 : 0) }
+        let request = offsets.map { CUnsignedInt($0) }.withUnsafeBufferPointer { o in
+            values.withUnsafeBufferPointer { v in
+                hw_gpio_request_outputs(handle, o.baseAddress, CUnsignedInt(o.count), activeLow ? 1 : 0, v.baseAddress, "headway")
+            }
+        }
+        guard let request else { throw GPIOErrno.requesting(offsets, chip: label, errno: errno) }
+        return GpiodRequest(request: request, offsets: offsets, chip: self)
+    }
+
+    public func requestInput(_ offset: UInt32, bias: GPIOBias, activeLow: Bool) throws(DeviceError) -> any GPIOInputLine {
+        try checkOffsets([offset])
+        let code: Int32
+        switch bias {
+        case .asIs: code = Int32(HW_GPIO_BIAS_AS_IS)
+        case .disabled: code = Int32(HW_GPIO_BIAS_DISABLED)
+        case .pullUp: code = Int32(HW_GPIO_BIAS_PULL_UP)
+        case .pullDown: code = Int32(HW_GPIO_BIAS_PULL_DOWN)
+        }
+        guard let request = hw_gpio_request_input(handle, CUnsignedInt(offset), code, activeLow ? 1 : 0, "headway") else {
+            throw GPIOErrno.requesting([offset], chip: label, errno: errno)
+        }
+        return GpiodRequest(request: request, offsets: [offset], chip: self)
+    }
+}
+
+/// Requested lines; released when the object goes away.
+final class GpiodRequest: GPIOOutputLines, GPIOInputLine, @unchecked Sendable {
+    // libgpiod requests are used from one task at a time by their owners (a driver or a button).
+    private let request: OpaquePointer
+    let offsets: [UInt32]
+    private let chip: GpiodChip
+
+    init(request: OpaquePointer, offsets: [UInt32], chip: GpiodChip) {
+        self.request = request
+        self.offsets = offsets
+        self.chip = chip
+    }
+
+    deinit { hw_gpio_release(request) }
+
+    var offset: UInt32 { offsets[0] }
+
+    func set(_ values: [Bool]) throws(DeviceError) {
+        guard values.count == offsets.count else { throw DeviceError(.unsupported, "\(offsets.count) lines need \(offsets.count) values") }
+        let levels = values.map { Int32($0 ? 1 : 0) }
+        let result = levels.withUnsafeBufferPointer { hw_gpio_set(request, $0.baseAddress) }
+        guard result == 0 else { throw DeviceError(.other, "setting lines \(offsets) of \(chip.label) failed: \(I2CErrno.describe(errno))", errno: errno) }
+    }
+
+    func read() throws(DeviceError) -> Bool {
+        var values = [Int32](repeating: 0, count: offsets.count)
+        guard hw_gpio_get(request, &values) == 0 else {
+            throw DeviceError(.other, "reading line \(offset) of \(chip.label) failed: \(I2CErrno.describe(errno))", errno: errno)
+        }
+        return values[0] != 0
+    }
+
+    func edges(timeout: Seconds) throws(DeviceError) -> [GPIOEdge] {
+        var edges: [GPIOEdge] = []
+        var wait = Int64(max(0, timeout) * 1e9)
+        while true {
+            var rising: Int32 = 0
+            var stamp: UInt64 = 0
+            let result = hw_gpio_read_edge(request, wait, &rising, &stamp)
+            if result < 0 { throw DeviceError(.other, "waiting for edges on line \(offset) of \(chip.label) failed: \(I2CErrno.describe(errno))", errno: errno) }
+            if result == 0 { return edges }
+            edges.append(GPIOEdge(rising: rising != 0, time: Double(stamp) / 1e9))
+            wait = 0  // collect what is queued, then return
+        }
+    }
+}
+
+/// What a failed libgpiod call means and what to do about it.
+enum GPIOErrno {
+    static func opening(_ which: String, errno code: Int32) -> DeviceError {
+        switch code {
+        case EACCES, EPERM:
+            return DeviceError(.permission, "permission denied opening GPIO chip \(which): add the user to the gpio group (sudo usermod -aG gpio $USER) or run the daemon with SupplementaryGroups=gpio", errno: code)
+        case ENOENT, ENODEV:
+            return DeviceError(.notPresent, "no GPIO chip \"\(which)\" (by path, name or label); list the chips with gpiodetect", errno: code)
+        default:
+            return DeviceError(.other, "cannot open GPIO chip \(which): \(I2CErrno.describe(code))", errno: code)
+        }
+    }
+
+    static func requesting(_ offsets: [UInt32], chip: String, errno code: Int32) -> DeviceError {
+        switch code {
+        case EBUSY:
+            return DeviceError(.busy, "lines \(offsets) of \(chip) are in use by another program or a kernel driver; gpioinfo shows the consumer", errno: code)
+        case EINVAL:
+            return DeviceError(.unsupported, "\(chip) refused the request for lines \(offsets) (bias or edge detection unsupported?): \(I2CErrno.describe(code))", errno: code)
+        default:
+            return DeviceError(.other, "requesting lines \(offsets) of \(chip) failed: \(I2CErrno.describe(code))", errno: code)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import HeadwayCore
+
+/// The built-in style for an LED bar graph of plain on/off LEDs.
+///
+/// - Determinate: the first `round(fraction × n)` LEDs lit, but never all of them before success;
+///   the last lit LED blinks off for 0.1 s every 2 s so a bar at rest still shows the job is alive.
+/// - Indeterminate: one dot moving back and forth.
+/// - Stalled: the lit part blinks slowly (1 s on, 1 s off): nothing moves along the bar.
+/// - Paused: the lit part (at least one LED) steady.
+/// - Succeeded: all on. Failed: the lit part blinks fast (5 Hz). Cancelled: off.
+public struct BarGraphStyle: ProgressStyle {
+    public init() {}
+
+    public func render(_ configuration: ProgressStyleConfiguration, into levels: inout LineLevels) {
+        let snapshot = configuration.snapshot
+        let n = levels.count
+        levels = LineLevels(count: n)
+        guard snapshot.isVisible, n > 0 else { return }
+        let lit = snapshot.fraction.map { min(n - 1, Int(($0 * Double(n)).rounded())) } ?? 0
+        switch snapshot.phase {
+        case .finished(.succeeded):
+            for i in 0..<n { levels[i] = true }
+        case .finished(.failed):
+            let on = Int(snapshot.phaseElapsed * 10) % 2 == 0
+            for i in 0..<max(1, lit) { levels[i] = on }
+        case .finished(.cancelled):
+            return
+        case .stalled:
+            let on = Int(snapshot.phaseElapsed) % 2 == 0
+            for i in 0..<max(1, lit) { levels[i] = on }
+        case .paused:
+            for i in 0..<max(1, lit) { levels[i] = true }
+        default:
+            guard snapshot.fraction != nil else {
+                let step = Int((snapshot.elapsed / 0.15).rounded(.down)) % max(1, 2 * (n - 1))
+                levels[step < n ? step : 2 * (n - 1) - step] = true
+                return
+            }
+            for i in 0..<lit { levels[i] = true }
+            let blink = snapshot.elapsed.truncatingRemainder(dividingBy: 2) < 0.1
+            if lit > 0, blink { levels[lit - 1] = false }
+        }
+    }
+}
+
+/// The built-in style for a single status LED: a steady 1 Hz blink while the job runs, a short
+/// flash every 2 s while it is stalled, a slow 4 s blink while paused, on for success, a fast 5 Hz blink for failure, off when
+/// cancelled.
+public struct StatusLEDStyle: ProgressStyle {
+    public init() {}
+
+    public func render(_ configuration: ProgressStyleConfiguration, into levels: inout LineLevels) {
+        let snapshot = configuration.snapshot
+        levels = LineLevels(count: levels.count)
+        guard snapshot.isVisible, levels.count > 0 else { return }
+        let on: Bool
+        switch snapshot.phase {
+        case .finished(.succeeded): on = true
+        case .finished(.failed): on = Int(snapshot.phaseElapsed * 10) % 2 == 0
+        case .finished(.cancelled): on = false
+        case .stalled: on = snapshot.phaseElapsed.truncatingRemainder(dividingBy: 2) < 0.15
+        case .paused: on = snapshot.phaseElapsed.truncatingRemainder(dividingBy: 4) < 2
+        default: on = snapshot.elapsed.truncatingRemainder(dividingBy: 1) < 0.5
+        }
+        for i in 0..<levels.count { levels[i] = on }
+    }
+}
