@@ -52,6 +52,13 @@ public final class SimulatedLEDChain: Sendable {
             name: name, layout: layout, driver: driver, wiring: "APA102 on \(bus.name)", decoded: { chain.levels }, problems: { chain.violations })
     }
 
+    /// WS2812s behind the Raspberry Pi 5's kernel driver (`/dev/leds0`).
+    public static func rp1(name: String, count: Int, layout: LEDLayout, rgbw: Bool = false) throws(DeviceError) -> SimulatedLEDChain {
+        let file = VirtualLEDDeviceFile(count: count)
+        let driver = try RP1LEDStrip(file: file, count: count, rgbw: rgbw)
+        return SimulatedLEDChain(name: name, layout: layout, driver: driver, wiring: "WS2812 via \(file.path)", decoded: { file.levels }, problems: { [] })
+    }
+
     /// APA102 LEDs bit-banged on two lines of `chip` (Blinkt!: data 23, clock 24).
     public static func apa102BitBanged(name: String, count: Int, chip: VirtualGPIOChip, data: UInt32, clock: UInt32) throws(DeviceError) -> SimulatedLEDChain {
         let chain = VirtualAPA102Chain(count: count)

@@ -6,11 +6,12 @@ enum DeviceSpec: Equatable {
     case ring(Int)
     case strip(Int)
     case apa102(Int)
+    case pi5(Int)
     case bar(Int)
     case blinkt
     case oled(OLEDController, width: Int, height: Int)
 
-    static let help = "ringN or stripN (WS2812, e.g. ring24, strip60), apa102-N (APA102 strip), barN (GPIO LEDs, 1…16), blinkt (8 APA102 on GPIO), oledWxH for an SSD1306 (oled128x64, oled128x32, oled64x48) or sh1106 (128x64)"
+    static let help = "ringN or stripN (WS2812, e.g. ring24, strip60), apa102-N (APA102 strip), leds0-N (a ring on the Pi 5's /dev/leds0), barN (GPIO LEDs, 1…16), blinkt (8 APA102 on GPIO), oledWxH for an SSD1306 (oled128x64, oled128x32, oled64x48) or sh1106 (128x64)"
 
     init(parsing text: String) throws(SpecError) {
         let lower = text.lowercased()
@@ -20,6 +21,8 @@ enum DeviceSpec: Equatable {
         }
         if lower == "blinkt" {
             self = .blinkt
+        } else if let n = count(after: "leds0-") {
+            self = .pi5(n)
         } else if let n = count(after: "apa102-") {
             self = .apa102(n)
         } else if let n = count(after: "bar"), n <= 16 {
@@ -43,7 +46,7 @@ enum DeviceSpec: Equatable {
 
     var name: String {
         switch self {
-        case .ring: "ring"
+        case .ring, .pi5: "ring"
         case .strip, .apa102: "strip"
         case .bar: "bar"
         case .blinkt: "stick"
@@ -72,6 +75,8 @@ enum DeviceSpec: Equatable {
         case .apa102(let n):
             let bus = VirtualSPIBus(name: "spi0.0", clockModel: .raspberryPi4, clock: clock)
             return SimulatorRig(chains: [try! .apa102(name: name, count: n, layout: .strip, bus: bus)], spiBuses: [bus])
+        case .pi5(let n):
+            return SimulatorRig(chains: [try! .rp1(name: name, count: n, layout: .ring())])
         case .blinkt:
             let chip = VirtualGPIOChip(label: "pinctrl-bcm2711", clock: clock)
             return SimulatorRig(chains: [try! .apa102BitBanged(name: name, count: 8, chip: chip, data: 23, clock: 24)], gpioChips: [chip])

@@ -137,3 +137,14 @@ struct LEDDriverTests {
         #expect(chain.frames[63].level == .off, "the last LED never saw its data")
     }
 }
+
+@Suite("Raspberry Pi 5 kernel LED driver")
+struct RP1LEDStripTests {
+    @Test(arguments: [false, true])
+    func framesRoundTripThroughTheDeviceFile(rgbw: Bool) throws {
+        let chain = try SimulatedLEDChain.rp1(name: "ring", count: 24, layout: .ring(), rgbw: rgbw)
+        let levels = LEDDriverTests.randomLevels(24, seed: 11)
+        try chain.driver.show(levels)
+        #expect(chain.levels == levels)
+    }
+}
