@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "HeadwayRenderTests", dependencies: ["HeadwayRender"], exclude: ["Golden"]),
         .testTarget(name: "HeadwaySimulatorTests", dependencies: ["HeadwaySimulator", "HeadwayDevices", "HeadwayCore"]),
         .testTarget(name: "HeadwayTests", dependencies: ["Headway", "HeadwaySimulator"]),
-        .testTarget(name: "HeadwayLinuxTests", dependencies: ["HeadwayLinux"]),
+        .testTarget(name: "HeadwayLinuxTests", dependencies: ["HeadwayLinux", "HeadwayCore"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],
     swiftLanguageModes: [.v6]

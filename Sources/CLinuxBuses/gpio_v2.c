@@ -83,6 +83,14 @@ void hw_gpio_close(hw_gpio_chip *chip) {
     free(chip);
 }
 
+/// Frees the settings objects of a request, keeping errno from the request itself.
+static void free_configs(struct gpiod_line_settings *settings, struct gpiod_line_config *lines) {
+    int saved = errno;
+    gpiod_line_settings_free(settings);
+    gpiod_line_config_free(lines);
+    errno = saved;
+}
+
 static struct gpiod_line_request *request_lines(hw_gpio_chip *chip, struct gpiod_line_config *lines, const char *consumer) {
     struct gpiod_request_config *config = gpiod_request_config_new();
     if (!config) return NULL;
@@ -113,10 +121,7 @@ hw_gpio_request *hw_gpio_request_outputs(hw_gpio_chip *chip, const unsigned *off
         }
         if (ok) request = request_lines(chip, lines, consumer);
     }
-    int saved = errno;
-    gpiod_line_settings_free(settings);
-    gpiod_line_config_free(lines);
-    errno = saved;
+    free_configs(settings, lines);
     if (!request) return NULL;
     hw_gpio_request *handle = calloc(1, sizeof *handle);
     handle->request = request;
@@ -139,10 +144,7 @@ hw_gpio_request *hw_gpio_request_input(hw_gpio_chip *chip, unsigned offset, int 
         gpiod_line_settings_set_active_low(settings, active_low != 0);
         if (gpiod_line_config_add_line_settings(lines, &offset, 1, settings) == 0) request = request_lines(chip, lines, consumer);
     }
-    int saved = errno;
-    gpiod_line_settings_free(settings);
-    gpiod_line_config_free(lines);
-    errno = saved;
+    free_configs(settings, lines);
     if (!request) return NULL;
     hw_gpio_request *handle = calloc(1, sizeof *handle);
     handle->request = request;

@@ -10,16 +10,9 @@ import Musl
 /// person at the board and what to do about it.
 enum I2CErrno {
     static func opening(_ path: String, errno code: Int32) -> DeviceError {
-        switch code {
-        case ENOENT, ENODEV, ENXIO:
-            return DeviceError(.notPresent, "\(path) does not exist: enable I2C (dtparam=i2c_arm=on in config.txt, or raspi-config) and load the i2c-dev module (modprobe i2c-dev)", errno: code)
-        case EACCES, EPERM:
-            return DeviceError(.permission, "permission denied opening \(path): add the user to the i2c group (sudo usermod -aG i2c $USER, then log in again) or run the daemon with SupplementaryGroups=i2c", errno: code)
-        case EBUSY:
-            return DeviceError(.busy, "\(path) is busy: another program holds it exclusively", errno: code)
-        default:
-            return DeviceError(.other, "cannot open \(path): \(describe(code))", errno: code)
-        }
+        DeviceNodeErrno.opening(
+            path, errno: code, group: "i2c",
+            enable: "enable I2C (dtparam=i2c_arm=on in config.txt, or raspi-config) and load the i2c-dev module (modprobe i2c-dev)")
     }
 
     static func transfer(_ bus: String, address: UInt8, errno code: Int32) -> DeviceError {
@@ -47,5 +40,22 @@ enum I2CErrno {
     static func describe(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "errno \(code)" }
         return "\(String(cString: text)) (errno \(code))"
+    }
+}
+
+/// Errors opening a bus's device node, the same for every bus but for how to enable it and which
+/// group grants access.
+enum DeviceNodeErrno {
+    static func opening(_ path: String, errno code: Int32, group: String, enable: String) -> DeviceError {
+        switch code {
+        case ENOENT, ENODEV, ENXIO:
+            return DeviceError(.notPresent, "\(path) does not exist: \(enable)", errno: code)
+        case EACCES, EPERM:
+            return DeviceError(.permission, "permission denied opening \(path): add the user to the \(group) group (sudo usermod -aG \(group) $USER, then log in again) or run the daemon with SupplementaryGroups=\(group)", errno: code)
+        case EBUSY:
+            return DeviceError(.busy, "\(path) is busy: another program holds it exclusively", errno: code)
+        default:
+            return DeviceError(.other, "cannot open \(path): \(I2CErrno.describe(code))", errno: code)
+        }
     }
 }

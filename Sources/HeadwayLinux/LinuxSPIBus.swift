@@ -78,16 +78,7 @@ public final class LinuxSPIBus: SPIBus {
 /// What a failed spidev call means and what to do about it.
 enum SPIErrno {
     static func opening(_ path: String, errno code: Int32) -> DeviceError {
-        switch code {
-        case ENOENT, ENODEV, ENXIO:
-            return DeviceError(.notPresent, "\(path) does not exist: enable SPI (dtparam=spi=on in config.txt, or raspi-config)", errno: code)
-        case EACCES, EPERM:
-            return DeviceError(.permission, "permission denied opening \(path): add the user to the spi group (sudo usermod -aG spi $USER, then log in again) or run the daemon with SupplementaryGroups=spi", errno: code)
-        case EBUSY:
-            return DeviceError(.busy, "\(path) is busy: another program has it open", errno: code)
-        default:
-            return DeviceError(.other, "cannot open \(path): \(I2CErrno.describe(code))", errno: code)
-        }
+        DeviceNodeErrno.opening(path, errno: code, group: "spi", enable: "enable SPI (dtparam=spi=on in config.txt, or raspi-config)")
     }
 
     static func transfer(_ path: String, errno code: Int32) -> DeviceError {

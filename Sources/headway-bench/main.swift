@@ -93,6 +93,37 @@ func onePercentStep(_ controller: OLEDController) throws -> (full: Int, step: In
     return (frames[0].bytes, frames[1].bytes)
 }
 
+/// An SPI bus that accepts everything: isolates the CPU cost of LED encoders.
+final class DiscardingSPIBus: SPIBus {
+    let name = "null"
+    let maxTransferLength = 1 << 20
+    let clockModel: SPIClockModel
+    init(clockModel: SPIClockModel) { self.clockModel = clockModel }
+    func write(_ bytes: [UInt8], settings: SPISettings) throws(DeviceError) {}
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+}
+
+/// Encode time, bytes and wire time of one frame of `count` LEDs.
+func ledFrame(count: Int, encoding: WS2812Encoding?) throws -> (encode: Double, bytes: Int, wire: Double) {
+    var random = SystemRandomNumberGenerator()
+    let levels = (0..<count).map { _ in RGB8(red: .random(in: 0...255, using: &random), green: .random(in: 0...255, using: &random), blue: .random(in: 0...255, using: &random)) }
+    let rounds = 2000
+    let clock = ContinuousClock()
+    if let encoding {
+        let strip = try WS2812Strip(bus: DiscardingSPIBus(clockModel: .raspberryPi4), configuration: .init(count: count, encoding: encoding))
+        var frame: [UInt8] = []
+        let elapsed = clock.measure { for _ in 0..<rounds { frame = strip.encode(levels) } }
+        return (seconds(elapsed) / Double(rounds), frame.count, Double(frame.count * 8) / Double(strip.effectiveSpeedHz))
+    }
+    let encoder = APA102Encoder(count: count)
+    var frame: [UInt8] = []
+    let elapsed = clock.measure { for _ in 0..<rounds { frame = encoder.encode(levels) } }
+    return (seconds(elapsed) / Double(rounds), frame.count, Double(frame.count * 8) / 8_000_000)
+}
+
 func milliseconds(_ seconds: Double) -> String { NumberText.compact((seconds * 100_000).rounded() / 100) + " ms" }
 
 print("OLED 128x64 SSD1306, the demo job drawn at 30 frames/s (frames with bus traffic only)")
@@ -114,3 +145,13 @@ for controller in OLEDController.allCases {
     print("1 % bar step on \(controller.rawValue) 128x64: \(step) bytes (first frame with initialisation: \(full) bytes)")
 }
 print("CPU: render bar screen + diff + encode one frame: \(NumberText.compact(try renderAndDiffMicroseconds())) µs")
+
+print("LED frames (Pi 4 SPI clock; WS2812 wire time includes 2 × 300 µs of reset; APA102 at 8 MHz)")
+for count in [60, 300] {
+    for encoding in [WS2812Encoding.threeBit, .fourBit, .eightBit] as [WS2812Encoding?] + [nil] {
+        let frame = try ledFrame(count: count, encoding: encoding)
+        let name = encoding.map { "WS2812 \($0.rawValue)" } ?? "APA102"
+        let share = frame.encode / frame.wire * 100
+        print("  \(count) LEDs \(name): encode \(NumberText.compact((frame.encode * 1e7).rounded() / 10)) µs, \(frame.bytes) bytes, wire \(milliseconds(frame.wire)), encode = \(NumberText.compact((share * 100).rounded() / 100)) % of wire time")
+    }
+}

@@ -1,5 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import HeadwayDevices
+import HeadwayCore
 @testable import HeadwayLinux
 import Testing
 
@@ -32,5 +36,16 @@ struct GpiodChipTests {
         } throws: { error in
             (error as! DeviceError).message.contains("pinctrl-rp1 or pinctrl-bcm2711 or pinctrl-bcm2835")
         }
+    }
+}
+
+@Suite("Kernel clock")
+struct KernelClockTests {
+    @Test func runsForwardInSeconds() {
+        let clock = KernelClock()
+        let start = clock.now
+        usleep(20_000)
+        let elapsed = clock.now - start
+        #expect(elapsed >= 0.019 && elapsed < 1)
     }
 }
