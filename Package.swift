@@ -17,10 +17,12 @@ let package = Package(
         .library(name: "Headway", targets: ["Headway"]),
         .executable(name: "headway-sim", targets: ["headway-sim"]),
         .executable(name: "headway-bench", targets: ["headway-bench"]),
+        .executable(name: "headway", targets: ["headway"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(
@@ -34,6 +36,10 @@ let package = Package(
         .target(
             name: "HeadwayDevices",
             dependencies: ["HeadwayRender"]
+        ),
+        .target(
+            name: "HeadwayProtocol",
+            dependencies: ["HeadwayCore"]
         ),
         .target(
             name: "CLinuxBuses",
@@ -53,6 +59,10 @@ let package = Package(
             dependencies: ["HeadwayCore", "HeadwayRender", "HeadwayDevices"]
         ),
         .target(
+            name: "HeadwayService",
+            dependencies: ["Headway", "HeadwayProtocol", .product(name: "Yams", package: "Yams")]
+        ),
+        .target(
             name: "HeadwayDemo",
             dependencies: ["Headway"]
         ),
@@ -61,9 +71,14 @@ let package = Package(
             dependencies: [
                 "Headway",
                 "HeadwayDemo",
+                "HeadwayService",
                 "HeadwaySimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .executableTarget(
+            name: "headway",
+            dependencies: ["HeadwayProtocol", "HeadwayCore"]
         ),
         .executableTarget(
             name: "headway-bench",
@@ -73,6 +88,7 @@ let package = Package(
         .testTarget(name: "HeadwayRenderTests", dependencies: ["HeadwayRender"], exclude: ["Golden"]),
         .testTarget(name: "HeadwaySimulatorTests", dependencies: ["HeadwaySimulator", "HeadwayDevices", "HeadwayCore"]),
         .testTarget(name: "HeadwayTests", dependencies: ["Headway", "HeadwaySimulator"]),
+        .testTarget(name: "HeadwayProtocolTests", dependencies: ["HeadwayProtocol"]),
         .testTarget(name: "HeadwayLinuxTests", dependencies: ["HeadwayLinux", "HeadwayCore"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],

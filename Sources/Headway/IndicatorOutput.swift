@@ -37,14 +37,39 @@ public final class IndicatorOutput: Sendable {
         target = .lines(device, style ?? (device.count == 1 ? StatusLEDStyle() : BarGraphStyle()))
     }
 
+    /// Whether this output is an LED chain that can show several jobs side by side.
+    public var canShowSegments: Bool {
+        if case .leds(let device, _, _) = target { return device.count >= 16 }
+        return false
+    }
+
     /// Draws `configuration` and sends it if it differs from what the device shows.
     /// Returns whether anything was sent.
     @discardableResult
     public func draw(_ configuration: ProgressStyleConfiguration) throws(DeviceError) -> Bool {
+        try draw(segments: [configuration])
+    }
+
+    /// Draws several jobs side by side on an LED chain (each gets an equal segment, the first
+    /// segment first on the wire); other outputs draw the first job only.
+    @discardableResult
+    public func draw(segments configurations: [ProgressStyleConfiguration]) throws(DeviceError) -> Bool {
+        guard let configuration = configurations.first else { return false }
         switch target {
         case .leds(let device, let style, let pipeline):
             var frame = LEDFrame(count: device.count)
-            style.render(configuration, into: &frame)
+            if configurations.count == 1 {
+                style.render(configuration, into: &frame)
+            } else {
+                let size = device.count / configurations.count
+                for (index, part) in configurations.enumerated() {
+                    let start = index * size
+                    let length = index == configurations.count - 1 ? device.count - start : size
+                    var segment = LEDFrame(count: length)
+                    style.render(part, into: &segment)
+                    for led in 0..<length { frame[start + led] = segment[led] }
+                }
+            }
             let levels = state.withLock { pipeline.levels(for: frame, dither: &$0.dither) }
             guard state.withLock({ $0.lastLevels }) != levels else { return false }
             do {

@@ -5,6 +5,6 @@ struct HeadwaySim: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "headway-sim",
         abstract: "Run Headway's styles and drivers on virtual devices in the terminal.",
-        subcommands: [Demo.self, Render.self, Replay.self]
+        subcommands: [Demo.self, Render.self, Replay.self, Serve.self]
     )
 }

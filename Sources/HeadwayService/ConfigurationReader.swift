@@ -1,0 +1,205 @@
+import Headway
+import Yams
+
+/// Typed reading of configuration nodes, each failure naming its line and key.
+struct Reader {
+    let source: String
+
+    func error(_ node: Node?, _ key: String, _ message: String) -> ConfigurationError {
+        ConfigurationError(file: source, line: node?.mark?.line, key: key, message)
+    }
+
+    func allowOnly(_ keys: [String], in mapping: Node.Mapping, context: String?) throws(ConfigurationError) {
+        for key in mapping.keys {
+            guard let name = key.string, keys.contains(name) else {
+                let path = [context, key.string].compactMap { $0 }.joined(separator: ".")
+                throw error(key, path, "unknown key; the keys here are \(keys.joined(separator: ", "))")
+            }
+        }
+    }
+
+    func string(_ node: Node, _ key: String) throws(ConfigurationError) -> String {
+        guard let value = node.scalar?.string, !value.isEmpty else { throw error(node, key, "must be a non-empty text") }
+        return value
+    }
+
+    func int(_ node: Node, _ key: String, _ range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+        guard let text = node.scalar?.string, let value = text.hasPrefix("0x") ? Int(text.dropFirst(2), radix: 16) : Int(text) else {
+            throw error(node, key, "must be a whole number")
+        }
+        guard range.contains(value) else { throw error(node, key, "\(value) is out of range (\(range.lowerBound)…\(range.upperBound))") }
+        return value
+    }
+
+    func double(_ node: Node, _ key: String, _ range: ClosedRange<Double>) throws(ConfigurationError) -> Double {
+        guard let text = node.scalar?.string, let value = Double(text) else { throw error(node, key, "must be a number") }
+        guard range.contains(value) else { throw error(node, key, "\(text) is out of range (\(range.lowerBound)…\(range.upperBound))") }
+        return value
+    }
+
+    func bool(_ node: Node, _ key: String) throws(ConfigurationError) -> Bool {
+        switch node.scalar?.string.lowercased() {
+        case "true", "yes", "on": return true
+        case "false", "no", "off": return false
+        default: throw error(node, key, "must be true or false")
+        }
+    }
+
+    func colour(_ node: Node, _ key: String) throws(ConfigurationError) -> Colour {
+        let text = try string(node, key)
+        do { return try Colour(hex: text) } catch { throw self.error(node, key, error.description) }
+    }
+
+    func choice<T>(_ node: Node, _ key: String, _ options: [(String, T)]) throws(ConfigurationError) -> T {
+        let text = try string(node, key)
+        guard let match = options.first(where: { $0.0 == text.lowercased() }) else {
+            throw error(node, key, "\"\(text)\" is not one of \(options.map(\.0).joined(separator: ", "))")
+        }
+        return match.1
+    }
+
+    func appearance(_ node: Node) throws(ConfigurationError) -> Appearance {
+        guard let map = node.mapping else { throw error(node, "appearance", "must be a mapping (tint, track, brightness, …)") }
+        try allowOnly(["tint", "track", "stalled", "success", "failure", "cancelled", "brightness"], in: map, context: "appearance")
+        var look = Appearance.standard
+        if let n = map["tint"] { look.tint = try colour(n, "appearance.tint") }
+        if let n = map["track"] { look.track = n.scalar?.string == "none" ? nil : try colour(n, "appearance.track") }
+        if let n = map["stalled"] { look.stalled = try colour(n, "appearance.stalled") }
+        if let n = map["success"] { look.success = try colour(n, "appearance.success") }
+        if let n = map["failure"] { look.failure = try colour(n, "appearance.failure") }
+        if let n = map["cancelled"] { look.cancelled = try colour(n, "appearance.cancelled") }
+        if let n = map["brightness"] { look.brightness = try double(n, "appearance.brightness", 0...1) }
+        return look
+    }
+
+    func timings(_ node: Node) throws(ConfigurationError) -> LifecyclePolicy {
+        guard let map = node.mapping else { throw error(node, "timings", "must be a mapping (grace, stall-after, linger, lose-after)") }
+        try allowOnly(["grace", "stall-after", "linger", "lose-after"], in: map, context: "timings")
+        var policy = LifecyclePolicy.standard
+        if let n = map["grace"] { policy.grace = try double(n, "timings.grace", 0...600) }
+        if let n = map["stall-after"] { policy.stallAfter = try double(n, "timings.stall-after", 1...86_400) }
+        if let n = map["linger"] { policy.linger = try double(n, "timings.linger", 0...600) }
+        if let n = map["lose-after"] { policy.loseAfter = try double(n, "timings.lose-after", 1...604_800) }
+        guard policy.loseAfter > policy.stallAfter else {
+            throw error(node, "timings.lose-after", "must be longer than stall-after (\(policy.stallAfter) s)")
+        }
+        return policy
+    }
+
+    func spiClock(_ node: Node) throws(ConfigurationError) -> SPIClockModel {
+        try choice(node, "spi-clock", [("exact", .exact), ("raspberry-pi-3", .raspberryPi3), ("raspberry-pi-4", .raspberryPi4)])
+    }
+
+    func layout(_ map: Node.Mapping, _ key: String) throws(ConfigurationError) -> LEDLayout {
+        guard let node = map["layout"] else { return .strip }
+        let shape = try choice(node, "\(key).layout", [("strip", false), ("ring", true)])
+        guard shape else {
+            return LEDLayout(.strip(reversed: try map["reversed"].map { n throws(ConfigurationError) in try bool(n, "\(key).reversed") } ?? false))
+        }
+        let start = try map["start"].map { n throws(ConfigurationError) in try int(n, "\(key).start", 0...4095) } ?? 0
+        let clockwise = try map["clockwise"].map { n throws(ConfigurationError) in try bool(n, "\(key).clockwise") } ?? true
+        return .ring(start: start, clockwise: clockwise)
+    }
+
+    func output(_ node: Node, index: Int) throws(ConfigurationError) -> OutputConfiguration {
+        let key = "outputs[\(index)]"
+        guard let map = node.mapping else { throw error(node, key, "must be a mapping with name and driver") }
+        guard let nameNode = map["name"] else { throw error(node, "\(key).name", "missing") }
+        let name = try string(nameNode, "\(key).name")
+        guard let driverNode = map["driver"] else { throw error(node, "\(key).driver", "missing; one of ws2812, apa102, apa102-gpio, leds0, ssd1306, sh1106, gpio-leds") }
+        let driver = try string(driverNode, "\(key).driver")
+        let common = ["name", "driver", "frames-per-second"]
+        let ledKeys = ["count", "layout", "start", "clockwise", "reversed", "gamma", "current-budget-ma", "milliamps-per-channel", "dithering"]
+        func need(_ field: String) throws(ConfigurationError) -> Node {
+            guard let value = map[field] else { throw error(node, "\(key).\(field)", "missing for driver \(driver)") }
+            return value
+        }
+        func count() throws(ConfigurationError) -> Int { try int(try need("count"), "\(key).count", 1...4096) }
+        let device: OutputConfiguration.Device
+        switch driver {
+        case "ws2812":
+            try allowOnly(common + ledKeys + ["bus", "encoding", "speed-hz", "order"], in: map, context: key)
+            let encoding = try map["encoding"].map { n throws(ConfigurationError) in
+                try choice(n, "\(key).encoding", [("3bit", WS2812Encoding.threeBit), ("4bit", .fourBit), ("8bit", .eightBit)])
+            } ?? .threeBit
+            let order = try map["order"].map { n throws(ConfigurationError) in
+                try choice(n, "\(key).order", ColourOrder.allCases.map { ($0.rawValue, $0) })
+            } ?? .grb
+            let speed = try map["speed-hz"].map { n throws(ConfigurationError) in UInt32(try int(n, "\(key).speed-hz", 100_000...40_000_000)) }
+            device = .ws2812(bus: try string(try need("bus"), "\(key).bus"), count: try count(), layout: try layout(map, key), encoding: encoding, speedHz: speed, order: order)
+        case "apa102":
+            try allowOnly(common + ledKeys + ["bus"], in: map, context: key)
+            device = .apa102(bus: try string(try need("bus"), "\(key).bus"), count: try count(), layout: try layout(map, key))
+        case "apa102-gpio":
+            try allowOnly(common + ledKeys + ["chip", "data", "clock"], in: map, context: key)
+            device = .apa102GPIO(
+                chip: try map["chip"].map { n throws(ConfigurationError) in try string(n, "\(key).chip") } ?? "auto",
+                data: UInt32(try int(try need("data"), "\(key).data", 0...511)), clock: UInt32(try int(try need("clock"), "\(key).clock", 0...511)),
+                count: try count())
+        case "leds0":
+            try allowOnly(common + ledKeys + ["path", "rgbw"], in: map, context: key)
+            device = .leds0(
+                path: try map["path"].map { n throws(ConfigurationError) in try string(n, "\(key).path") } ?? "/dev/leds0", count: try count(),
+                layout: try layout(map, key), rgbw: try map["rgbw"].map { n throws(ConfigurationError) in try bool(n, "\(key).rgbw") } ?? false)
+        case "ssd1306", "sh1106":
+            try allowOnly(common + ["bus", "address", "size", "rotated", "style", "contrast"], in: map, context: key)
+            let sizeNode = map["size"]
+            let size = try sizeNode.map { n throws(ConfigurationError) in try string(n, "\(key).size") } ?? "128x64"
+            let parts = size.split(separator: "x").compactMap { Int($0) }
+            let controller: OLEDController = driver == "sh1106" ? .sh1106 : .ssd1306
+            let configuration: OLEDConfiguration
+            do {
+                guard parts.count == 2 else { throw DeviceError(.unsupported, "size must be WIDTHxHEIGHT, e.g. 128x64") }
+                configuration = try OLEDConfiguration(
+                    controller: controller, width: parts[0], height: parts[1],
+                    address: UInt8(try map["address"].map { n throws(ConfigurationError) in try int(n, "\(key).address", 0x03...0x77) } ?? 0x3C),
+                    rotated: try map["rotated"].map { n throws(ConfigurationError) in try bool(n, "\(key).rotated") } ?? false)
+            } catch let error as DeviceError {
+                throw self.error(sizeNode ?? node, "\(key).size", error.message)
+            } catch let error as ConfigurationError {
+                throw error
+            } catch {
+                throw self.error(node, key, "\(error)")
+            }
+            let ring = try map["style"].map { n throws(ConfigurationError) in try choice(n, "\(key).style", [("bar", false), ("ring", true)]) } ?? false
+            device = .oled(bus: try string(try need("bus"), "\(key).bus"), configuration: configuration, ring: ring)
+        case "gpio-leds":
+            try allowOnly(common + ["chip", "lines", "active-low"], in: map, context: key)
+            let linesNode = try need("lines")
+            guard let list = linesNode.sequence, !list.isEmpty, list.count <= 64 else { throw error(linesNode, "\(key).lines", "must be a list of 1…64 line numbers") }
+            var lines: [UInt32] = []
+            for item in list { lines.append(UInt32(try int(item, "\(key).lines", 0...511))) }
+            device = .gpioLEDs(
+                chip: try map["chip"].map { n throws(ConfigurationError) in try string(n, "\(key).chip") } ?? "auto", lines: lines,
+                activeLow: try map["active-low"].map { n throws(ConfigurationError) in try bool(n, "\(key).active-low") } ?? false)
+        default:
+            throw error(driverNode, "\(key).driver", "\"\(driver)\" is not a driver; one of ws2812, apa102, apa102-gpio, leds0, ssd1306, sh1106, gpio-leds")
+        }
+        var pipeline = ColourPipeline()
+        if let n = map["gamma"] { pipeline.gamma = Float(try double(n, "\(key).gamma", 0.2...5)) }
+        if let n = map["dithering"] { pipeline.dithering = try bool(n, "\(key).dithering") }
+        if let n = map["current-budget-ma"] {
+            var budget = CurrentBudget(budgetMilliamps: try double(n, "\(key).current-budget-ma", 10...100_000))
+            if let m = map["milliamps-per-channel"] { budget.milliampsPerChannel = try double(m, "\(key).milliamps-per-channel", 1...100) }
+            pipeline.budget = budget
+        }
+        let fps = try map["frames-per-second"].map { n throws(ConfigurationError) in try double(n, "\(key).frames-per-second", 1...120) }
+        return OutputConfiguration(name: name, line: node.mark?.line ?? 0, device: device, pipeline: pipeline, framesPerSecond: fps)
+    }
+
+    func button(_ node: Node, index: Int) throws(ConfigurationError) -> ButtonConfiguration {
+        let key = "buttons[\(index)]"
+        guard let map = node.mapping else { throw error(node, key, "must be a mapping with line (and chip, active-low, bias)") }
+        try allowOnly(["chip", "line", "active-low", "bias", "long-press"], in: map, context: key)
+        guard let lineNode = map["line"] else { throw error(node, "\(key).line", "missing") }
+        return ButtonConfiguration(
+            chip: try map["chip"].map { n throws(ConfigurationError) in try string(n, "\(key).chip") } ?? "auto",
+            line: UInt32(try int(lineNode, "\(key).line", 0...511)),
+            activeLow: try map["active-low"].map { n throws(ConfigurationError) in try bool(n, "\(key).active-low") } ?? true,
+            bias: try map["bias"].map { n throws(ConfigurationError) in
+                try choice(n, "\(key).bias", [("pull-up", GPIOBias.pullUp), ("pull-down", .pullDown), ("disabled", .disabled), ("as-is", .asIs)])
+            } ?? .pullUp,
+            longPress: try map["long-press"].map { n throws(ConfigurationError) in try double(n, "\(key).long-press", 0.3...10) } ?? 1.5,
+            fileLine: node.mark?.line ?? 0)
+    }
+}

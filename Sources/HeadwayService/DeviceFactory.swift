@@ -1,0 +1,43 @@
+import Headway
+
+/// Makes the devices a configuration names. The daemon's factory opens Linux buses; the
+/// simulator's puts virtual chips on virtual buses. Both return the same drivers.
+public protocol DeviceFactory {
+    func ledChain(_ output: OutputConfiguration, spiClock: SPIClockModel) throws(DeviceError) -> any LEDChainDevice
+    func display(_ output: OutputConfiguration) throws(DeviceError) -> any MonochromeDisplayDevice
+    func lines(_ output: OutputConfiguration) throws(DeviceError) -> any LineLevelsDevice
+    func button(_ button: ButtonConfiguration) throws(DeviceError) -> ButtonMonitor
+}
+
+/// Turns a configuration into the service's outputs.
+public enum OutputBuilder {
+    public static func outputs(for configuration: ServiceConfiguration, factory: any DeviceFactory) throws(ConfigurationError) -> [ServiceOutput] {
+        var outputs: [ServiceOutput] = []
+        for output in configuration.outputs {
+            do throws(DeviceError) {
+                outputs.append(try build(output, configuration: configuration, factory: factory))
+            } catch {
+                throw ConfigurationError(file: configuration.source, line: output.line, key: "outputs.\(output.name)", error.message)
+            }
+        }
+        return outputs
+    }
+
+    private static func build(_ output: OutputConfiguration, configuration: ServiceConfiguration, factory: any DeviceFactory) throws(DeviceError) -> ServiceOutput {
+        switch output.device {
+        case .ws2812(_, _, let layout, _, _, _), .apa102(_, _, let layout), .leds0(_, _, let layout, _):
+            let chain = try factory.ledChain(output, spiClock: configuration.spiClock)
+            return ServiceOutput(name: output.name, output: IndicatorOutput(leds: chain, layout: layout, pipeline: output.pipeline), framesPerSecond: output.framesPerSecond ?? 50)
+        case .apa102GPIO:
+            let chain = try factory.ledChain(output, spiClock: configuration.spiClock)
+            return ServiceOutput(name: output.name, output: IndicatorOutput(leds: chain, layout: .strip, pipeline: output.pipeline), framesPerSecond: output.framesPerSecond ?? 25)
+        case .oled(_, _, let ring):
+            let display = try factory.display(output)
+            let style: any ProgressStyle<Bitmap> = ring ? RingScreenStyle() : BarScreenStyle()
+            return ServiceOutput(name: output.name, output: IndicatorOutput(display: display, style: style), framesPerSecond: output.framesPerSecond ?? 20)
+        case .gpioLEDs:
+            let lines = try factory.lines(output)
+            return ServiceOutput(name: output.name, output: IndicatorOutput(lines: lines), framesPerSecond: output.framesPerSecond ?? 20)
+        }
+    }
+}

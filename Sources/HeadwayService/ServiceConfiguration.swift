@@ -1,0 +1,68 @@
+import Headway
+
+/// What a service drives: its outputs, buttons, look and timings, as read from a configuration
+/// file or a board preset (see Boards/ and docs/configuration.md).
+public struct ServiceConfiguration: Sendable {
+    public var board: String?
+    public var outputs: [OutputConfiguration]
+    public var buttons: [ButtonConfiguration]
+    public var appearance: Appearance
+    public var policy: LifecyclePolicy
+    /// How the SPI controller divides its clock (the board's).
+    public var spiClock: SPIClockModel
+    /// The group that may use the socket (mode 0660).
+    public var socketGroup: String?
+    /// Leave the outputs showing the last state when the daemon stops, instead of clearing them.
+    public var persist: Bool
+    /// The file it came from, for messages.
+    public var source: String
+}
+
+/// One output and how to drive it; `line` is where the file defines it.
+public struct OutputConfiguration: Sendable {
+    public enum Device: Sendable {
+        case ws2812(bus: String, count: Int, layout: LEDLayout, encoding: WS2812Encoding, speedHz: UInt32?, order: ColourOrder)
+        case apa102(bus: String, count: Int, layout: LEDLayout)
+        case apa102GPIO(chip: String, data: UInt32, clock: UInt32, count: Int)
+        case leds0(path: String, count: Int, layout: LEDLayout, rgbw: Bool)
+        case oled(bus: String, configuration: OLEDConfiguration, ring: Bool)
+        case gpioLEDs(chip: String, lines: [UInt32], activeLow: Bool)
+    }
+
+    public var name: String
+    public var line: Int
+    public var device: Device
+    public var pipeline: ColourPipeline
+    public var framesPerSecond: Double?
+}
+
+/// A push button on a GPIO line.
+public struct ButtonConfiguration: Sendable {
+    public var chip: String
+    public var line: UInt32
+    public var activeLow: Bool
+    public var bias: GPIOBias
+    public var longPress: Double
+    public var fileLine: Int
+}
+
+/// A mistake in a configuration file: where, which key, what is wrong and how to fix it.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    public let file: String
+    public let line: Int?
+    public let key: String?
+    public let message: String
+
+    public init(file: String, line: Int?, key: String?, _ message: String) {
+        self.file = file
+        self.line = line
+        self.key = key
+        self.message = message
+    }
+
+    public var description: String {
+        var place = file
+        if let line { place += ":\(line)" }
+        return "\(place): \(key.map { "\($0): " } ?? "")\(message)"
+    }
+}

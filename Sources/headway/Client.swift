@@ -1,0 +1,118 @@
+import HeadwayCore
+import HeadwayProtocol
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Carries out a ``ClientCommand``. Hook commands never fail the job because of the daemon: when it
+/// is absent, slow or refuses, they warn once on stderr and exit 0 (exit 1 with `--strict`).
+struct Client {
+    let command: ClientCommand
+
+    var socketPath: String { command.socket ?? SocketPath.forClient() }
+
+    func run() -> Int32 {
+        switch command.action {
+        case .help:
+            print(ClientCommand.usage)
+            return 0
+        case .version:
+            print("headway (protocol version \(WireProtocol.version))")
+            return 0
+        case .status:
+            return status()
+        case .watch:
+            return watch()
+        case .run(let arguments, let pattern, let label):
+            return RunCommand(client: self, arguments: arguments, pattern: pattern, label: label).run()
+        case .pipe(let size, let label):
+            return PipeCommand(client: self, size: size, label: label).run()
+        case .begin(let label, let total):
+            return send(.begin(job: command.job!, label: label, total: total))
+        case .set(let value, let total, let label):
+            return send(.update(job: command.job!, value: value, total: total, label: label))
+        case .label(let text):
+            return send(.label(job: command.job!, label: text))
+        case .indeterminate:
+            return send(.indeterminate(job: command.job!))
+        case .finish(let outcome):
+            return send(.finish(job: command.job!, outcome: outcome))
+        }
+    }
+
+    /// Reports a problem with the daemon: a warning and success, or failure with --strict.
+    func soft(_ message: String) -> Int32 {
+        printError("headway: warning: \(message)\(command.strict ? "" : " (progress not shown; the job goes on)")")
+        return command.strict ? 1 : 0
+    }
+
+    func connect(budget: Double? = nil) -> DaemonConnection? {
+        do throws(DaemonConnection.Failure) {
+            return try DaemonConnection(path: socketPath, budget: budget ?? command.timeout)
+        } catch {
+            _ = soft(error.message)
+            return nil
+        }
+    }
+
+    private func send(_ request: Request) -> Int32 {
+        guard let connection = connect() else { return command.strict ? 1 : 0 }
+        do throws(DaemonConnection.Failure) {
+            if case .error(let error) = try connection.send(request) { return soft("the daemon refused it: \(error)") }
+            return 0
+        } catch {
+            return soft(error.message)
+        }
+    }
+
+    private func status() -> Int32 {
+        guard let connection = connect(budget: 2) else { return command.strict ? 1 : 0 }
+        do throws(DaemonConnection.Failure) {
+            guard case .jobs(let jobs) = try connection.send(.status) else { return soft("unexpected reply to status") }
+            print(StatusTable.render(jobs))
+            return 0
+        } catch {
+            return soft(error.message)
+        }
+    }
+
+    private func watch() -> Int32 {
+        guard let connection = connect(budget: 2) else { return 1 }
+        do throws(DaemonConnection.Failure) {
+            _ = try connection.send(.subscribe(job: command.job))
+            while true {
+                let line = try connection.readLine(until: nil)
+                guard let event = JobEvent.parse(line) else { continue }
+                print("\(event.job): \(event.kind.rawValue)\(event.outcome.map { " (\($0.rawValue))" } ?? "")")
+                fflush(nil)
+            }
+        } catch {
+            printError("headway: \(error.message)")
+            return 1
+        }
+    }
+}
+
+/// `headway status` as a table.
+enum StatusTable {
+    static func render(_ jobs: [JobStatus]) -> String {
+        guard !jobs.isEmpty else { return "no jobs" }
+        var rows = [["JOB", "PHASE", "PROGRESS", "ETA", "LABEL"]]
+        for job in jobs {
+            var progress = job.percent.map { "\($0)%" } ?? "-"
+            if let value = job.value, let total = job.total, total != 1, total != 100 {
+                progress += " (\(NumberText.compact(value))/\(NumberText.compact(total)))"
+            }
+            rows.append([job.job, job.phase, progress, job.etaSeconds.map { DurationText.short($0, rounding: .up) } ?? "-", job.label ?? ""])
+        }
+        let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == 4 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+}
