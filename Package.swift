@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "headway-sim", targets: ["headway-sim"]),
         .executable(name: "headway-bench", targets: ["headway-bench"]),
         .executable(name: "headway", targets: ["headway"]),
+        .executable(name: "headwayd", targets: ["headwayd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -77,6 +78,14 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "headwayd",
+            dependencies: [
+                "HeadwayService",
+                "HeadwayLinux",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
             name: "headway",
             dependencies: ["HeadwayProtocol", "HeadwayCore"]
         ),
@@ -89,6 +98,7 @@ let package = Package(
         .testTarget(name: "HeadwaySimulatorTests", dependencies: ["HeadwaySimulator", "HeadwayDevices", "HeadwayCore"]),
         .testTarget(name: "HeadwayTests", dependencies: ["Headway", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayProtocolTests", dependencies: ["HeadwayProtocol"]),
+        .testTarget(name: "HeadwayServiceTests", dependencies: ["HeadwayService", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayLinuxTests", dependencies: ["HeadwayLinux", "HeadwayCore"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],

@@ -39,6 +39,8 @@ public enum Request: Sendable, Equatable {
     case subscribe(job: String?)
     /// A simulated button press (only `headway-sim serve` takes it).
     case press(long: Bool)
+    /// Writes what the virtual devices show to a folder (only `headway-sim serve` takes it).
+    case snapshot(folder: String)
 
     /// Parses one line.
     public static func parse(_ line: String) throws(ProtocolError) -> Request {
@@ -75,6 +77,9 @@ public enum Request: Sendable, Equatable {
             return .subscribe(job: json["job"] == nil ? nil : try job(json))
         case "press":
             return .press(long: json["long"]?.bool ?? false)
+        case "snapshot":
+            guard let folder = json["folder"]?.string, !folder.isEmpty else { throw ProtocolError(field: "folder", "missing or not a string") }
+            return .snapshot(folder: folder)
         default:
             throw ProtocolError(field: "op", "\"\(op)\" is not an operation; one of begin, update, label, indeterminate, finish, status, subscribe")
         }
@@ -136,6 +141,8 @@ public enum Request: Sendable, Equatable {
             add("op", .string("subscribe")); add("job", job.map(JSONValue.string))
         case .press(let long):
             add("op", .string("press")); add("long", .bool(long))
+        case .snapshot(let folder):
+            add("op", .string("snapshot")); add("folder", .string(folder))
         }
         return JSONValue.object(members).text
     }

@@ -46,7 +46,7 @@ public struct JobRegistry: Sendable {
             return (.ok, [JobEvent(.finished, job: id, outcome: outcome)])
         case .status:
             return (.jobs(status(at: now)), [])
-        case .subscribe, .press:
+        case .subscribe, .press, .snapshot:
             return (.ok, [])
         }
         return (.ok, [])

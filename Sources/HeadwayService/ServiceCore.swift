@@ -12,8 +12,19 @@ public final class ServiceCore {
     public let outputs: [ServiceOutput]
     public let appearance: Appearance
     public let clock: any ProgressClock
-    /// Presses the simulator's virtual button (long or short) for `press` requests; the daemon has none.
-    private let simulatedPress: ((Bool) -> Void)?
+    /// What only the simulator can do: press its virtual button, write its devices' pictures.
+    public struct SimulatorHooks {
+        public var press: (Bool) -> Void
+        /// Writes the pictures to a folder; returns an error message or nil.
+        public var snapshot: (String) -> String?
+
+        public init(press: @escaping (Bool) -> Void, snapshot: @escaping (String) -> String?) {
+            self.press = press
+            self.snapshot = snapshot
+        }
+    }
+
+    private let simulator: SimulatorHooks?
 
     /// Buttons, read on every tick (a press matters only while a job is shown, and jobs are
     /// ticked while shown); presses made while nothing is shown are dropped.
@@ -25,14 +36,14 @@ public final class ServiceCore {
 
     public init(
         outputs: [ServiceOutput], buttons: [ButtonMonitor] = [], policy: LifecyclePolicy = .standard, appearance: Appearance = .standard,
-        clock: any ProgressClock, simulatedPress: ((Bool) -> Void)? = nil
+        clock: any ProgressClock, simulator: SimulatorHooks? = nil
     ) {
         registry = JobRegistry(policy: policy)
         self.outputs = outputs
         self.buttons = buttons
         self.appearance = appearance
         self.clock = clock
-        self.simulatedPress = simulatedPress
+        self.simulator = simulator
     }
 
     /// Handles one request line from `connection`; returns the reply line and events to deliver.
@@ -54,10 +65,16 @@ public final class ServiceCore {
             }
             return (Reply.ok.line, [])
         case .press(let long):
-            guard let simulatedPress else {
+            guard let simulator else {
                 return (Reply.error(ProtocolError(field: "op", "press is only for the simulator's virtual button")).line, [])
             }
-            simulatedPress(long)
+            simulator.press(long)
+            return (Reply.ok.line, [])
+        case .snapshot(let folder):
+            guard let simulator else {
+                return (Reply.error(ProtocolError(field: "op", "snapshot is only for the simulator")).line, [])
+            }
+            if let problem = simulator.snapshot(folder) { return (Reply.error(ProtocolError(field: "folder", problem)).line, []) }
             return (Reply.ok.line, [])
         default:
             let (reply, events) = registry.apply(request, at: clock.now)
@@ -121,6 +138,13 @@ public final class ServiceCore {
         }
         showingJobs = !visible.isEmpty
         return (events, failures)
+    }
+
+    /// Draws every output idle (dark LEDs, a blank display): what stopping leaves behind unless
+    /// the configuration asks to persist.
+    public func clearOutputs() {
+        let idle = ProgressStyleConfiguration(snapshot: .idle(at: clock.now), appearance: appearance)
+        for output in outputs { _ = try? output.output.draw(idle) }
     }
 
     /// When the loop must next call ``tick()``: soon while anything is shown (animation), at the

@@ -202,11 +202,11 @@ public final class ServiceServer {
         return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 
-    /// Closes every client and the listener.
-    public func shutdown() {
+    /// Closes every client; the listener stays open (a reload keeps it).
+    public func disconnectClients() {
         notifier.notify("STOPPING=1")
-        for fd in connections.keys { close(fd) }
-        connections.removeAll()
-        close(listener)
+        for fd in Array(connections.keys) { disconnect(fd) }
+        close(signals.read)
+        close(signals.write)
     }
 }

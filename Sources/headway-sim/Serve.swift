@@ -35,6 +35,7 @@ struct Serve: ParsableCommand {
     func run() throws {
         let path = socket ?? SocketPath.forServer()
         let clock = MonotonicClock()
+        var listener: Int32?
         while true {
             let configuration = try load()
             let factory = SimulatorDeviceFactory(clock: clock)
@@ -48,20 +49,29 @@ struct Serve: ParsableCommand {
                     }
                 }
             } catch let error as ConfigurationError {
-                throw ValidationError(error.description)
+                throw StartupFailure(error.description)
             }
             let rig = factory.rig
             let press: (Bool) -> Void = { long in
                 if let (chip, line) = rig.button { chip.press(line, at: clock.now + 0.01, for: long ? 2.0 : 0.3) }
             }
-            let core = ServiceCore(outputs: outputs, buttons: buttons, policy: configuration.policy, appearance: configuration.appearance, clock: clock, simulatedPress: press)
-            let listener: Int32
-            do {
-                listener = try UnixSocket.listen(path: path, group: configuration.socketGroup)
-            } catch {
-                throw ValidationError(error.description)
+            let hooks = ServiceCore.SimulatorHooks(press: press) { folder in
+                do {
+                    try SnapshotWriter(directory: folder).write(rig)
+                    return nil
+                } catch {
+                    return "\(error)"
+                }
             }
-            let server = ServiceServer(core: core, listener: listener) { FileHandle.standardError.write(Data(("headway-sim: " + $0 + "\n").utf8)) }
+            let core = ServiceCore(outputs: outputs, buttons: buttons, policy: configuration.policy, appearance: configuration.appearance, clock: clock, simulator: hooks)
+            if listener == nil {
+                do {
+                    listener = try UnixSocket.listen(path: path, group: configuration.socketGroup)
+                } catch {
+                    throw StartupFailure(error.description)
+                }
+            }
+            let server = ServiceServer(core: core, listener: listener!) { FileHandle.standardError.write(Data(("headway-sim: " + $0 + "\n").utf8)) }
             let live = !headless && LiveTerminal.canDrawLive()
             let terminal = LiveTerminal()
             var lastDraw = -Double.infinity
@@ -78,10 +88,13 @@ struct Serve: ParsableCommand {
             }
             FileHandle.standardError.write(Data("headway-sim: serving \(configuration.board ?? configuration.source) on \(path)\n".utf8))
             let reason = server.run()
-            server.shutdown()
+            server.disconnectClients()
             if live { terminal.finish() }
-            unlink(path)
-            if reason == .terminate { return }
+            if reason == .terminate {
+                close(listener!)
+                unlink(path)
+                return
+            }
             FileHandle.standardError.write(Data("headway-sim: reloading the configuration\n".utf8))
         }
     }
@@ -91,7 +104,7 @@ struct Serve: ParsableCommand {
             let file = try config ?? BoardPresets.path(named: board ?? "simulator")
             return try ConfigurationLoader.load(path: file)
         } catch let error as ConfigurationError {
-            throw ValidationError(error.description)
+            throw StartupFailure(error.description)
         }
     }
 }

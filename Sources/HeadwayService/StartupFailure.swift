@@ -1,0 +1,6 @@
+/// A reason a service cannot start (a configuration or device problem, not a command-line
+/// mistake): printed as it is, without the usage text.
+public struct StartupFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

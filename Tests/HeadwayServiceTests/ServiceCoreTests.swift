@@ -1,0 +1,114 @@
+import Headway
+import HeadwayProtocol
+@testable import HeadwayService
+import HeadwaySimulator
+import Testing
+
+/// The service core with virtual devices and a manual clock.
+@Suite("Service core")
+struct ServiceCoreTests {
+    final class Fixture {
+        let clock = ManualClock()
+        let strip: SimulatedLEDChain
+        let oled: SimulatedOLED
+        let core: ServiceCore
+
+        init(policy: LifecyclePolicy = LifecyclePolicy(grace: 1, stallAfter: 5, linger: 2, loseAfter: 20)) {
+            strip = try! .ws2812(name: "strip", count: 60, layout: .strip, bus: VirtualSPIBus(clock: clock))
+            oled = SimulatedOLED(name: "oled", configuration: try! OLEDConfiguration(controller: .ssd1306), bus: VirtualI2CBus(clock: clock))
+            core = ServiceCore(
+                outputs: [
+                    ServiceOutput(name: "strip", output: IndicatorOutput(leds: strip.driver), framesPerSecond: 50),
+                    ServiceOutput(name: "oled", output: IndicatorOutput(display: oled.driver), framesPerSecond: 20),
+                ],
+                policy: policy, clock: clock)
+        }
+
+        @discardableResult
+        func send(_ request: Request, from connection: Int = 1) -> (Reply?, [JobEvent]) {
+            let (line, events) = core.handle(line: request.line, from: connection)
+            return (Reply.parse(line), events)
+        }
+
+        func advance(to time: Seconds) {
+            while let next = core.nextWakeup(), next <= time {
+                clock.set(to: max(clock.now, next))
+                _ = core.tick()
+            }
+            clock.set(to: time)
+            _ = core.tick()
+        }
+    }
+
+    @Test func idleServiceNeverWakesUp() {
+        let fixture = Fixture()
+        _ = fixture.core.tick()
+        #expect(fixture.core.nextWakeup() == nil)
+        fixture.send(.begin(job: "a", label: nil, total: nil))
+        // Pending in its grace delay: the next wake-up is when it becomes visible, not a frame loop.
+        #expect(fixture.core.nextWakeup() == 1)
+        fixture.advance(to: 1.5)
+        #expect(fixture.core.nextWakeup()! <= 1.5 + 1.0 / 50 + 1e-9)
+        fixture.send(.finish(job: "a", outcome: .succeeded))
+        fixture.advance(to: 4)
+        #expect(fixture.core.registry.count == 0)
+        #expect(fixture.core.nextWakeup() == nil, "after the linger and one idle frame the service sleeps")
+        #expect(fixture.strip.levels.allSatisfy { $0 == .off })
+        #expect(fixture.oled.picture.litCount() == 0)
+    }
+
+    @Test func severalJobsShareTheStripAndTheNewestHasTheDisplay() {
+        let fixture = Fixture()
+        fixture.send(.begin(job: "old", label: "Old", total: 10))
+        fixture.send(.update(job: "old", value: 10, total: nil, label: nil))
+        fixture.advance(to: 0.5)
+        fixture.send(.begin(job: "new", label: "New", total: 10))
+        fixture.advance(to: 3)
+        let levels = fixture.strip.levels
+        // Old job: 99 % of the first 30 LEDs lit; new job: nothing yet in the second 30.
+        #expect(levels[0] != .off && levels[28] != .off)
+        #expect(levels[31] == levels[59], "the new job's segment is all track")
+        #expect(levels[0] != levels[31])
+    }
+
+    @Test func stallAndLossAreReported() {
+        let fixture = Fixture()
+        fixture.send(.subscribe(job: nil), from: 7)
+        fixture.send(.begin(job: "s", label: nil, total: 100))
+        fixture.send(.update(job: "s", value: 10, total: nil, label: nil))
+        fixture.advance(to: 7)
+        guard case .jobs(let jobs)? = fixture.send(.status).0 else { Issue.record("no status"); return }
+        #expect(jobs.first?.phase == "stalled")
+        var lost: [JobEvent] = []
+        while fixture.clock.now < 25 {
+            fixture.clock.advance(by: 1)
+            lost += fixture.core.tick().events
+        }
+        #expect(lost == [JobEvent(.lost, job: "s")])
+        #expect(fixture.core.subscribers(for: "s") == [7])
+    }
+
+    @Test func buttonPausesAndRequestsCancelFromTheSubscriber() {
+        let fixture = Fixture()
+        fixture.send(.begin(job: "b", label: nil, total: nil))
+        fixture.advance(to: 2)
+        #expect(fixture.core.button(.shortPress) == [JobEvent(.paused, job: "b")])
+        #expect(fixture.core.button(.shortPress) == [JobEvent(.resumed, job: "b")])
+        // With a subscriber the press asks it to cancel; without one the service cancels itself.
+        fixture.send(.subscribe(job: "b"), from: 3)
+        #expect(fixture.core.button(.longPress) == [JobEvent(.cancelRequested, job: "b")])
+        fixture.core.disconnected(3)
+        #expect(fixture.core.button(.longPress) == [JobEvent(.finished, job: "b", outcome: .cancelled)])
+    }
+
+    @Test func errorsAreAnsweredAndTheServiceGoesOn() {
+        let fixture = Fixture()
+        let (line, _) = fixture.core.handle(line: "{oops", from: 1)
+        #expect(line.contains("\"ok\":false") && line.contains("not valid JSON"))
+        let (reply, _) = fixture.send(.update(job: "ghost", value: 1, total: nil, label: nil))
+        #expect(reply == .error(ProtocolError(field: "job", "no job \"ghost\"; send begin first (jobs are forgotten after they finish or are lost)")))
+        let (press, _) = fixture.send(.press(long: false))
+        if case .error(let error)? = press { #expect(error.message.contains("simulator")) } else { Issue.record("press accepted without a simulator") }
+        #expect(fixture.send(.begin(job: "fine", label: nil, total: 3)).0 == .ok)
+    }
+}
