@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "HeadwayProtocolTests", dependencies: ["HeadwayProtocol"]),
         .testTarget(name: "HeadwayServiceTests", dependencies: ["HeadwayService", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayLinuxTests", dependencies: ["HeadwayLinux", "HeadwayCore"]),
-        .testTarget(name: "EndToEndTests", dependencies: []),
+        .testTarget(name: "EndToEndTests", dependencies: ["HeadwayProtocol"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -65,6 +65,11 @@ public final class ServiceServer {
             }
         }
         signal(SIGPIPE, SIG_IGN)
+        // A parent may have started us with these signals blocked; we handle them ourselves.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&handled, number) }
+        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
         notifier.notify("READY=1\nSTATUS=listening")
         var nextWatchdog = notifier.watchdogInterval.map { monotonic() + $0 }
         tickAndReport()

@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
+/// Every end-to-end suite starts processes that block while they run: one test at a time.
+@Suite("End to end", .serialized)
+enum EndToEnd {}
+
 /// Runs the built `headway-sim` binary as a person would.
+extension EndToEnd {
 @Suite("headway-sim command line")
 struct HeadwaySimTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -96,8 +101,11 @@ struct HeadwaySimTests {
     }
 }
 
+}
+
 private final class BundleMarker {}
 
+extension EndToEnd {
 @Suite("headway-sim captures")
 struct CaptureTests {
     @Test func captureDecodesToTheSnapshotFrame() throws {
@@ -143,4 +151,5 @@ struct CaptureTests {
         #expect(replay.status != 0)
         #expect(replay.stderr.contains("memory addressing mode 0x8D is invalid"))
     }
+}
 }

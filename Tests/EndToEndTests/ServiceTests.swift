@@ -1,0 +1,143 @@
+import Foundation
+import HeadwayProtocol
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `headway` driving `headway-sim serve`, checked through what the virtual devices decoded.
+extension EndToEnd {
+@Suite("headway and the service, end to end")
+struct ServiceTests {
+    @Test func severalJobsAtOnce() throws {
+        let service = try SimulatedService()
+        for (job, total) in [("a", "100"), ("b", "100"), ("c", "100")] {
+            #expect(try service.headway(["--job", job, "begin", "--label", "Job \(job)", "--total", total]).status == 0)
+        }
+        try service.headway(["--job", "a", "set", "90"])
+        try service.headway(["--job", "b", "set", "50%"])
+        try service.headway(["--job", "c", "set", "10/100", "--label", "Newest job"])
+        usleep(1_200_000)
+        let jobs = try service.status()
+        #expect(jobs.map(\.job) == ["a", "b", "c"])
+        #expect(jobs.map(\.phase) == ["active", "active", "active"])
+        let pictures = try service.snapshot("three")
+        // The 60-LED strip shows the three jobs side by side, oldest first: 20 LEDs each.
+        let strip = try ppmPixels(pictures.appendingPathComponent("strip.ppm"))
+        let lit = strip.map { $0.2 > 100 }
+        #expect(lit[0..<20].filter { $0 }.count >= 17, "job a at 90 %")
+        #expect(lit[20..<40].filter { $0 }.count == 10, "job b at 50 %")
+        #expect(lit[40..<60].filter { $0 }.count == 2, "job c at 10 %")
+        // The OLED shows the newest job.
+        let table = try service.headway(["status"]).stdout
+        #expect(table.contains("Newest job") && table.contains("90%"))
+        let oled = try Data(contentsOf: pictures.appendingPathComponent("oled.pbm"))
+        #expect(oled.count > 1000)
+    }
+
+    @Test func aStalledJobShowsStalled() throws {
+        let service = try SimulatedService(stallAfter: 1)
+        try service.headway(["--job", "s", "begin", "--label", "Upload", "--total", "10"])
+        try service.headway(["--job", "s", "set", "5"])
+        usleep(1_800_000)
+        #expect(try service.status().first?.phase == "stalled")
+        let ring = try ppmPixels(try service.snapshot("stalled").appendingPathComponent("ring.ppm"))
+        let fill = ring[0]
+        #expect(fill.0 > fill.2, "the fill turns amber: \(fill)")
+        try service.headway(["--job", "s", "set", "6"])
+        #expect(try service.status().first?.phase == "active")
+    }
+
+    @Test func aLongPressCancelsTheJobUnderRun() throws {
+        let service = try SimulatedService()
+        let process = Process()
+        process.executableURL = SimulatedService.binaries.appendingPathComponent("headway")
+        process.arguments = ["--job", "r", "run", "--", "sh", "-c", "i=0; while [ $i -lt 100 ]; do i=$((i+1)); echo \"$i%\"; sleep 0.1; done"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["HEADWAY_SOCKET": service.socket]) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let started = Date()
+        try process.run()
+        usleep(1_500_000)
+        #expect(try service.raw([Request.press(long: true).line]).first?.contains("\"ok\":true") == true)
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 143, "the command was stopped with SIGTERM: \(stderr)")
+        #expect(stderr.contains("cancel requested for r"))
+        #expect(Date().timeIntervalSince(started) < 6)
+        #expect(stdout.contains("10%"), "output passes through")
+        #expect(try service.status().first?.phase == "cancelled")
+    }
+
+    @Test func runPassesTheExitStatusAndProgress() throws {
+        let service = try SimulatedService()
+        let run = try service.headway(["--job", "x", "run", "--pattern", #"done (\d+) of (\d+)"#, "--", "sh", "-c", "echo done 3 of 4; sleep 0.5; echo done 4 of 4; exit 7"])
+        #expect(run.status == 7)
+        #expect(run.stdout == "done 3 of 4\ndone 4 of 4\n")
+        let job = try #require(try service.status().first)
+        #expect(job.phase == "failed" && job.total == 4)
+    }
+
+    @Test func pipeCountsBytes() throws {
+        let service = try SimulatedService(grace: 0)
+        let data = Data(repeating: 7, count: 300_000)
+        let run = try service.headway(["--job", "p", "pipe", "--size", "300000"], stdin: data)
+        #expect(run.status == 0)
+        #expect(run.stdout.utf8.count == 300_000)
+        let job = try #require(try service.status().first)
+        #expect(job.phase == "succeeded" && job.value == 300_000)
+    }
+
+    @Test func malformedInputGetsOneErrorEachAndNothingElseBreaks() throws {
+        let service = try SimulatedService()
+        try service.headway(["--job", "ok", "begin", "--total", "10"])
+        let replies = try service.raw([
+            "hello", #"{"v":1,"op":"update","job":"ok","value":"x"}"#, #"{"v":9,"op":"status"}"#,
+            String(repeating: "z", count: 5000), #"{"v":1,"op":"update","job":"ok","value":4}"#,
+        ])
+        #expect(replies.count == 5, "\(replies)")
+        #expect(replies[0].contains("not valid JSON"))
+        #expect(replies[1].contains("\"field\":\"value\""))
+        #expect(replies[2].contains("\"field\":\"v\""))
+        #expect(replies[3].contains("\"ok\":false") && replies[3].contains("4096"))
+        #expect(replies[4] == #"{"v":1,"ok":true}"#)
+        #expect(try service.status().first?.value == 4)
+    }
+
+    @Test func anAbsentDaemonNeverBreaksAHook() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-daemon-\(UUID().uuidString).sock").path
+        let run = try SimulatedService.run(SimulatedService.binaries.appendingPathComponent("headway"), ["--job", "j", "set", "5"], environment: ["HEADWAY_SOCKET": missing])
+        #expect(run.status == 0)
+        #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains("warning"))
+        let strict = try SimulatedService.run(SimulatedService.binaries.appendingPathComponent("headway"), ["--strict", "--job", "j", "set", "5"], environment: ["HEADWAY_SOCKET": missing])
+        #expect(strict.status == 1)
+    }
+
+    @Test func aSilentDaemonIsGivenUpOnWithin200Milliseconds() throws {
+        // A socket that accepts connections (the kernel's backlog) but never answers.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mute-\(UUID().uuidString).sock").path
+        let fd = try UnixSocket.listen(path: path)
+        defer {
+            close(fd)
+            unlink(path)
+        }
+        let run = try SimulatedService.run(SimulatedService.binaries.appendingPathComponent("headway"), ["--job", "j", "set", "5"], environment: ["HEADWAY_SOCKET": path])
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("did not answer in time"))
+        #expect(run.seconds < 0.5, "gave up after \(run.seconds) s")
+    }
+
+    @Test func jobIdsComeFromTheRunner() throws {
+        let service = try SimulatedService()
+        try service.headway(["begin"], environment: ["GITHUB_RUN_ID": "77", "GITHUB_JOB": "build"])
+        try service.headway(["begin"], environment: ["CI_JOB_ID": "88"])
+        try service.headway(["begin"], environment: ["BUILDKITE_JOB_ID": "uuid-1"])
+        #expect(try service.status().map(\.job) == ["gh-77-build", "gl-88", "bk-uuid-1"])
+        let missing = try service.headway(["begin"])
+        #expect(missing.status == 2 && missing.stderr.contains("--job ID is needed"))
+    }
+}
+}
