@@ -130,6 +130,41 @@ struct ServiceTests {
         #expect(run.seconds < 0.5, "gave up after \(run.seconds) s")
     }
 
+    @Test func systemdReadinessAndReloadKeepTheSocket() throws {
+        // A datagram socket standing in for systemd's NOTIFY_SOCKET.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("notify-\(UUID().uuidString)").path
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (i, byte) in path.utf8.enumerated() { buffer[i] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        defer {
+            close(fd)
+            unlink(path)
+        }
+        let service = try SimulatedService(environment: ["NOTIFY_SOCKET": path])
+        func nextMessage() -> String {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 3000) == 1 else { return "" }
+            var buffer = [UInt8](repeating: 0, count: 512)
+            let count = recv(fd, &buffer, buffer.count, 0)
+            return String(decoding: buffer[0..<max(0, count)], as: UTF8.self)
+        }
+        #expect(nextMessage().contains("READY=1"))
+        try service.headway(["--job", "kept", "begin"])
+        // SIGHUP reloads the configuration on the same socket; jobs start afresh.
+        service.signal(SIGHUP)
+        #expect(nextMessage().contains("STOPPING=1"))
+        #expect(nextMessage().contains("READY=1"))
+        #expect(try service.headway(["--strict", "--job", "after", "begin"]).status == 0)
+        #expect(try service.status().map(\.job) == ["after"])
+    }
+
     @Test func jobIdsComeFromTheRunner() throws {
         let service = try SimulatedService()
         try service.headway(["begin"], environment: ["GITHUB_RUN_ID": "77", "GITHUB_JOB": "build"])

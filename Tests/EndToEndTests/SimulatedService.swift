@@ -14,7 +14,7 @@ final class SimulatedService {
 
     static var binaries: URL { EndToEnd.HeadwaySimTests.binary.deletingLastPathComponent() }
 
-    init(grace: Double = 0.3, stallAfter: Double = 1.5, linger: Double = 5) throws {
+    init(grace: Double = 0.3, stallAfter: Double = 1.5, linger: Double = 5, environment: [String: String] = [:]) throws {
         folder = EndToEnd.HeadwaySimTests.temporaryFolder()
         socket = folder.appendingPathComponent("headway.sock").path
         let board = try String(contentsOf: EndToEnd.HeadwaySimTests.packageRoot.appendingPathComponent("Boards/simulator.yaml"), encoding: .utf8)
@@ -22,12 +22,16 @@ final class SimulatedService {
         try (board + "timings:\n  grace: \(grace)\n  stall-after: \(stallAfter)\n  linger: \(linger)\n  lose-after: 30\n").write(to: config, atomically: true, encoding: .utf8)
         process.executableURL = EndToEnd.HeadwaySimTests.binary
         process.arguments = ["serve", "--headless", "--config", config.path, "--socket", socket]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         try process.run()
         for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
     }
+
+    /// Sends `signal` to the service.
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
     deinit {
         process.terminate()
