@@ -9,8 +9,23 @@ public protocol DeviceFactory {
     func button(_ button: ButtonConfiguration) throws(DeviceError) -> ButtonMonitor
 }
 
-/// Turns a configuration into the service's outputs.
+/// Turns a configuration into the service's outputs and buttons.
 public enum OutputBuilder {
+    /// Every output and button of `configuration`; a device that cannot be opened is reported with
+    /// the line of the file that names it.
+    public static func devices(for configuration: ServiceConfiguration, factory: any DeviceFactory) throws(ConfigurationError) -> (outputs: [ServiceOutput], buttons: [ButtonMonitor]) {
+        let outputs = try outputs(for: configuration, factory: factory)
+        var buttons: [ButtonMonitor] = []
+        for button in configuration.buttons {
+            do throws(DeviceError) {
+                buttons.append(try factory.button(button))
+            } catch {
+                throw ConfigurationError(file: configuration.source, line: button.fileLine, key: "buttons", error.message)
+            }
+        }
+        return (outputs, buttons)
+    }
+
     public static func outputs(for configuration: ServiceConfiguration, factory: any DeviceFactory) throws(ConfigurationError) -> [ServiceOutput] {
         var outputs: [ServiceOutput] = []
         for output in configuration.outputs {

@@ -6,9 +6,6 @@ import Glibc
 import Musl
 #endif
 
-/// The write end of the signal pipe, for the signal handler (which can capture nothing).
-nonisolated(unsafe) private var signalPipe: Int32 = -1
-
 /// The service's event loop: accepts clients on the socket, reads request lines, answers them,
 /// sends events to subscribers, and ticks the core when a frame is due — and only then: with no
 /// visible job and no pending phase change the loop sleeps in `poll` without a timeout.
@@ -28,7 +25,7 @@ public final class ServiceServer {
     private let log: (String) -> Void
     private var connections: [Int32: Connection] = [:]
     private var sources: [(fd: Int32, readable: () -> Void)] = []
-    private let signals: (read: Int32, write: Int32)
+    private var signals: SignalPipe?
     private let notifier = SystemdNotifier()
     /// Called after every tick (the simulator redraws its terminal here).
     public var afterTick: () -> Void = {}
@@ -37,11 +34,6 @@ public final class ServiceServer {
         self.core = core
         self.listener = listener
         self.log = log
-        var fds: [Int32] = [0, 0]
-        _ = pipe(&fds)
-        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
-        _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
-        signals = (fds[0], fds[1])
         _ = fcntl(listener, F_SETFL, O_NONBLOCK)
     }
 
@@ -57,24 +49,13 @@ public final class ServiceServer {
 
     /// Runs until a signal says stop or reload.
     public func run() -> StopReason {
-        signalPipe = signals.write
-        for number in [SIGTERM, SIGINT, SIGHUP] {
-            signal(number) { number in
-                var byte = UInt8(truncatingIfNeeded: number)
-                _ = write(signalPipe, &byte, 1)
-            }
-        }
-        signal(SIGPIPE, SIG_IGN)
-        // A parent may have started us with these signals blocked; we handle them ourselves.
-        var handled = sigset_t()
-        sigemptyset(&handled)
-        for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&handled, number) }
-        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
+        let signals = SignalPipe([SIGTERM, SIGINT, SIGHUP])
+        self.signals = signals
         notifier.notify("READY=1\nSTATUS=listening")
         var nextWatchdog = notifier.watchdogInterval.map { monotonic() + $0 }
         tickAndReport()
         while true {
-            var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: signals.read, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0)]
             fds += sources.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
             let order = Array(connections.keys)
             fds += order.map { fd in pollfd(fd: fd, events: Int16(POLLIN) | (connections[fd]!.output.isEmpty ? 0 : Int16(POLLOUT)), revents: 0) }
@@ -107,10 +88,9 @@ public final class ServiceServer {
     }
 
     private func drainSignals() -> StopReason? {
-        var byte: UInt8 = 0
         var reason: StopReason?
-        while read(signals.read, &byte, 1) == 1 {
-            if Int32(byte) == SIGHUP { reason = reason ?? .reload } else { reason = .terminate }
+        for number in signals?.drain() ?? [] {
+            if number == SIGHUP { reason = reason ?? .reload } else { reason = .terminate }
         }
         return reason
     }
@@ -211,7 +191,7 @@ public final class ServiceServer {
     public func disconnectClients() {
         notifier.notify("STOPPING=1")
         for fd in Array(connections.keys) { disconnect(fd) }
-        close(signals.read)
-        close(signals.write)
+        signals?.close()
+        signals = nil
     }
 }

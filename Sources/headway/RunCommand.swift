@@ -7,9 +7,6 @@ import Glibc
 import Musl
 #endif
 
-/// The write end of `run`'s signal pipe, for the signal handler.
-nonisolated(unsafe) private var runSignalPipe: Int32 = -1
-
 /// `headway run -- CMD ARGS...`: runs CMD with its output passed through unchanged, shows the job
 /// as indeterminate until the output contains progress (`42%`, `[3/10]`, `3 of 10` or `--pattern`),
 /// forwards SIGINT, SIGTERM and SIGHUP to CMD, stops CMD when the job's button asks for a cancel,
@@ -35,25 +32,13 @@ struct RunCommand {
             }
         }
 
-        var output: [Int32] = [0, 0], errors: [Int32] = [0, 0], signals: [Int32] = [0, 0]
-        guard pipe(&output) == 0, pipe(&errors) == 0, pipe(&signals) == 0 else {
+        var output: [Int32] = [0, 0], errors: [Int32] = [0, 0]
+        guard pipe(&output) == 0, pipe(&errors) == 0 else {
             printError("headway: cannot create pipes: \(UnixSocket.describe(errno))")
             return 125
         }
-        _ = fcntl(signals[1], F_SETFL, O_NONBLOCK)
-        runSignalPipe = signals[1]
-        for number in [SIGINT, SIGTERM, SIGHUP] {
-            signal(number) { number in
-                var byte = UInt8(truncatingIfNeeded: number)
-                _ = write(runSignalPipe, &byte, 1)
-            }
-        }
-        signal(SIGPIPE, SIG_IGN)
-        // A parent may have started us with these blocked; we forward them ourselves.
-        var handled = sigset_t()
-        sigemptyset(&handled)
-        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&handled, number) }
-        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
+        // Signals for us are forwarded to CMD.
+        let signals = SignalPipe([SIGINT, SIGTERM, SIGHUP])
 
         guard let pid = spawn(output: output[1], errors: errors[1]) else {
             let code = errno
@@ -72,7 +57,7 @@ struct RunCommand {
 
         while !streams.isEmpty {
             var fds = streams.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
-            fds.append(pollfd(fd: signals[0], events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0))
             if let connection { fds.append(pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0)) }
             let timeout: Int32 = killAt.map { Int32(max(0, ($0 - DaemonConnection.now()) * 1000)) } ?? -1
             let ready = poll(&fds, nfds_t(fds.count), timeout)
@@ -81,10 +66,8 @@ struct RunCommand {
                 kill(pid, SIGKILL)
                 killAt = nil
             }
-            // Signals for us are for CMD.
             if fds[streams.count].revents != 0 {
-                var byte: UInt8 = 0
-                while read(signals[0], &byte, 1) == 1 { kill(pid, Int32(byte)) }
+                for number in signals.drain() { kill(pid, number) }
             }
             // Events and replies from the daemon.
             if let live = connection, fds.count > streams.count + 1, fds[streams.count + 1].revents != 0 {

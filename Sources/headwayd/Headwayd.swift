@@ -54,14 +54,9 @@ struct Headwayd: ParsableCommand {
             let factory = LinuxDeviceFactory()
             let outputs: [ServiceOutput]
             let buttons: [ButtonMonitor]
-            do {
-                outputs = try OutputBuilder.outputs(for: configuration, factory: factory)
-                buttons = try configuration.buttons.map { button in
-                    do throws(DeviceError) { return try factory.button(button) } catch {
-                        throw ConfigurationError(file: configuration.source, line: button.fileLine, key: "buttons", error.message)
-                    }
-                }
-            } catch let error as ConfigurationError {
+            do throws(ConfigurationError) {
+                (outputs, buttons) = try OutputBuilder.devices(for: configuration, factory: factory)
+            } catch {
                 throw StartupFailure(error.description)
             }
             if check {
