@@ -61,9 +61,9 @@ struct Serve: ParsableCommand {
             let core = ServiceCore(outputs: outputs, buttons: buttons, policy: configuration.policy, appearance: configuration.appearance, clock: clock, simulator: hooks)
             if listener == nil {
                 do {
-                    listener = try UnixSocket.listen(path: path, group: configuration.socketGroup)
+                    listener = try UnixSocket.activated() ?? UnixSocket.listen(path: path, group: configuration.socketGroup)
                 } catch {
-                    throw StartupFailure(error.description)
+                    throw StartupFailure("\(error)")
                 }
             }
             let server = ServiceServer(core: core, listener: listener!) { FileHandle.standardError.write(Data(("headway-sim: " + $0 + "\n").utf8)) }
