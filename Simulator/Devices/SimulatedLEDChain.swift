@@ -65,7 +65,8 @@ public final class SimulatedLEDChain: Sendable {
         let lastClock = ClockLevel()
         chip.watch([data, clock]) { levels in
             // The LEDs sample data on each rising clock edge.
-            if levels[1], !lastClock.exchange(levels[1]) { chain.clock([levels[0]]) } else { _ = lastClock.exchange(levels[1]) }
+            let wasHigh = lastClock.exchange(levels[1])
+            if levels[1], !wasHigh { chain.clock([levels[0]]) }
         }
         let driver = try APA102BitBang(chip: chip, data: data, clock: clock, count: count)
         return SimulatedLEDChain(

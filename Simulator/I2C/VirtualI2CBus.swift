@@ -76,13 +76,13 @@ public final class VirtualI2CBus: I2CBus {
                         target.receive(Array(messages[0].prefix(max(1, messages[0].count / 2))))
                         target.stop()
                     }
-                    throw DeviceError(.notPresent, "I/O error talking to \(hexAddress(address)) on \(name)", errno: 5)
+                    throw DeviceError(.notPresent, "I/O error talking to \(hexByte(address)) on \(name)", errno: 5)
                 default:
-                    throw DeviceError(.notPresent, "no device at \(hexAddress(address)) on \(name)", errno: 121)
+                    throw DeviceError(.notPresent, "no device at \(hexByte(address)) on \(name)", errno: 121)
                 }
             }
             guard let target = state.targets[address] else {
-                throw DeviceError(.notPresent, "no device at \(hexAddress(address)) on \(name)", errno: 121)
+                throw DeviceError(.notPresent, "no device at \(hexByte(address)) on \(name)", errno: 121)
             }
             for message in messages { target.receive(message) }
             target.stop()
@@ -93,10 +93,11 @@ public final class VirtualI2CBus: I2CBus {
     private func takeFault(_ state: inout State, address: UInt8, now: Seconds) -> BusFault? {
         for (index, fault) in state.faults.enumerated() {
             switch fault {
-            case .nack(let count), .ioError(let count):
-                if count <= 1 { state.faults.remove(at: index) } else {
-                    state.faults[index] = fault == .nack(count: count) ? .nack(count: count - 1) : .ioError(count: count - 1)
-                }
+            case .nack(let count):
+                if count <= 1 { state.faults.remove(at: index) } else { state.faults[index] = .nack(count: count - 1) }
+                return fault
+            case .ioError(let count):
+                if count <= 1 { state.faults.remove(at: index) } else { state.faults[index] = .ioError(count: count - 1) }
                 return fault
             case .disappear(let gone, let until) where gone == address:
                 if now < until { return fault }

@@ -51,7 +51,7 @@ public struct OLEDRegisters: Sendable {
     mutating func take(_ byte: UInt8, isData: Bool) {
         if isData {
             if let pending = pendingCommand {
-                error("display data while command \(hex(pending.opcode)) still waits for \(pending.needed - pending.arguments.count) argument bytes")
+                error("display data while command \(hexByte(pending.opcode)) still waits for \(pending.needed - pending.arguments.count) argument bytes")
                 pendingCommand = nil
             }
             writeData(byte)
@@ -69,7 +69,7 @@ public struct OLEDRegisters: Sendable {
         }
         let needed = controller == .ssd1306 ? SSD1306CommandTable.argumentCount(byte) : SH1106CommandTable.argumentCount(byte)
         switch needed {
-        case nil: error("unknown command \(hex(byte)) for \(controller.rawValue)")
+        case nil: error("unknown command \(hexByte(byte)) for \(controller.rawValue)")
         case 0: execute(byte, [])
         case let count?: pendingCommand = PendingCommand(opcode: byte, needed: count)
         }

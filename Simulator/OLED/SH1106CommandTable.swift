@@ -1,3 +1,5 @@
+import HeadwayDevices
+
 /// The SH1106 command set (Sino Wealth SH1106 datasheet): page addressing only, 132 RAM columns,
 /// DC-DC converter control instead of a charge pump, no scrolling or windowing commands.
 enum SH1106CommandTable {
@@ -19,17 +21,17 @@ enum SH1106CommandTable {
             r.column = column
         case 0x30...0x33, 0xD5, 0xDB, 0xE0, 0xEE, 0xE3: break  // pump voltage, clock, VCOM, read-modify-write, NOP
         case 0xA8:
-            guard a[0] <= 63 else { return r.error("multiplex ratio \(hex(a[0])) is invalid (0…63)") }
+            guard a[0] <= 63 else { return r.error("multiplex ratio \(hexByte(a[0])) is invalid (0…63)") }
             r.multiplex = Int(a[0])
         case 0xAD:
-            guard a[0] & 0xFE == 0x8A else { return r.error("DC-DC control \(hex(a[0])) is invalid (0x8A off, 0x8B on)") }
+            guard a[0] & 0xFE == 0x8A else { return r.error("DC-DC control \(hexByte(a[0])) is invalid (0x8A off, 0x8B on)") }
             r.powerOn = a[0] == 0x8B
         case 0xB0...0xB7: r.page = Int(opcode & 0x07)
         case 0xDA:
-            guard a[0] & 0xEF == 0x02 else { return r.error("COM pins configuration \(hex(a[0])) is invalid (0x02 or 0x12)") }
+            guard a[0] & 0xEF == 0x02 else { return r.error("COM pins configuration \(hexByte(a[0])) is invalid (0x02 or 0x12)") }
             r.comPins = a[0]
         default:
-            r.error("unhandled command \(hex(opcode))")
+            r.error("unhandled command \(hexByte(opcode))")
         }
     }
 }

@@ -1,3 +1,5 @@
+import HeadwayDevices
+
 /// The SSD1306 command set (Solomon Systech SSD1306 datasheet, command table and charge pump
 /// application note): how many argument bytes each command takes, and what it does.
 enum SSD1306CommandTable {
@@ -20,14 +22,14 @@ enum SSD1306CommandTable {
             r.column = (r.column & 0xF0) | Int(opcode & 0x0F)
         case 0x10...0x1F:
             pageModeOnly(opcode, &r)
-            guard opcode <= 0x17 else { return r.error("column high nibble \(hex(opcode)) is past column 127") }
+            guard opcode <= 0x17 else { return r.error("column high nibble \(hexByte(opcode)) is past column 127") }
             r.column = (r.column & 0x0F) | Int(opcode & 0x0F) << 4
         case 0x20:
             switch a[0] {
             case 0x00: r.addressing = .horizontal
             case 0x01: r.addressing = .vertical
             case 0x02: r.addressing = .page
-            default: r.error("memory addressing mode \(hex(a[0])) is invalid (0x00, 0x01 or 0x02)")
+            default: r.error("memory addressing mode \(hexByte(a[0])) is invalid (0x00, 0x01 or 0x02)")
             }
         case 0x21:
             guard a[0] <= 127, a[1] <= 127, a[0] <= a[1] else { return r.error("column range \(a[0])…\(a[1]) is invalid") }
@@ -40,10 +42,10 @@ enum SSD1306CommandTable {
         case 0x23, 0xD6, 0xD5, 0xE3: break  // fade/blink, zoom, clock: no effect on the picture here
         case 0x26, 0x27:
             guard a[0] == 0x00, a[1] <= 7, a[3] <= 7, a[4] == 0x00, a[5] == 0xFF else {
-                return r.error("horizontal scroll set-up \(a.map(hex)) is malformed")
+                return r.error("horizontal scroll set-up \(a.map(hexByte)) is malformed")
             }
         case 0x29, 0x2A:
-            guard a[0] == 0x00, a[1] <= 7, a[3] <= 7 else { return r.error("scroll set-up \(a.map(hex)) is malformed") }
+            guard a[0] == 0x00, a[1] <= 7, a[3] <= 7 else { return r.error("scroll set-up \(a.map(hexByte)) is malformed") }
         case 0xA3:
             guard a[0] <= 63, a[1] <= 127 else { return r.error("vertical scroll area \(a) is invalid") }
         case 0x2E: r.scrolling = false
@@ -52,25 +54,25 @@ enum SSD1306CommandTable {
             switch a[0] {
             case 0x10: r.powerOn = false
             case 0x14: r.powerOn = true
-            default: r.error("charge pump setting \(hex(a[0])) is invalid (0x10 off, 0x14 on)")
+            default: r.error("charge pump setting \(hexByte(a[0])) is invalid (0x10 off, 0x14 on)")
             }
         case 0xA8:
-            guard (15...63).contains(a[0]) else { return r.error("multiplex ratio \(hex(a[0])) is invalid (15…63)") }
+            guard (15...63).contains(a[0]) else { return r.error("multiplex ratio \(hexByte(a[0])) is invalid (15…63)") }
             r.multiplex = Int(a[0])
         case 0xB0...0xB7:
             pageModeOnly(opcode, &r)
             r.page = Int(opcode & 0x07)
         case 0xDA:
-            guard a[0] & 0xCF == 0x02 else { return r.error("COM pins configuration \(hex(a[0])) is invalid (0x02 with bits 4 and 5)") }
+            guard a[0] & 0xCF == 0x02 else { return r.error("COM pins configuration \(hexByte(a[0])) is invalid (0x02 with bits 4 and 5)") }
             r.comPins = a[0]
         case 0xDB:
-            guard a[0] & 0x8F == 0 else { return r.error("VCOMH level \(hex(a[0])) is invalid (bits 6…4 only)") }
+            guard a[0] & 0x8F == 0 else { return r.error("VCOMH level \(hexByte(a[0])) is invalid (bits 6…4 only)") }
         default:
-            r.error("unhandled command \(hex(opcode))")
+            r.error("unhandled command \(hexByte(opcode))")
         }
     }
 
     private static func pageModeOnly(_ opcode: UInt8, _ r: inout OLEDRegisters) {
-        if r.addressing != .page { r.error("page addressing command \(hex(opcode)) sent in \(r.addressing) addressing mode") }
+        if r.addressing != .page { r.error("page addressing command \(hexByte(opcode)) sent in \(r.addressing) addressing mode") }
     }
 }

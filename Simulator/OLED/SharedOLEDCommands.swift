@@ -1,3 +1,5 @@
+import HeadwayDevices
+
 /// Commands the SSD1306 and SH1106 define alike (same opcode, arguments and meaning in both
 /// datasheets). Each chip's table handles these first and the rest itself.
 enum SharedOLEDCommands {
@@ -14,7 +16,7 @@ enum SharedOLEDCommands {
         case 0xD3:
             if a[0] <= 63 { r.displayOffset = Int(a[0]) } else { r.error("display offset \(a[0]) is invalid (0…63)") }
         case 0xD9:
-            if a[0] & 0x0F == 0 || a[0] & 0xF0 == 0 { r.error("pre-charge period \(hex(a[0])) has a zero phase") }
+            if a[0] & 0x0F == 0 || a[0] & 0xF0 == 0 { r.error("pre-charge period \(hexByte(a[0])) has a zero phase") }
         default:
             return false
         }

@@ -38,13 +38,13 @@ public final class VirtualOLED: I2CTarget, PowerCycled {
                 let control = message[index]
                 index += 1
                 if control & 0x3F != 0 {
-                    registers.error("control byte \(hex(control)) has bits 5…0 set (only Co and D/C# may be)")
+                    registers.error("control byte \(hexByte(control)) has bits 5…0 set (only Co and D/C# may be)")
                 }
                 let isData = control & 0x40 != 0
                 if control & 0x80 != 0 {
                     // Co = 1: exactly one byte follows, then another control byte.
                     guard index < message.count else {
-                        registers.error("control byte \(hex(control)) with Co=1 ends the message")
+                        registers.error("control byte \(hexByte(control)) with Co=1 ends the message")
                         return
                     }
                     registers.take(message[index], isData: isData)
@@ -60,7 +60,7 @@ public final class VirtualOLED: I2CTarget, PowerCycled {
     public func stop() {
         state.withLock { registers in
             if let pending = registers.pendingCommand {
-                registers.error("command \(hex(pending.opcode)) cut off by STOP: \(pending.arguments.count) of its \(pending.needed) argument bytes arrived")
+                registers.error("command \(hexByte(pending.opcode)) cut off by STOP: \(pending.arguments.count) of its \(pending.needed) argument bytes arrived")
                 registers.pendingCommand = nil
             }
         }
@@ -98,7 +98,3 @@ public final class VirtualOLED: I2CTarget, PowerCycled {
     }
 }
 
-func hex(_ byte: UInt8) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return "0x" + String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-}

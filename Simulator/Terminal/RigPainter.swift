@@ -26,11 +26,12 @@ public struct RigPainter: Sendable {
         var ringY = 1
         var belowRings = y
         for chain in rig.chains where chain.layout.isRing {
-            let size = Self.ringSize(count: chain.count)
+            let radius = Self.ringRadius(count: chain.count)
+            let size = Self.ringSize(radius: radius)
             let fitsRight = rightColumn + size.width <= Self.width && !rig.displays.isEmpty
             let x = fitsRight ? rightColumn + (Self.width - rightColumn - size.width) / 2 : 0
             let top = fitsRight ? ringY + 1 : belowRings
-            paintRing(chain, into: &canvas, x: x, y: top)
+            paintRing(chain, radius: radius, into: &canvas, x: x, y: top)
             canvas.write(String(chain.name.prefix(Self.width - x)), x: x + max(0, (size.width - chain.name.count) / 2), y: top + size.height)
             if fitsRight { ringY = top + size.height + 1 } else { belowRings = top + size.height + 1 }
         }
@@ -87,14 +88,13 @@ public struct RigPainter: Sendable {
 
     /// Grid size of a ring: the smallest ellipse (two columns per row, as terminal cells are tall)
     /// on which every LED gets a cell of its own.
-    static func ringSize(count: Int) -> (width: Int, height: Int) {
-        let radius = ringRadius(count: count)
-        return (Int(2 * radius) + 1, Int(radius) + 1)
+    static func ringSize(radius: Double) -> (width: Int, height: Int) {
+        (Int(2 * radius) + 1, Int(radius) + 1)
     }
 
     static func ringRadius(count: Int) -> Double {
         var radius = max(2, Double(count) / 4)
-        while Set(ringPositions(count: count, radius: radius).map { "\($0.x),\($0.y)" }).count < count { radius += 1 }
+        while Set(ringPositions(count: count, radius: radius).map { $0.y * 1024 + $0.x }).count < count { radius += 1 }
         return radius
     }
 
@@ -106,9 +106,9 @@ public struct RigPainter: Sendable {
         }
     }
 
-    private func paintRing(_ chain: SimulatedLEDChain, into canvas: inout TerminalCanvas, x: Int, y: Int) {
+    private func paintRing(_ chain: SimulatedLEDChain, radius: Double, into canvas: inout TerminalCanvas, x: Int, y: Int) {
         let light = chain.light
-        let positions = Self.ringPositions(count: chain.count, radius: Self.ringRadius(count: chain.count))
+        let positions = Self.ringPositions(count: chain.count, radius: radius)
         // LED index i sits at angle i/count clockwise from 12 o'clock, as on a ring seen from its LED side.
         for (index, position) in positions.enumerated() {
             let (character, colour) = Self.cell(for: light[index])

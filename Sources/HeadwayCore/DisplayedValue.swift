@@ -21,20 +21,12 @@ public struct DisplayedValue: Sendable, Equatable {
         startedAt = time
     }
 
-    /// The fraction most recently asked for (what the display is heading to).
-    public var destination: Double { target }
-
     /// The shown fraction at `time`.
     public func fraction(at time: Seconds) -> Double {
         guard duration > 0 else { return target }
         let progress = min(1, max(0, (time - startedAt) / duration))
         let eased = 1 - (1 - progress) * (1 - progress) * (1 - progress)  // ease-out cubic: no overshoot
         return from + (target - from) * eased
-    }
-
-    /// Whether the shown fraction is still moving at `time`.
-    public func isMoving(at time: Seconds) -> Bool {
-        from != target && time < startedAt + duration
     }
 
     /// Heads for `fraction` from wherever the display is at `time`; a lower fraction is held.

@@ -23,6 +23,15 @@ public enum JobPhase: Sendable, Equatable {
         }
     }
 
+    /// Whether the job is stalled (silent too long).
+    public var isStalled: Bool {
+        if case .stalled = self { return true }
+        return false
+    }
+
+    /// Whether the job is shown but not progressing (stalled or paused): nothing may move.
+    public var isStill: Bool { isStalled || self == .paused }
+
     /// A short name for status lines and logs.
     public var name: String {
         switch self {

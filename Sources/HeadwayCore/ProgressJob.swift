@@ -52,8 +52,8 @@ public struct ProgressJob: Sendable, Equatable {
         guard newTotal.isFinite, newTotal > 0 else { throw .invalidTotal(newTotal) }
         guard value.isFinite, value >= 0 else { throw .invalidValue(value) }
         let clamped = min(value, newTotal)
-        if !kind.isDeterminate { determinateSince = time }
-        if case .timer = kind { determinateSince = time }
+        // From indeterminate or a timer: the look changes, so the styles cross-fade from here.
+        if case .determinate = kind {} else { determinateSince = time }
         kind = .determinate(value: clamped, total: newTotal)
         if let label { self.label = label }
         estimator.record(value: clamped, at: time)
@@ -215,8 +215,7 @@ public struct ProgressJob: Sendable, Equatable {
             time: time, phase: phase, kind: kind, fraction: displayedFraction(at: time), label: label,
             currentValueLabel: currentValueLabel, timeRemaining: remaining, rate: estimator.rate,
             elapsed: time - startedAt, phaseElapsed: max(0, time - phaseStart),
-            determinateFor: determinateSince.map { time - $0 }, phaseEndsAt: phaseEnd,
-            isAnimating: phase.isVisible
+            determinateFor: determinateSince.map { time - $0 }, phaseEndsAt: phaseEnd
         )
     }
 }

@@ -23,15 +23,12 @@ public struct ProgressSnapshot: Sendable, Equatable {
     public var determinateFor: Seconds?
     /// When the phase will change by itself if nothing is reported (for frame scheduling).
     public var phaseEndsAt: Seconds?
-    /// Whether a frame drawn a little later would differ from one drawn now. Every visible phase
-    /// moves: a still indicator reads as a hang, so even a resting fill breathes at its leading edge.
-    public var isAnimating: Bool
 
     public init(
         time: Seconds, phase: JobPhase, kind: ProgressKind, fraction: Double?, label: String? = nil,
         currentValueLabel: String? = nil, timeRemaining: Seconds? = nil, rate: Double? = nil,
         elapsed: Seconds = 0, phaseElapsed: Seconds = 0, determinateFor: Seconds? = nil,
-        phaseEndsAt: Seconds? = nil, isAnimating: Bool = false
+        phaseEndsAt: Seconds? = nil
     ) {
         self.time = time
         self.phase = phase
@@ -45,7 +42,6 @@ public struct ProgressSnapshot: Sendable, Equatable {
         self.phaseElapsed = phaseElapsed
         self.determinateFor = determinateFor
         self.phaseEndsAt = phaseEndsAt
-        self.isAnimating = isAnimating
     }
 
     /// Nothing to show: what an output draws when no job is visible.

@@ -16,7 +16,7 @@ enum I2CErrno {
     }
 
     static func transfer(_ bus: String, address: UInt8, errno code: Int32) -> DeviceError {
-        let target = "\(hexAddress(address)) on /dev/\(bus)"
+        let target = "\(hexByte(address)) on /dev/\(bus)"
         switch code {
         case EREMOTEIO, ENXIO, EIO:
             return DeviceError(.notPresent, "no device at \(target) (no acknowledge): check the wiring and the address (0x3C or 0x3D) with i2cdetect -y \(bus.split(separator: "-").last ?? "1")", errno: code)
@@ -27,9 +27,9 @@ enum I2CErrno {
         case ETIMEDOUT:
             return DeviceError(.timeout, "\(target) timed out: the bus may be held low; check pull-ups and wiring", errno: code)
         case EAGAIN:
-            return DeviceError(.other, "lost arbitration on /dev/\(bus) talking to \(hexAddress(address)): another master is active", errno: code)
+            return DeviceError(.other, "lost arbitration on /dev/\(bus) talking to \(hexByte(address)): another master is active", errno: code)
         case EOPNOTSUPP, EINVAL, ENOTTY:
-            return DeviceError(.unsupported, "/dev/\(bus) cannot do this transfer for \(hexAddress(address)): \(describe(code))", errno: code)
+            return DeviceError(.unsupported, "/dev/\(bus) cannot do this transfer for \(hexByte(address)): \(describe(code))", errno: code)
         case ENODEV:
             return DeviceError(.notPresent, "/dev/\(bus) went away (adapter removed)", errno: code)
         default:

@@ -74,7 +74,7 @@ public final class LinuxI2CBus: I2CBus {
     }
 
     public func write(_ messages: [[UInt8]], to address: UInt8) throws(DeviceError) {
-        guard address <= 0x7F else { throw DeviceError(.unsupported, "\(hexAddress(address)) is not a 7-bit I2C address") }
+        guard address <= 0x7F else { throw DeviceError(.unsupported, "\(hexByte(address)) is not a 7-bit I2C address") }
         guard !messages.isEmpty, messages.allSatisfy({ !$0.isEmpty && $0.count <= maxMessageLength }) else {
             throw DeviceError(.unsupported, "/dev/\(name) takes messages of 1…\(maxMessageLength) bytes", errno: EINVAL)
         }

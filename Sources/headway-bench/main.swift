@@ -37,7 +37,7 @@ func spinnerTraffic(hertz: Double) throws -> BusStatistics {
     for frame in 0..<90 {
         let snapshot = ProgressSnapshot(
             time: Double(frame) / 30, phase: .active, kind: .indeterminate, fraction: nil, label: "Queued",
-            elapsed: Double(frame) / 30, isAnimating: true)
+            elapsed: Double(frame) / 30)
         var bitmap = Bitmap(width: 128, height: 64)
         RingScreenStyle().render(ProgressStyleConfiguration(snapshot: snapshot), into: &bitmap)
         try oled.driver.show(bitmap)
@@ -66,7 +66,7 @@ func renderAndDiffMicroseconds() throws -> Double {
             let fraction = Double(frame % 1000) / 1000
             let snapshot = ProgressSnapshot(
                 time: Double(frame) / 30, phase: .active, kind: .determinate(value: fraction * 120, total: 120), fraction: fraction,
-                label: "Compiling 120 files", timeRemaining: 42, elapsed: Double(frame) / 30, isAnimating: true)
+                label: "Compiling 120 files", timeRemaining: 42, elapsed: Double(frame) / 30)
             var bitmap = Bitmap(width: 128, height: 64)
             BarScreenStyle().render(ProgressStyleConfiguration(snapshot: snapshot), into: &bitmap)
             try driver.show(bitmap)
@@ -83,7 +83,7 @@ func onePercentStep(_ controller: OLEDController) throws -> (full: Int, step: In
     for fraction in [0.50, 0.51] {
         let snapshot = ProgressSnapshot(
             time: 10, phase: .active, kind: .determinate(value: fraction * 200, total: 200), fraction: fraction,
-            label: "Compiling", timeRemaining: 42, elapsed: 10, isAnimating: true)
+            label: "Compiling", timeRemaining: 42, elapsed: 10)
         var bitmap = Bitmap(width: 128, height: 64)
         BarScreenStyle().render(ProgressStyleConfiguration(snapshot: snapshot), into: &bitmap)
         try oled.driver.show(bitmap)

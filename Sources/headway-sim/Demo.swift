@@ -96,13 +96,15 @@ struct Demo: ParsableCommand {
         let captureFile = try capture.map { try BusCapture(path: $0) }
         rig.capture(to: captureFile)
         let button = try rig.button.map { try ButtonMonitor(chip: $0.chip, offset: $0.offset, clock: clock) }
-        for press in try presses() { rig.button?.chip.press(rig.button!.offset, at: press.at, for: press.length) }
+        if let (chip, line) = rig.button {
+            for press in try presses() { chip.press(line, at: press.at, for: press.length) }
+        }
         let indicator = ProgressIndicator(label: DemoScript.firstLabel, outputs: outputs, policy: DemoScript.policy, clock: clock)
         let realTime = ScaledClock(MonotonicClock(), factor: speed)
         let live = !headless && LiveTerminal.canDrawLive()
         let terminal = LiveTerminal()
         let painter = RigPainter()
-        var lastPlainLine = ""
+        var lastPlainPhase = ""
         var lastPlainSecond = -1
         var faults: [(time: Double, fault: BusFault)] = []
         if let window = try unplugWindow() { faults.append((window.start, .disappear(address: 0x3C, until: window.end))) }
@@ -142,11 +144,10 @@ struct Demo: ParsableCommand {
                 terminal.draw(painter.paint(rig, title: title, status: [status]).lines(colour: true))
             } else if !headless {
                 let second = Int(snapshot.time)
-                let line = StatusLine.describe(snapshot)
-                if second != lastPlainSecond || snapshot.phase.name != lastPlainLine {
-                    print(line)
+                if second != lastPlainSecond || snapshot.phase.name != lastPlainPhase {
+                    print(status)
                     lastPlainSecond = second
-                    lastPlainLine = snapshot.phase.name
+                    lastPlainPhase = snapshot.phase.name
                 }
             }
             if now >= DemoScript.duration { break }

@@ -43,7 +43,7 @@ struct Replay: ParsableCommand {
             else {
                 throw ValidationError("\(capture):\(number + 1): an I2C line needs \"bus\", \"addr\" (0…127) and \"write\" (hex bytes)")
             }
-            let key = "\(bus)-\(hexAddress(UInt8(address)))"
+            let key = "\(bus)-\(hexByte(UInt8(address)))"
             let chip: VirtualOLED
             if let known = chips.first(where: { $0.key == key }) {
                 chip = known.chip

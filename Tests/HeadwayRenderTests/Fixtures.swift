@@ -7,26 +7,26 @@ enum Fixture {
         let kind: ProgressKind = fraction.map { .determinate(value: ($0 * total).rounded(), total: total) } ?? .indeterminate
         return ProgressSnapshot(
             time: 100, phase: .active, kind: kind, fraction: fraction, label: label, timeRemaining: fraction == nil ? nil : eta,
-            elapsed: elapsed, phaseElapsed: elapsed, isAnimating: true)
+            elapsed: elapsed, phaseElapsed: elapsed)
     }
 
     static func stalled(_ fraction: Double?, silence: Seconds = 40, phaseElapsed: Seconds = 1.5) -> ProgressSnapshot {
         let kind: ProgressKind = fraction.map { .determinate(value: $0 * 100, total: 100) } ?? .indeterminate
         return ProgressSnapshot(
             time: 100, phase: .stalled(silence: silence), kind: kind, fraction: fraction, label: "Upload",
-            elapsed: 60, phaseElapsed: phaseElapsed, isAnimating: true)
+            elapsed: 60, phaseElapsed: phaseElapsed)
     }
 
     static func finished(_ outcome: Outcome, fraction: Double?, phaseElapsed: Seconds = 1, left: Seconds = 2) -> ProgressSnapshot {
         ProgressSnapshot(
             time: 100, phase: .finished(outcome), kind: .determinate(value: 1, total: 1), fraction: fraction, label: "Backup",
-            elapsed: 65 + phaseElapsed, phaseElapsed: phaseElapsed, phaseEndsAt: 100 + left, isAnimating: true)
+            elapsed: 65 + phaseElapsed, phaseElapsed: phaseElapsed, phaseEndsAt: 100 + left)
     }
 
     static func countdown(_ fraction: Double, left: Seconds) -> ProgressSnapshot {
         ProgressSnapshot(
             time: 100, phase: .active, kind: .timer(start: 0, end: 200, countsDown: true), fraction: fraction, label: "Cooldown",
-            timeRemaining: left, elapsed: 100, phaseElapsed: 98, isAnimating: true)
+            timeRemaining: left, elapsed: 100, phaseElapsed: 98)
     }
 
     static func led(_ snapshot: ProgressSnapshot, count: Int, style: LEDIndicatorStyle, appearance: Appearance = .standard) -> LEDFrame {

@@ -158,14 +158,14 @@ struct OLEDDriverTests {
     static func barScreen(_ fraction: Double?, elapsed: Seconds = 5) -> Bitmap {
         let snapshot = ProgressSnapshot(
             time: 100, phase: .active, kind: fraction.map { .determinate(value: $0 * 200, total: 200) } ?? .indeterminate,
-            fraction: fraction, label: "Compiling", timeRemaining: 42, elapsed: elapsed, isAnimating: true)
+            fraction: fraction, label: "Compiling", timeRemaining: 42, elapsed: elapsed)
         var bitmap = Bitmap(width: 128, height: 64)
         BarScreenStyle().render(ProgressStyleConfiguration(snapshot: snapshot), into: &bitmap)
         return bitmap
     }
 
     static func ringScreen(elapsed: Seconds) -> Bitmap {
-        let snapshot = ProgressSnapshot(time: 100, phase: .active, kind: .indeterminate, fraction: nil, label: "Queued", elapsed: elapsed, isAnimating: true)
+        let snapshot = ProgressSnapshot(time: 100, phase: .active, kind: .indeterminate, fraction: nil, label: "Queued", elapsed: elapsed)
         var bitmap = Bitmap(width: 128, height: 64)
         RingScreenStyle().render(ProgressStyleConfiguration(snapshot: snapshot), into: &bitmap)
         return bitmap

@@ -22,8 +22,8 @@ extension I2CBus {
     }
 }
 
-/// Formats an I2C address as people write it: `0x3C`.
-public func hexAddress(_ address: UInt8) -> String {
+/// A byte as datasheets write it, for addresses and commands in messages: `0x3C`.
+public func hexByte(_ byte: UInt8) -> String {
     let digits = Array("0123456789ABCDEF")
-    return "0x" + String([digits[Int(address >> 4)], digits[Int(address & 0xF)]])
+    return "0x" + String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
 }

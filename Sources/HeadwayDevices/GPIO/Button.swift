@@ -1,4 +1,5 @@
 import HeadwayCore
+import Synchronization
 
 /// What a person did with a button.
 public enum ButtonEvent: Sendable, Equatable {
@@ -13,7 +14,7 @@ public enum ButtonEvent: Sendable, Equatable {
 /// Contacts bounce: a level counts only once it has stayed put for ``debounce`` seconds. A press
 /// released within ``longPress`` seconds is a short press; one held that long is a long press,
 /// reported at that moment (and its release reports nothing).
-public struct ButtonDebouncer: Sendable, Equatable {
+public struct ButtonDebouncer: Sendable {
     public var debounce: Seconds
     public var longPress: Seconds
 
@@ -25,11 +26,6 @@ public struct ButtonDebouncer: Sendable, Equatable {
     public init(debounce: Seconds = 0.03, longPress: Seconds = 1.5) {
         self.debounce = debounce
         self.longPress = longPress
-    }
-
-    public static func == (a: ButtonDebouncer, b: ButtonDebouncer) -> Bool {
-        a.debounce == b.debounce && a.longPress == b.longPress && a.stable == b.stable && a.pressedAt == b.pressedAt
-            && a.longReported == b.longReported && a.candidate?.pressed == b.candidate?.pressed && a.candidate?.since == b.candidate?.since
     }
 
     /// Whether the button is held down (debounced).
@@ -69,7 +65,7 @@ public struct ButtonDebouncer: Sendable, Equatable {
 public final class ButtonMonitor: Sendable {
     private let line: any GPIOInputLine
     private let clock: any ProgressClock
-    private let debouncer: SynchronizedDebouncer
+    private let debouncer: Mutex<ButtonDebouncer>
 
     /// - Parameters:
     ///   - clock: the clock the line's edge timestamps are on (the kernel's monotonic clock on Linux).
@@ -77,13 +73,13 @@ public final class ButtonMonitor: Sendable {
     public init(chip: any GPIOChip, offset: UInt32, bias: GPIOBias = .pullUp, activeLow: Bool = true, clock: any ProgressClock, debouncer: ButtonDebouncer = ButtonDebouncer()) throws(DeviceError) {
         line = try chip.requestInput(offset, bias: bias, activeLow: activeLow)
         self.clock = clock
-        self.debouncer = SynchronizedDebouncer(debouncer)
+        self.debouncer = Mutex(debouncer)
     }
 
     /// Waits up to `timeout` seconds for the button; returns the presses completed.
     public func poll(timeout: Seconds) throws(DeviceError) -> [ButtonEvent] {
         let edges = try line.edges(timeout: timeout)
-        return debouncer.run { debouncer in
+        return debouncer.withLock { debouncer in
             var events = edges.flatMap { debouncer.take($0) }
             events += debouncer.advance(to: clock.now)
             return events

@@ -9,16 +9,8 @@ public enum ColourOrder: String, Sendable, Equatable, CaseIterable {
     public var channels: Int { hasWhite ? 4 : 3 }
     public var hasWhite: Bool { self == .grbw || self == .rgbw }
 
-    /// The channel bytes for `level` in this order. For RGBW chips the common part of red, green
-    /// and blue goes to the white LED, which gives the same light more efficiently.
-    public func bytes(for level: RGB8) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(4)
-        append(level, to: &bytes)
-        return bytes
-    }
-
-    /// Appends `level`'s channel bytes to `bytes` (the allocation-free form for encoders).
+    /// Appends `level`'s channel bytes in this order to `bytes`. For RGBW chips the common part of
+    /// red, green and blue goes to the white LED, which gives the same light more efficiently.
     @inline(__always)
     public func append(_ level: RGB8, to bytes: inout [UInt8]) {
         let (r, g, b) = (level.red, level.green, level.blue)

@@ -8,8 +8,9 @@ enum OLEDCommands {
     static let displayOff: [UInt8] = [0xAE]
     static let displayOn: [UInt8] = [0xAF]
 
-    /// Everything from display-off to a configured, still dark display.
-    static func initialisation(_ c: OLEDConfiguration) -> [[UInt8]] {
+    /// Everything from display-off to a configured, still dark display, at `contrast` (the
+    /// configured one, or what brightness has been set to since).
+    static func initialisation(_ c: OLEDConfiguration, contrast: UInt8) -> [[UInt8]] {
         let remap: [UInt8] = c.rotated ? [0xA0] : [0xA1]       // column 0 at SEG0 / SEG127
         let scan: [UInt8] = c.rotated ? [0xC0] : [0xC8]        // COM scan up / down
         let invert: [UInt8] = c.inverted ? [0xA7] : [0xA6]
@@ -25,7 +26,7 @@ enum OLEDCommands {
                 [0x20, 0x00],                           // horizontal addressing
                 remap, scan,
                 [0xDA, c.comPins],
-                [0x81, c.contrast],
+                [0x81, contrast],
                 [0xD9, c.externalVCC ? 0x22 : 0xF1],    // pre-charge periods
                 [0xDB, 0x20],                           // VCOMH 0.77 VCC
                 [0x2E],                                 // no scrolling
@@ -43,7 +44,7 @@ enum OLEDCommands {
                 [0x32],                                 // pump voltage 8.0 V
                 remap, scan,
                 [0xDA, c.comPins],
-                [0x81, c.contrast],
+                [0x81, contrast],
                 [0xD9, 0x22],
                 [0xDB, 0x35],                           // VCOM deselect level (reset value)
                 [0xA4],

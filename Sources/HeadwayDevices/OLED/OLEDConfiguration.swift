@@ -41,7 +41,7 @@ public struct OLEDConfiguration: Sendable, Equatable {
             throw DeviceError(.unsupported, "\(controller.rawValue) modules come in \(sizes), not \(width)x\(height)")
         }
         guard (0x03...0x77).contains(address) else {
-            throw DeviceError(.unsupported, "I2C address \(hexAddress(address)) is outside the 7-bit range 0x03…0x77; OLEDs use 0x3C or 0x3D")
+            throw DeviceError(.unsupported, "I2C address \(hexByte(address)) is outside the 7-bit range 0x03…0x77; OLEDs use 0x3C or 0x3D")
         }
         self.controller = controller
         self.width = width

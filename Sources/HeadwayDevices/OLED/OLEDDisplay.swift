@@ -81,8 +81,7 @@ public final class OLEDDisplay: MonochromeDisplayDevice {
         let address = configuration.address
         let firstFrame = !state.initialised
         if firstFrame {
-            var setup = OLEDCommands.initialisation(configuration)
-            setup = setup.map { $0.first == 0x81 ? [0x81, state.contrast] : $0 }
+            let setup = OLEDCommands.initialisation(configuration, contrast: state.contrast)
             for message in OLEDCommands.messages(setup, limit: limit) { try bus.write(message, to: address) }
             state.initialised = true
             state.acknowledged = nil

@@ -90,9 +90,4 @@ public struct LinearColour: Sendable, Hashable {
             red: red + (other.red - red) * t, green: green + (other.green - green) * t,
             blue: blue + (other.blue - blue) * t)
     }
-
-    /// The two lights added, as when two LEDs' worth of light fall on one pixel.
-    public func adding(_ other: LinearColour) -> LinearColour {
-        LinearColour(red: red + other.red, green: green + other.green, blue: blue + other.blue)
-    }
 }

@@ -77,7 +77,14 @@ public struct ColourPipeline: Sendable, Equatable {
     }
 
     private func levels(for frame: LEDFrame, carrying state: inout DitherState, dither: Bool) -> [RGB8] {
-        var values = frame.pixels.flatMap { [shape($0.red), shape($0.green), shape($0.blue)] }
+        // Per frame and per LED: one flat buffer, no array per pixel.
+        var values: [Float] = []
+        values.reserveCapacity(frame.count * 3)
+        for light in frame.pixels {
+            values.append(shape(light.red))
+            values.append(shape(light.green))
+            values.append(shape(light.blue))
+        }
         if let budget {
             let estimate = Double(values.reduce(0, +)) / 255 * budget.milliampsPerChannel
             let idle = budget.idleMilliampsPerLED * Double(frame.count)

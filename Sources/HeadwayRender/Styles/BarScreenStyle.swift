@@ -4,7 +4,8 @@ import HeadwayCore
 ///
 /// On 64-row displays the percentage is drawn double size; on 32-row displays everything fits in
 /// three lines. Indeterminate jobs show a sweeping block and a spinner, stalled jobs a hatched bar
-/// with "stalled 40s", finished jobs an outcome screen. Long labels end in "…".
+/// with "stalled 40s" (stalled and paused jobs show nothing moving), finished jobs an outcome
+/// screen. Long labels end in "…".
 public struct BarScreenStyle: ProgressStyle {
     public var font: BitmapFont
 
@@ -25,15 +26,6 @@ public struct BarScreenStyle: ProgressStyle {
         }
     }
 
-    /// Stalled and paused jobs are not moving: no sweeping block, a hatched bar for a stall.
-    private var stalledPhase: (ProgressSnapshot) -> Bool {
-        { if case .stalled = $0.phase { true } else { false } }
-    }
-
-    private var stillPhase: (ProgressSnapshot) -> Bool {
-        { stalledPhase($0) || $0.phase == .paused }
-    }
-
     private func drawTall(_ snapshot: ProgressSnapshot, showsTrack: Bool, _ bitmap: inout Bitmap) {
         let width = bitmap.width
         if let label = snapshot.label { bitmap.draw(font.truncated(label, toFit: width), x: 0, y: 0, font: font) }
@@ -44,13 +36,13 @@ public struct BarScreenStyle: ProgressStyle {
             if let value = snapshot.valueText {
                 bitmap.draw(font.truncated(value, toFit: width - percentEnd - 4), endingAt: width, y: 15, font: font)
             }
-            ScreenParts.bar(&bitmap, in: bar, fraction: fraction, stalled: stalledPhase(snapshot), showsTrack: showsTrack)
+            ScreenParts.bar(&bitmap, in: bar, fraction: fraction, stalled: snapshot.phase.isStalled, showsTrack: showsTrack)
         } else {
-            if !stillPhase(snapshot) {
+            if !snapshot.phase.isStill {
                 ScreenParts.spinner(&bitmap, centerX: 9, centerY: 18, radius: 9, thickness: 4, elapsed: snapshot.elapsed)
                 bitmap.draw("working", x: 24, y: 15, font: font)
             }
-            if stillPhase(snapshot) {
+            if snapshot.phase.isStill {
                 bitmap.stroke(bar)
                 bitmap.hatch(PixelRect(x: bar.x + 2, y: bar.y + 2, width: bar.width - 4, height: bar.height - 4))
             } else {
@@ -68,8 +60,8 @@ public struct BarScreenStyle: ProgressStyle {
         if !percent.isEmpty { bitmap.draw(percent, endingAt: width, y: 0, font: font) }
         let bar = PixelRect(x: 0, y: 10, width: width, height: 10)
         if let fraction = snapshot.fraction {
-            ScreenParts.bar(&bitmap, in: bar, fraction: fraction, stalled: stalledPhase(snapshot), showsTrack: showsTrack)
-        } else if stillPhase(snapshot) {
+            ScreenParts.bar(&bitmap, in: bar, fraction: fraction, stalled: snapshot.phase.isStalled, showsTrack: showsTrack)
+        } else if snapshot.phase.isStill {
             bitmap.stroke(bar)
             bitmap.hatch(PixelRect(x: bar.x + 2, y: bar.y + 2, width: bar.width - 4, height: bar.height - 4))
         } else {

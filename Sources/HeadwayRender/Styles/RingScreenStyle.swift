@@ -22,8 +22,7 @@ public struct RingScreenStyle: ProgressStyle {
         let centerX = outer + 1
         let centerY = Double(bitmap.height) / 2
         let thickness = tall ? 6.0 : 4.0
-        var stalled = snapshot.phase == .paused
-        if case .stalled = snapshot.phase { stalled = true }
+        let stalled = snapshot.phase.isStill
         if configuration.appearance.track != nil {
             bitmap.arc(centerX: centerX, centerY: centerY, inner: outer - 1, outer: outer, start: 0, sweep: 1)
             bitmap.arc(centerX: centerX, centerY: centerY, inner: outer - thickness, outer: outer - thickness + 1, start: 0, sweep: 1)
