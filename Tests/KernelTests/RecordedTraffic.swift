@@ -1,0 +1,60 @@
+/// What the recording drivers logged, parsed.
+enum RecordedTraffic {
+    /// One I2C message: `w 3c 40 01 02` or `r 3c 2`.
+    struct I2CMessage: Equatable, CustomStringConvertible {
+        var address: UInt8
+        var isRead: Bool
+        var bytes: [UInt8]
+        var readLength: Int
+        var description: String { isRead ? "r \(address) \(readLength)" : "w \(address) \(bytes.count) bytes" }
+    }
+
+    /// The I2C recorder's log: transfers (one `I2C_RDWR` or SMBus call each), separated by blank lines.
+    static func i2cTransfers(_ log: String) -> [[I2CMessage]] {
+        var transfers: [[I2CMessage]] = []
+        var current: [I2CMessage] = []
+        for line in log.split(separator: "\n", omittingEmptySubsequences: false) {
+            let fields = line.split(separator: " ")
+            guard fields.count >= 2, let address = UInt8(fields[1], radix: 16) else {
+                if !current.isEmpty { transfers.append(current) }
+                current = []
+                continue
+            }
+            if fields[0] == "r" {
+                current.append(I2CMessage(address: address, isRead: true, bytes: [], readLength: Int(fields.count > 2 ? fields[2] : "0") ?? 0))
+            } else {
+                current.append(I2CMessage(address: address, isRead: false, bytes: fields.dropFirst(2).compactMap { UInt8($0, radix: 16) }, readLength: 0))
+            }
+        }
+        if !current.isEmpty { transfers.append(current) }
+        return transfers
+    }
+
+    /// One SPI transfer as the controller was asked to clock it.
+    struct SPITransfer: Equatable {
+        var speedHz: UInt32
+        var bitsPerWord: UInt8
+        var mode: UInt8
+        var bytes: [UInt8]
+    }
+
+    /// The SPI recorder's log: `speed=… bits=… mode=… len=… data=…` per line.
+    static func spiTransfers(_ log: String) -> [SPITransfer] {
+        log.split(separator: "\n").compactMap { line in
+            var fields: [Substring: Substring] = [:]
+            var data: [UInt8] = []
+            for (index, part) in line.split(separator: " ").enumerated() {
+                let pair = part.split(separator: "=", maxSplits: 1)
+                if pair.count == 2 {
+                    fields[pair[0]] = pair[1]
+                    if pair[0] == "data" { data.append(UInt8(pair[1], radix: 16) ?? 0) }
+                } else if index > 0, let byte = UInt8(part, radix: 16) {
+                    data.append(byte)
+                }
+            }
+            guard let speed = fields["speed"].flatMap({ UInt32($0) }), let bits = fields["bits"].flatMap({ UInt8($0) }),
+                  let mode = fields["mode"].flatMap({ UInt8($0) }), let length = fields["len"].flatMap({ Int($0) }) else { return nil }
+            return SPITransfer(speedHz: speed, bitsPerWord: bits, mode: mode, bytes: length == 0 ? [] : data)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Runs in the kernel-test VM, in a chroot of the host's root (read-only; /tmp and /run are the
+# guest's own). Finds the simulated devices, tells the tests where they are through HEADWAY_KERNEL_*
+# variables and runs the host-built test bundles. Phases (the VM is booted once per phase):
+#   main    every kernel test against libgpiod 1.6, the GPIO ones again against libgpiod 2.x,
+#           the permission checks as an unprivileged user
+#   bufsiz  booted with spidev.bufsiz=131072: the large SPI frame is accepted
+set -uo pipefail
+phase=${1:-main}
+repo="$(cd "$(dirname "$0")/../../.." && pwd)"
+triple=$(uname -m)-unknown-linux-gnu
+bundle_v1="$repo/.build/$triple/debug/HeadwayPackageTests.xctest"
+build_v2="$repo/.build-gpiod2"
+bundle_v2="$build_v2/build/$triple/debug/HeadwayPackageTests.xctest"
+libgpiod_v2="$build_v2/libgpiod/usr/lib/$triple"
+
+adapter_named() {
+    local adapter
+    for adapter in /sys/class/i2c-adapter/i2c-*; do
+        [ "$(cat "$adapter/name")" = "$1" ] && { echo "/dev/$(basename "$adapter")"; return; }
+    done
+}
+
+sim=/sys/kernel/config/gpio-sim/headway
+export HEADWAY_KERNEL_GPIO_LABEL=headway-test-bank
+export HEADWAY_KERNEL_GPIO_SYSFS="/sys/devices/platform/$(cat "$sim/dev_name")/$(cat "$sim/bank0/chip_name")"
+export HEADWAY_KERNEL_I2C_RECORDER=$(adapter_named headway-i2c-recorder)
+export HEADWAY_KERNEL_I2C_RECORDER_LOG=/sys/kernel/debug/headway-i2c-recorder/log
+export HEADWAY_KERNEL_I2C_RECORDER_NACK=/sys/module/headway_i2c_recorder/parameters/nack
+export HEADWAY_KERNEL_I2C_STUB=$(adapter_named "SMBus stub driver")
+export HEADWAY_KERNEL_SPIDEV=/dev/spidev0.0
+export HEADWAY_KERNEL_SPI_LOG=/sys/kernel/debug/headway-spi-recorder/log
+export HEADWAY_KERNEL_SPIDEV_BUFSIZ=$(cat /sys/module/spidev/parameters/bufsiz)
+export HEADWAY_KERNEL_BINARIES="$repo/.build/$triple/debug"
+
+echo "== guest: Linux $(uname -r), phase $phase"
+echo "   gpio-sim:     $HEADWAY_KERNEL_GPIO_LABEL at $HEADWAY_KERNEL_GPIO_SYSFS"
+echo "   I2C recorder: $HEADWAY_KERNEL_I2C_RECORDER; i2c-stub: $HEADWAY_KERNEL_I2C_STUB"
+echo "   SPI recorder: $HEADWAY_KERNEL_SPIDEV (spidev bufsiz $HEADWAY_KERNEL_SPIDEV_BUFSIZ)"
+
+status=0
+run() {  # title, command…
+    local title=$1 started=$SECONDS
+    shift
+    echo "== $title"
+    if "$@"; then
+        echo "== $title: passed ($((SECONDS - started)) s)"
+    else
+        echo "== $title: FAILED ($((SECONDS - started)) s)"
+        status=1
+    fi
+}
+
+case "$phase" in
+main)
+    run "kernel tests, libgpiod 1.6" \
+        "$bundle_v1" --testing-library swift-testing --filter KernelTests
+    run "GPIO tests again, libgpiod 2.x" \
+        env HEADWAY_EXPECT_GPIOD_API=2 LD_LIBRARY_PATH="$libgpiod_v2" \
+        "$bundle_v2" --testing-library swift-testing --filter "KernelTests.Kernel/GPIO/|GpiodChipTests"
+    run "permission errors, as user nobody" \
+        setpriv --reuid=65534 --regid=65534 --clear-groups env HEADWAY_KERNEL_UNPRIVILEGED=1 \
+        "$bundle_v1" --testing-library swift-testing --filter "KernelTests.Kernel/Permission/"
+    ;;
+bufsiz)
+    run "SPI with spidev.bufsiz raised" \
+        "$bundle_v1" --testing-library swift-testing --filter "KernelTests.Kernel/SPIBufsiz/"
+    ;;
+*)
+    echo "unknown phase $phase"
+    status=2
+    ;;
+esac
+exit $status
