@@ -64,6 +64,11 @@ extension Kernel {
             return chip
         }
 
+        /// How many bytes of two pictures differ (not the pictures: a failure should stay readable).
+        static func differingBytes(_ a: Bitmap, _ b: Bitmap) -> Int {
+            zip(a.bytes, b.bytes).filter { $0 != $1 }.count + abs(a.bytes.count - b.bytes.count)
+        }
+
         @Test(arguments: OLEDController.allCases)
         func exactByteStreamOnTheRecorder(controller: OLEDController) throws {
             try clearLog()
@@ -93,7 +98,7 @@ extension Kernel {
 
             let chip = Self.decode(transfers, controller: controller)
             #expect(chip.protocolErrors.isEmpty, "\(chip.protocolErrors.prefix(3))")
-            #expect(chip.picture.bytes == pictures.last!.bytes, "the glass shows the last picture")
+            #expect(Self.differingBytes(chip.picture, pictures.last!) == 0, "the glass shows the last picture")
         }
 
         @Test func smbusOnlyAdapterGetsBlockWritesThroughLibi2c() throws {
@@ -139,11 +144,11 @@ extension Kernel {
             let setup = try OLEDConfiguration(controller: .ssd1306)
             let intendedBus = IntendedI2CTraffic(maxMessageLength: bus.maxMessageLength)
             try OLEDDisplay(bus: intendedBus, configuration: setup).show(back)
-            #expect(transfers.map { $0.map(\.bytes) } == Self.asKernelTransfers(intendedBus.transactions),
-                    "after the fault: the whole set-up and the whole picture again")
+            let resent = transfers.map { $0.map(\.bytes) } == Self.asKernelTransfers(intendedBus.transactions)
+            #expect(resent, "after the fault: the whole set-up and the whole picture again")
             let chip = Self.decode(transfers, controller: .ssd1306)
             #expect(chip.protocolErrors.isEmpty)
-            #expect(chip.picture.bytes == back.bytes)
+            #expect(Self.differingBytes(chip.picture, back) == 0)
         }
 
         @Test func missingBusSaysHowToEnableIt() throws {

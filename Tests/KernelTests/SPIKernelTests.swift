@@ -35,11 +35,13 @@ struct RecordingSPI {
         #expect(sent[0].bitsPerWord == 8)
         #expect(sent[0].mode == 0)
         #expect(sent[0].bytes.count == strip.frameLength)
-        #expect(sent[0].bytes == strip.encode(levels))
+        let asEncoded = sent[0].bytes == strip.encode(levels)
+        #expect(asEncoded, "the bytes the driver encoded")
         let chain = VirtualWS2812Chain(count: count)
         chain.receive(sent[0].bytes, hz: sent[0].speedHz, mode: sent[0].mode)
         #expect(chain.violations.isEmpty, "\(chain.violations.prefix(3))")
-        #expect(chain.levels == levels)
+        let decoded = chain.levels == levels
+        #expect(decoded, "the chain model decodes the colours sent")
         print("WS2812, \(count) LEDs: \(sent[0].bytes.count) bytes at \(sent[0].speedHz) Hz, mode \(sent[0].mode), through \(path)")
     }
 }
@@ -69,12 +71,15 @@ extension Kernel {
             try #require(sent.count == 1)
             #expect(sent[0].speedHz == 4_000_000)
             #expect(sent[0].mode == 0 && sent[0].bitsPerWord == 8)
-            #expect(sent[0].bytes == strip.encoder.encode(levels))
+            let asEncoded = sent[0].bytes == strip.encoder.encode(levels)
+            #expect(asEncoded, "the bytes the driver encoded")
             let chain = VirtualAPA102Chain(count: 30)
             chain.receive(sent[0].bytes, hz: sent[0].speedHz, mode: sent[0].mode)
             #expect(chain.violations.isEmpty, "\(chain.violations.prefix(3))")
-            #expect(chain.levels == levels)
-            #expect(chain.frames.allSatisfy { $0.brightness == 7 })
+            let shown = chain.frames
+            let decoded = shown.map(\.level) == levels
+            #expect(decoded, "each LED's colour")
+            #expect(shown.allSatisfy { $0.brightness == 7 }, "each LED's 5-bit brightness")
         }
 
         @Test func theKernelClampsASpeedAboveTheControllersMaximum() throws {

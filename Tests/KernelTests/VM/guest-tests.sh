@@ -12,7 +12,7 @@ triple=$(uname -m)-unknown-linux-gnu
 bundle_v1="$repo/.build/$triple/debug/HeadwayPackageTests.xctest"
 build_v2="$repo/.build-gpiod2"
 bundle_v2="$build_v2/build/$triple/debug/HeadwayPackageTests.xctest"
-libgpiod_v2="$build_v2/libgpiod/usr/lib/$triple"
+libgpiod_v2="$build_v2/libgpiod/usr/lib/$(uname -m)-linux-gnu"
 
 adapter_named() {
     local adapter
@@ -43,7 +43,8 @@ run() {  # title, command…
     local title=$1 started=$SECONDS
     shift
     echo "== $title"
-    if "$@"; then
+    # Each check's result stays; the "started" lines would double the listing.
+    if "$@" 2>&1 | grep -v '^◇ .* started\.$'; then
         echo "== $title: passed ($((SECONDS - started)) s)"
     else
         echo "== $title: FAILED ($((SECONDS - started)) s)"
@@ -54,7 +55,7 @@ run() {  # title, command…
 case "$phase" in
 main)
     run "kernel tests, libgpiod 1.6" \
-        "$bundle_v1" --testing-library swift-testing --filter KernelTests
+        "$bundle_v1" --testing-library swift-testing --filter KernelTests --skip "Kernel/Permission/|Kernel/SPIBufsiz/"
     run "GPIO tests again, libgpiod 2.x" \
         env HEADWAY_EXPECT_GPIOD_API=2 LD_LIBRARY_PATH="$libgpiod_v2" \
         "$bundle_v2" --testing-library swift-testing --filter "KernelTests.Kernel/GPIO/|GpiodChipTests"
