@@ -10,7 +10,8 @@ import Glibc
 
 extension Kernel {
     /// headwayd on the VM's real devices, driven by the headway client: a WS2812 ring on the SPI
-    /// recorder, an SSD1306 on the I2C recorder, an 8-LED bar graph and a status LED on gpio-sim.
+    /// recorder, an SSD1306 on the I2C recorder, an 8-LED bar graph, a status LED and a button on
+    /// gpio-sim.
     @Suite("headwayd on kernel devices", .enabled(
         if: KernelDevices.binaries != nil && KernelDevices.gpioLabel != nil && KernelDevices.i2cRecorder != nil && KernelDevices.spiLog != nil,
         KernelDevices.skipNote))
@@ -140,6 +141,23 @@ extension Kernel {
             #expect(try eventually(within: 10) { try levels(bar) == Array(repeating: false, count: 8) }, "bar idle after the success signal")
             #expect(try eventually(within: 5) { try Self.decoded(spi.transfers().last).allSatisfy { $0 == RGB8(red: 0, green: 0, blue: 0) } },
                     "ring dark")
+
+            // A long press of the button (line 9, to ground) cancels a job under `headway run`.
+            let run = Process()
+            run.executableURL = binaries.appendingPathComponent("headway")
+            run.arguments = ["--socket", socket, "--job", "pressed", "run", "--label", "sleeping", "--", "/bin/sleep", "30"]
+            run.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+            run.standardError = FileHandle(forWritingAtPath: "/dev/null")
+            try run.run()
+            defer { if run.isRunning { run.terminate() } }
+            #expect(try eventually(within: 10) { try levels(bar).contains(true) }, "the indeterminate job shows on the bar")
+            let button = "\(sysfs)/sim_gpio9/pull"
+            try KernelDevices.write("pull-down", to: button)
+            usleep(2_000_000)
+            try KernelDevices.write("pull-up", to: button)
+            #expect(eventually(within: 10) { !run.isRunning }, "headway run stopped by the long press")
+            run.waitUntilExit()
+            #expect(run.terminationStatus == 143, "a cancelled run exits 143")
 
             // SIGTERM: outputs cleared, lines released (they follow their pull again).
             daemon.terminate()

@@ -96,7 +96,6 @@ static const struct i2c_algorithm recorder_algorithm = {
 
 static struct i2c_adapter recorder_adapter = {
 	.owner = THIS_MODULE,
-	.class = I2C_CLASS_HWMON,
 	.algo = &recorder_algorithm,
 	.name = "headway-i2c-recorder",
 };
