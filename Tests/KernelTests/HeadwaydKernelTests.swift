@@ -88,6 +88,9 @@ extension Kernel {
             try spi.clearLog()
             try KernelDevices.write("clear\n", to: KernelDevices.i2cRecorderLog!)
 
+            let check = try GuestCommand.run(binaries.appendingPathComponent("headwayd").path, ["--config", config.path, "--check"])
+            #expect(check.hasSuffix("4 outputs and 1 buttons opened"), "headwayd --check: \(check)")
+
             let daemon = Process()
             daemon.executableURL = binaries.appendingPathComponent("headwayd")
             daemon.arguments = ["--config", config.path, "--socket", socket]
