@@ -1,4 +1,3 @@
-import Foundation
 import HeadwayDevices
 import HeadwayLinux
 import HeadwayRender
@@ -11,6 +10,7 @@ import Glibc
 
 /// Keeps what a driver asked an I2C bus to send, transaction by transaction: the stream the
 /// kernel must have passed on unchanged.
+/// (Used from one test at a time, hence unchecked.)
 final class IntendedI2CTraffic: I2CBus, @unchecked Sendable {
     let name = "intended"
     let maxMessageLength: Int
@@ -160,29 +160,5 @@ extension Kernel {
                     && error.message == "/dev/i2c-63 does not exist: enable I2C (dtparam=i2c_arm=on in config.txt, or raspi-config) and load the i2c-dev module (modprobe i2c-dev)"
             }
         }
-    }
-}
-
-/// Runs a command of the guest (i2c-tools, the project's executables) and returns its output.
-enum GuestCommand {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    static func run(_ path: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(path) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(text)")
-        }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
