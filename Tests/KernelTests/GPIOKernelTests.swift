@@ -13,18 +13,7 @@ extension Kernel {
     @Suite("GPIO on gpio-sim", .enabled(if: KernelDevices.gpioLabel != nil && KernelDevices.gpioSysfs != nil, KernelDevices.skipNote))
     struct GPIO {
         let label = KernelDevices.gpioLabel ?? ""
-        let sysfs = KernelDevices.gpioSysfs ?? ""
-
-        /// What gpio-sim sees on line `offset`: the level a consumer drives, or the pull.
-        func level(_ offset: UInt32) throws -> Bool {
-            try KernelDevices.read("\(sysfs)/sim_gpio\(offset)/value").hasPrefix("1")
-        }
-
-        func levels(_ offsets: [UInt32]) throws -> [Bool] { try offsets.map(level) }
-
-        func pull(_ offset: UInt32, up: Bool) throws {
-            try KernelDevices.write(up ? "pull-up" : "pull-down", to: "\(sysfs)/sim_gpio\(offset)/pull")
-        }
+        let lines = SimulatedLines()
 
         @Test func findsTheSimulatedChipByLabel() throws {
             let chip = try GpiodChip(label)
@@ -40,37 +29,37 @@ extension Kernel {
             let chip = try GpiodChip(label)
             let offsets: [UInt32] = Array(0...7)
             let bar = try GPIOLEDs(chip: chip, offsets: offsets)
-            #expect(try levels(offsets) == Array(repeating: false, count: 8), "requested all off")
+            #expect(try lines.levels(offsets) == Array(repeating: false, count: 8), "requested all off")
             for lit in 0...8 {
                 let pattern = (0..<8).map { $0 < lit }
                 try bar.show(pattern)
-                #expect(try levels(offsets) == pattern, "bar with \(lit) lit")
+                #expect(try lines.levels(offsets) == pattern, "bar with \(lit) lit")
             }
             let alternating = (0..<8).map { $0 % 2 == 0 }
             try bar.show(alternating)
-            #expect(try levels(offsets) == alternating)
+            #expect(try lines.levels(offsets) == alternating)
         }
 
         @Test func activeLowStatusLEDDrivesTheLineLow() throws {
             let chip = try GpiodChip(label)
             let led = try GPIOLEDs(chip: chip, offsets: [8], activeLow: true)
-            #expect(try level(8) == true, "off = high for an LED wired to 3.3 V")
+            #expect(try lines.level(8) == true, "off = high for an LED wired to 3.3 V")
             try led.show([true])
-            #expect(try level(8) == false)
+            #expect(try lines.level(8) == false)
             try led.show([false])
-            #expect(try level(8) == true)
+            #expect(try lines.level(8) == true)
         }
 
         @Test func linesAreHeldWhileOwnedAndReleasedAfterwards() throws {
             let chip = try GpiodChip(label)
             let offsets: [UInt32] = [10, 11]
-            for offset in offsets { try pull(offset, up: false) }
+            for offset in offsets { try lines.pull(offset, up: false) }
             do {
                 let leds = try GPIOLEDs(chip: chip, offsets: offsets)
                 try leds.show([true, true])
                 // Driven outputs ignore the pull…
-                for offset in offsets { try pull(offset, up: false) }
-                #expect(try levels(offsets) == [true, true])
+                for offset in offsets { try lines.pull(offset, up: false) }
+                #expect(try lines.levels(offsets) == [true, true])
                 // …and a second owner is refused with who to ask.
                 #expect {
                     _ = try GPIOLEDs(chip: chip, offsets: [11])
@@ -80,10 +69,10 @@ extension Kernel {
                 }
             }
             // Released: the lines follow their pull again, and can be requested anew.
-            for offset in offsets { try pull(offset, up: false) }
-            #expect(try levels(offsets) == [false, false])
-            for offset in offsets { try pull(offset, up: true) }
-            #expect(try levels(offsets) == [true, true])
+            for offset in offsets { try lines.pull(offset, up: false) }
+            #expect(try lines.levels(offsets) == [false, false])
+            for offset in offsets { try lines.pull(offset, up: true) }
+            #expect(try lines.levels(offsets) == [true, true])
             _ = try GPIOLEDs(chip: chip, offsets: offsets)
         }
 
@@ -107,19 +96,19 @@ extension Kernel {
             let button = try ButtonMonitor(
                 chip: chip, offset: offset, bias: bias, activeLow: activeLow, clock: KernelClock(),
                 debouncer: ButtonDebouncer(debounce: 0.03, longPress: 0.8))
-            #expect(try level(offset) == restsHigh, "the request's bias sets the simulated pull")
+            #expect(try lines.level(offset) == restsHigh, "the request's bias sets the simulated pull")
             #expect(try button.poll(timeout: 0.1).isEmpty, "nothing pressed yet")
 
             // A short press: held 0.2 s.
-            try pull(offset, up: !restsHigh)
+            try lines.pull(offset, up: !restsHigh)
             usleep(200_000)
-            try pull(offset, up: restsHigh)
+            try lines.pull(offset, up: restsHigh)
             #expect(try events(button, count: 1, within: 3) == [.shortPress])
 
             // A long press: reported while still held, and nothing more on release.
-            try pull(offset, up: !restsHigh)
+            try lines.pull(offset, up: !restsHigh)
             #expect(try events(button, count: 1, within: 5) == [.longPress])
-            try pull(offset, up: restsHigh)
+            try lines.pull(offset, up: restsHigh)
             #expect(try events(button, count: 1, within: 0.5).isEmpty)
         }
     }

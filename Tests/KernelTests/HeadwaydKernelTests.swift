@@ -17,12 +17,8 @@ extension Kernel {
         KernelDevices.skipNote))
     struct Daemon {
         let spi = RecordingSPI()
-        let sysfs = KernelDevices.gpioSysfs ?? ""
+        let lines = SimulatedLines()
         let bar: [UInt32] = Array(0...7)
-
-        func levels(_ offsets: [UInt32]) throws -> [Bool] {
-            try offsets.map { try KernelDevices.read("\(sysfs)/sim_gpio\($0)/value").hasPrefix("1") }
-        }
 
         /// Polls `condition` every 50 ms for up to `seconds`.
         func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
@@ -112,10 +108,10 @@ extension Kernel {
 
             // The bar graph shows half (its last lit LED blinks off briefly every 2 s), the status LED blinks.
             let half = (0..<8).map { $0 < 4 }
-            let barAtHalf = try eventually(within: 10) { try levels(bar) == half }
-            #expect(barAtHalf, "bar at 50 %: \((try? levels(bar)) ?? [])")
+            let barAtHalf = try eventually(within: 10) { try lines.levels(bar) == half }
+            #expect(barAtHalf, "bar at 50 %: \((try? lines.levels(bar)) ?? [])")
             var statusSeen: Set<Bool> = []
-            _ = try eventually(within: 3) { statusSeen.insert(try levels([8])[0]); return statusSeen.count == 2 }
+            _ = try eventually(within: 3) { statusSeen.insert(try lines.levels([8])[0]); return statusSeen.count == 2 }
             #expect(statusSeen == [true, false], "the status LED blinks while the job runs")
 
             // The ring: WS2812 frames at the encoding's clock, the first half lit brighter than the rest.
@@ -131,17 +127,13 @@ extension Kernel {
             // The OLED: set up once, then only what changed; the model's glass shows a picture.
             let transfers = RecordedTraffic.i2cTransfers(try KernelDevices.read(KernelDevices.i2cRecorderLog!))
             #expect(transfers.first?.first?.bytes.prefix(2) == [0x00, 0xAE], "set-up first")
-            let oled = VirtualOLED(controller: .ssd1306, width: 128, height: 64)
-            for transfer in transfers {
-                for message in transfer { oled.receive(message.bytes) }
-                oled.stop()
-            }
+            let oled = RecordedTraffic.decodeOLED(transfers, controller: .ssd1306)
             #expect(oled.protocolErrors.isEmpty, "\(oled.protocolErrors.prefix(3))")
             #expect(oled.picture.litCount() > 200, "the bar and label are drawn")
 
             // Done: a short success signal, then every output back to idle.
             try headway("done")
-            #expect(try eventually(within: 10) { try levels(bar) == Array(repeating: false, count: 8) }, "bar idle after the success signal")
+            #expect(try eventually(within: 10) { try lines.levels(bar) == Array(repeating: false, count: 8) }, "bar idle after the success signal")
             #expect(try eventually(within: 5) { try Self.decoded(spi.transfers().last).allSatisfy { $0 == RGB8(red: 0, green: 0, blue: 0) } },
                     "ring dark")
 
@@ -153,11 +145,10 @@ extension Kernel {
             run.standardError = FileHandle(forWritingAtPath: "/dev/null")
             try run.run()
             defer { if run.isRunning { run.terminate() } }
-            #expect(try eventually(within: 10) { try levels(bar).contains(true) }, "the indeterminate job shows on the bar")
-            let button = "\(sysfs)/sim_gpio9/pull"
-            try KernelDevices.write("pull-down", to: button)
+            #expect(try eventually(within: 10) { try lines.levels(bar).contains(true) }, "the indeterminate job shows on the bar")
+            try lines.pull(9, up: false)
             usleep(2_000_000)
-            try KernelDevices.write("pull-up", to: button)
+            try lines.pull(9, up: true)
             #expect(eventually(within: 10) { !run.isRunning }, "headway run stopped by the long press")
             run.waitUntilExit()
             #expect(run.terminationStatus == 143, "a cancelled run exits 143")
@@ -166,9 +157,9 @@ extension Kernel {
             daemon.terminate()
             daemon.waitUntilExit()
             #expect(daemon.terminationStatus == 0)
-            for offset in bar { try KernelDevices.write("pull-up", to: "\(sysfs)/sim_gpio\(offset)/pull") }
-            #expect(try levels(bar) == Array(repeating: true, count: 8), "released lines follow their pull")
-            for offset in bar { try KernelDevices.write("pull-down", to: "\(sysfs)/sim_gpio\(offset)/pull") }
+            for offset in bar { try lines.pull(offset, up: true) }
+            #expect(try lines.levels(bar) == Array(repeating: true, count: 8), "released lines follow their pull")
+            for offset in bar { try lines.pull(offset, up: false) }
         }
     }
 }

@@ -54,16 +54,6 @@ extension Kernel {
             }
         }
 
-        /// Feeds recorded transfers to the datasheet model of the chip and returns it.
-        static func decode(_ transfers: [[RecordedTraffic.I2CMessage]], controller: OLEDController) -> VirtualOLED {
-            let chip = VirtualOLED(controller: controller, width: 128, height: 64)
-            for transfer in transfers {
-                for message in transfer where !message.isRead { chip.receive(message.bytes) }
-                chip.stop()
-            }
-            return chip
-        }
-
         /// How many bytes of two pictures differ (not the pictures: a failure should stay readable).
         static func differingBytes(_ a: Bitmap, _ b: Bitmap) -> Int {
             zip(a.bytes, b.bytes).filter { $0 != $1 }.count + abs(a.bytes.count - b.bytes.count)
@@ -96,7 +86,7 @@ extension Kernel {
             let bytes = sent.joined().reduce(0) { $0 + $1.count }
             print("\(controller.rawValue): \(transfers.count) transfers, \(bytes) bytes through \(recorder)")
 
-            let chip = Self.decode(transfers, controller: controller)
+            let chip = RecordedTraffic.decodeOLED(transfers, controller: controller)
             #expect(chip.protocolErrors.isEmpty, "\(chip.protocolErrors.prefix(3))")
             #expect(Self.differingBytes(chip.picture, pictures.last!) == 0, "the glass shows the last picture")
         }
@@ -146,7 +136,7 @@ extension Kernel {
             try OLEDDisplay(bus: intendedBus, configuration: setup).show(back)
             let resent = transfers.map { $0.map(\.bytes) } == Self.asKernelTransfers(intendedBus.transactions)
             #expect(resent, "after the fault: the whole set-up and the whole picture again")
-            let chip = Self.decode(transfers, controller: .ssd1306)
+            let chip = RecordedTraffic.decodeOLED(transfers, controller: .ssd1306)
             #expect(chip.protocolErrors.isEmpty)
             #expect(Self.differingBytes(chip.picture, back) == 0)
         }

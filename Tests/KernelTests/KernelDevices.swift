@@ -65,6 +65,22 @@ enum KernelDevices {
     }
 }
 
+/// gpio-sim's view of its lines: what a consumer drives, and the pull that simulates a button.
+struct SimulatedLines {
+    let sysfs = KernelDevices.gpioSysfs ?? ""
+
+    /// The level of line `offset`: what a consumer drives, or its pull when nobody does.
+    func level(_ offset: UInt32) throws -> Bool {
+        try KernelDevices.read("\(sysfs)/sim_gpio\(offset)/value").hasPrefix("1")
+    }
+
+    func levels(_ offsets: [UInt32]) throws -> [Bool] { try offsets.map(level) }
+
+    func pull(_ offset: UInt32, up: Bool) throws {
+        try KernelDevices.write(up ? "pull-up" : "pull-down", to: "\(sysfs)/sim_gpio\(offset)/pull")
+    }
+}
+
 struct KernelFileError: Error, CustomStringConvertible {
     var path: String
     var errno: Int32

@@ -1,3 +1,6 @@
+import HeadwayDevices
+import HeadwaySimulator
+
 /// What the recording drivers logged, parsed.
 enum RecordedTraffic {
     /// One I2C message: `w 3c 40 01 02` or `r 3c 2`.
@@ -30,6 +33,16 @@ enum RecordedTraffic {
         return transfers
     }
 
+    /// Feeds recorded transfers to the datasheet model of a 128x64 module and returns it.
+    static func decodeOLED(_ transfers: [[I2CMessage]], controller: OLEDController) -> VirtualOLED {
+        let chip = VirtualOLED(controller: controller, width: 128, height: 64)
+        for transfer in transfers {
+            for message in transfer where !message.isRead { chip.receive(message.bytes) }
+            chip.stop()
+        }
+        return chip
+    }
+
     /// One SPI transfer as the controller was asked to clock it.
     struct SPITransfer: Equatable {
         var speedHz: UInt32
@@ -38,23 +51,18 @@ enum RecordedTraffic {
         var bytes: [UInt8]
     }
 
-    /// The SPI recorder's log: `speed=… bits=… mode=… len=… data=…` per line.
+    /// The SPI recorder's log: `speed=… bits=… mode=… len=…: aa bb …` per transfer.
     static func spiTransfers(_ log: String) -> [SPITransfer] {
         log.split(separator: "\n").compactMap { line in
+            let halves = line.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             var fields: [Substring: Substring] = [:]
-            var data: [UInt8] = []
-            for (index, part) in line.split(separator: " ").enumerated() {
-                let pair = part.split(separator: "=", maxSplits: 1)
-                if pair.count == 2 {
-                    fields[pair[0]] = pair[1]
-                    if pair[0] == "data" { data.append(UInt8(pair[1], radix: 16) ?? 0) }
-                } else if index > 0, let byte = UInt8(part, radix: 16) {
-                    data.append(byte)
-                }
+            for field in halves[0].split(separator: " ") {
+                let pair = field.split(separator: "=", maxSplits: 1)
+                if pair.count == 2 { fields[pair[0]] = pair[1] }
             }
-            guard let speed = fields["speed"].flatMap({ UInt32($0) }), let bits = fields["bits"].flatMap({ UInt8($0) }),
-                  let mode = fields["mode"].flatMap({ UInt8($0) }), let length = fields["len"].flatMap({ Int($0) }) else { return nil }
-            return SPITransfer(speedHz: speed, bitsPerWord: bits, mode: mode, bytes: length == 0 ? [] : data)
+            guard halves.count == 2, let speed = fields["speed"].flatMap({ UInt32($0) }), let bits = fields["bits"].flatMap({ UInt8($0) }),
+                  let mode = fields["mode"].flatMap({ UInt8($0) }) else { return nil }
+            return SPITransfer(speedHz: speed, bitsPerWord: bits, mode: mode, bytes: halves[1].split(separator: " ").compactMap { UInt8($0, radix: 16) })
         }
     }
 }

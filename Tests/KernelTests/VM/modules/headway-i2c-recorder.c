@@ -9,13 +9,10 @@
  * (-ENXIO), so unplugging a display can be tested through the real i2c-dev path.
  * Reads return bytes of a 256-byte register file from the register the last write selected.
  */
-#include <linux/debugfs.h>
 #include <linux/i2c.h>
 #include <linux/module.h>
-#include <linux/mutex.h>
-#include <linux/vmalloc.h>
 
-#define LOG_CAPACITY (4 << 20)
+#include "recording-log.h"
 
 static unsigned short address = 0x3c;
 module_param(address, ushort, 0444);
@@ -25,30 +22,9 @@ static bool nack;
 module_param(nack, bool, 0644);
 MODULE_PARM_DESC(nack, "fail every transfer with -ENXIO, as if the device were unplugged");
 
-static DEFINE_MUTEX(log_lock);
-static char *log_buffer;
-static size_t log_length;
-static bool log_full;
+static struct recording_log recording;
 static u8 registers[256];
 static u8 selected;
-static struct dentry *debug_dir;
-
-/* Appends formatted text to the log; once full, drops the rest and says so when read. */
-static __printf(1, 2) void record(const char *format, ...)
-{
-	va_list args;
-	int written;
-
-	if (log_full)
-		return;
-	va_start(args, format);
-	written = vsnprintf(log_buffer + log_length, LOG_CAPACITY - log_length, format, args);
-	va_end(args);
-	if (written >= LOG_CAPACITY - log_length)
-		log_full = true;
-	else
-		log_length += written;
-}
 
 static int recorder_xfer(struct i2c_adapter *adapter, struct i2c_msg *msgs, int num)
 {
@@ -60,27 +36,26 @@ static int recorder_xfer(struct i2c_adapter *adapter, struct i2c_msg *msgs, int 
 		if (msgs[i].addr != address || (msgs[i].flags & I2C_M_TEN))
 			return -ENXIO;
 
-	mutex_lock(&log_lock);
+	mutex_lock(&recording.lock);
 	for (i = 0; i < num; i++) {
 		struct i2c_msg *msg = &msgs[i];
 
 		if (msg->flags & I2C_M_RD) {
-			record("r %02x %u\n", msg->addr, msg->len);
+			recording_log_printf(&recording, "r %02x %u\n", msg->addr, msg->len);
 			for (j = 0; j < msg->len; j++)
 				msg->buf[j] = registers[(u8)(selected + j)];
 		} else {
-			record("w %02x", msg->addr);
-			for (j = 0; j < msg->len; j++)
-				record(" %02x", msg->buf[j]);
-			record("\n");
+			recording_log_printf(&recording, "w %02x", msg->addr);
+			recording_log_bytes(&recording, msg->buf, msg->len);
+			recording_log_append(&recording, "\n", 1);
 			if (msg->len > 0)
 				selected = msg->buf[0];
 			for (j = 1; j < msg->len; j++)
 				registers[(u8)(selected + j - 1)] = msg->buf[j];
 		}
 	}
-	record("\n");
-	mutex_unlock(&log_lock);
+	recording_log_append(&recording, "\n", 1);
+	mutex_unlock(&recording.lock);
 	return num;
 }
 
@@ -100,60 +75,25 @@ static struct i2c_adapter recorder_adapter = {
 	.name = "headway-i2c-recorder",
 };
 
-static ssize_t log_read(struct file *file, char __user *to, size_t count, loff_t *position)
-{
-	static const char full_note[] = "log full: later transfers were not recorded\n";
-	ssize_t result;
-
-	mutex_lock(&log_lock);
-	if (log_full && *position >= log_length)
-		result = simple_read_from_buffer(to, count, position, full_note, sizeof(full_note) - 1);
-	else
-		result = simple_read_from_buffer(to, count, position, log_buffer, log_length);
-	mutex_unlock(&log_lock);
-	return result;
-}
-
-static ssize_t log_write(struct file *file, const char __user *from, size_t count, loff_t *position)
-{
-	mutex_lock(&log_lock);
-	log_length = 0;
-	log_full = false;
-	mutex_unlock(&log_lock);
-	return count;
-}
-
-static const struct file_operations log_operations = {
-	.owner = THIS_MODULE,
-	.read = log_read,
-	.write = log_write,
-	.llseek = default_llseek,
-};
-
 static int __init recorder_init(void)
 {
 	int error;
 
 	if (address > 0x7f)
 		return -EINVAL;
-	log_buffer = vmalloc(LOG_CAPACITY);
-	if (!log_buffer)
-		return -ENOMEM;
-	error = i2c_add_adapter(&recorder_adapter);
-	if (error) {
-		vfree(log_buffer);
+	error = recording_log_create(&recording, "headway-i2c-recorder", 4 << 20);
+	if (error)
 		return error;
-	}
-	debug_dir = debugfs_create_dir("headway-i2c-recorder", NULL);
-	debugfs_create_file("log", 0600, debug_dir, NULL, &log_operations);
-	return 0;
+	error = i2c_add_adapter(&recorder_adapter);
+	if (error)
+		recording_log_destroy(&recording);
+	return error;
 }
 
 static void __exit recorder_exit(void)
 {
-	debugfs_remove_recursive(debug_dir);
 	i2c_del_adapter(&recorder_adapter);
-	vfree(log_buffer);
+	recording_log_destroy(&recording);
 }
 
 module_init(recorder_init);

@@ -5,94 +5,38 @@
  * It registers as bus 0 with one chip select and adds a child device whose modalias spidev knows
  * ("dh2228fv"), so the built-in spidev binds and /dev/spidev0.0 appears with no device tree.
  * Each transfer is logged to debugfs (headway-spi-recorder/log) as one line:
- *   speed=<Hz> bits=<bits per word> mode=<0..3> len=<bytes> data=<hex bytes>
+ *   speed=<Hz> bits=<bits per word> mode=<0..3> len=<bytes>: <hex bytes>
  * where speed is what the SPI core settled on (requests above `max_speed_hz` are clamped).
  * Writing anything to the log clears it.
  */
-#include <linux/debugfs.h>
 #include <linux/module.h>
-#include <linux/mutex.h>
 #include <linux/platform_device.h>
 #include <linux/spi/spi.h>
-#include <linux/vmalloc.h>
 
-#define LOG_CAPACITY (8 << 20)
+#include "recording-log.h"
 
 static unsigned int max_speed_hz = 20000000;
 module_param(max_speed_hz, uint, 0444);
 MODULE_PARM_DESC(max_speed_hz, "fastest clock the controller offers");
 
-static DEFINE_MUTEX(log_lock);
-static char *log_buffer;
-static size_t log_length;
-static bool log_full;
-static struct dentry *debug_dir;
+static struct recording_log recording;
 static struct platform_device *recorder_device;
 static struct spi_device *child;
-
-static __printf(1, 2) void record(const char *format, ...)
-{
-	va_list args;
-	int written;
-
-	if (log_full)
-		return;
-	va_start(args, format);
-	written = vsnprintf(log_buffer + log_length, LOG_CAPACITY - log_length, format, args);
-	va_end(args);
-	if (written >= LOG_CAPACITY - log_length)
-		log_full = true;
-	else
-		log_length += written;
-}
 
 static int recorder_transfer_one(struct spi_controller *controller, struct spi_device *spi,
 				 struct spi_transfer *transfer)
 {
-	const u8 *bytes = transfer->tx_buf;
-	unsigned int i;
-
-	mutex_lock(&log_lock);
-	record("speed=%u bits=%u mode=%u len=%u data=", transfer->speed_hz,
-	       transfer->bits_per_word, (unsigned int)(spi->mode & (SPI_CPOL | SPI_CPHA)), transfer->len);
-	for (i = 0; bytes && i < transfer->len; i++)
-		record(i ? " %02x" : "%02x", bytes[i]);
-	record("\n");
-	mutex_unlock(&log_lock);
+	mutex_lock(&recording.lock);
+	recording_log_printf(&recording, "speed=%u bits=%u mode=%u len=%u:", transfer->speed_hz,
+			     transfer->bits_per_word, (unsigned int)(spi->mode & (SPI_CPOL | SPI_CPHA)), transfer->len);
+	if (transfer->tx_buf)
+		recording_log_bytes(&recording, transfer->tx_buf, transfer->len);
+	recording_log_append(&recording, "\n", 1);
+	mutex_unlock(&recording.lock);
 	if (transfer->rx_buf)
 		memset(transfer->rx_buf, 0, transfer->len);
 	return 0;
 }
-
-static ssize_t log_read(struct file *file, char __user *to, size_t count, loff_t *position)
-{
-	static const char full_note[] = "log full: later transfers were not recorded\n";
-	ssize_t result;
-
-	mutex_lock(&log_lock);
-	if (log_full && *position >= log_length)
-		result = simple_read_from_buffer(to, count, position, full_note, sizeof(full_note) - 1);
-	else
-		result = simple_read_from_buffer(to, count, position, log_buffer, log_length);
-	mutex_unlock(&log_lock);
-	return result;
-}
-
-static ssize_t log_write(struct file *file, const char __user *from, size_t count, loff_t *position)
-{
-	mutex_lock(&log_lock);
-	log_length = 0;
-	log_full = false;
-	mutex_unlock(&log_lock);
-	return count;
-}
-
-static const struct file_operations log_operations = {
-	.owner = THIS_MODULE,
-	.read = log_read,
-	.write = log_write,
-	.llseek = default_llseek,
-};
 
 static int recorder_probe(struct platform_device *pdev)
 {
@@ -136,11 +80,9 @@ static int __init recorder_init(void)
 {
 	int error;
 
-	log_buffer = vmalloc(LOG_CAPACITY);
-	if (!log_buffer)
-		return -ENOMEM;
-	debug_dir = debugfs_create_dir("headway-spi-recorder", NULL);
-	debugfs_create_file("log", 0600, debug_dir, NULL, &log_operations);
+	error = recording_log_create(&recording, "headway-spi-recorder", 8 << 20);
+	if (error)
+		return error;
 	error = platform_driver_register(&recorder_driver);
 	if (error)
 		goto fail;
@@ -152,8 +94,7 @@ static int __init recorder_init(void)
 	}
 	return 0;
 fail:
-	debugfs_remove_recursive(debug_dir);
-	vfree(log_buffer);
+	recording_log_destroy(&recording);
 	return error;
 }
 
@@ -163,8 +104,7 @@ static void __exit recorder_exit(void)
 		spi_unregister_device(child);
 	platform_device_unregister(recorder_device);
 	platform_driver_unregister(&recorder_driver);
-	debugfs_remove_recursive(debug_dir);
-	vfree(log_buffer);
+	recording_log_destroy(&recording);
 }
 
 module_init(recorder_init);
