@@ -1,27 +1,35 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.0
 import PackageDescription
 
 // Layers (see README "Architecture"): each target depends only on the layers above it.
 //   HeadwayCore      progress model, lifecycle, estimator, clock        (no I/O)
-//   HeadwayRender    styles, surfaces, colour pipeline, bitmap font       (no I/O)
+//   HeadwaySurfaces  what drivers are given: RGB8 levels, 1-bit bitmaps, line levels
+//   HeadwayRender    styles, colour pipeline, bitmap font              (no I/O)
 //   HeadwayDevices   bus protocols and the drivers written against them    (no OS)
-//   HeadwayLinux     the bus protocols on Linux: i2c-dev and libi2c (C shim CLinuxBuses)
+//   HeadwayLinux     the bus protocols on Linux: i2c-dev and libi2c, spidev, libgpiod (C shim CLinuxBuses)
 //   HeadwaySimulator virtual devices and the terminal renderer (Simulator/)
 //   Headway          the library product: show progress from a Swift program
+//   HeadwayProtocol  the socket protocol and its transport, shared by client and service
+//   HeadwayService   jobs, layout, scheduling, configuration, presets and the host loop
 //   HeadwayDemo      the scripted demo job (shared by headway-sim and headway-bench)
-//   headway-sim      the simulator command line
-//   headway-bench    benchmarks that print numbers (docs/performance.md)
+//   headway, headwayd, headway-sim, headway-bench   the executables
 let package = Package(
     name: "Headway",
     products: [
         .library(name: "Headway", targets: ["Headway"]),
-        .executable(name: "headway-sim", targets: ["headway-sim"]),
-        .executable(name: "headway-bench", targets: ["headway-bench"]),
+        .library(name: "HeadwayLinux", targets: ["HeadwayLinux"]),
+        .library(name: "HeadwaySimulator", targets: ["HeadwaySimulator"]),
+        .library(name: "HeadwayProtocol", targets: ["HeadwayProtocol"]),
+        .library(name: "HeadwayService", targets: ["HeadwayService"]),
         .executable(name: "headway", targets: ["headway"]),
         .executable(name: "headwayd", targets: ["headwayd"]),
+        .executable(name: "headway-sim", targets: ["headway-sim"]),
+        .executable(name: "headway-bench", targets: ["headway-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
@@ -30,17 +38,14 @@ let package = Package(
             name: "HeadwayCore",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")]
         ),
+        .target(name: "HeadwaySurfaces"),
         .target(
             name: "HeadwayRender",
-            dependencies: ["HeadwayCore", .product(name: "RealModule", package: "swift-numerics")]
+            dependencies: ["HeadwayCore", "HeadwaySurfaces", .product(name: "RealModule", package: "swift-numerics")]
         ),
         .target(
             name: "HeadwayDevices",
-            dependencies: ["HeadwayRender"]
-        ),
-        .target(
-            name: "HeadwayProtocol",
-            dependencies: ["HeadwayCore"]
+            dependencies: ["HeadwayCore", "HeadwaySurfaces"]
         ),
         .target(
             name: "CLinuxBuses",
@@ -57,15 +62,39 @@ let package = Package(
         ),
         .target(
             name: "Headway",
-            dependencies: ["HeadwayCore", "HeadwayRender", "HeadwayDevices"]
+            dependencies: ["HeadwayCore", "HeadwaySurfaces", "HeadwayRender", "HeadwayDevices"]
+        ),
+        // The few system interfaces Swift's Glibc module does not import (SO_PEERCRED, pidfd_open).
+        .target(name: "CPlatform"),
+        .target(
+            name: "HeadwayProtocol",
+            dependencies: ["HeadwayCore"]
         ),
         .target(
             name: "HeadwayService",
-            dependencies: ["Headway", "HeadwayProtocol", .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "Headway", "HeadwayProtocol", "CPlatform",
+                .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
         .target(
             name: "HeadwayDemo",
             dependencies: ["Headway"]
+        ),
+        .executableTarget(
+            name: "headway",
+            dependencies: ["HeadwayProtocol", "HeadwayCore"]
+        ),
+        .executableTarget(
+            name: "headwayd",
+            dependencies: [
+                "HeadwayService",
+                "HeadwayLinux",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .executableTarget(
             name: "headway-sim",
@@ -78,18 +107,6 @@ let package = Package(
             ]
         ),
         .executableTarget(
-            name: "headwayd",
-            dependencies: [
-                "HeadwayService",
-                "HeadwayLinux",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-        .executableTarget(
-            name: "headway",
-            dependencies: ["HeadwayProtocol", "HeadwayCore"]
-        ),
-        .executableTarget(
             name: "headway-bench",
             dependencies: ["Headway", "HeadwayDemo", "HeadwaySimulator"]
         ),
@@ -100,7 +117,7 @@ let package = Package(
         .testTarget(name: "HeadwayProtocolTests", dependencies: ["HeadwayProtocol"]),
         .testTarget(name: "HeadwayServiceTests", dependencies: ["HeadwayService", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayLinuxTests", dependencies: ["HeadwayLinux", "HeadwayCore"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["HeadwayProtocol"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["HeadwayProtocol", "HeadwayCore"]),
         // Run in a QEMU guest by Scripts/kernel-test; skipped elsewhere. VM/ holds the guest's
         // init, its test script and the recording drivers' sources.
         .testTarget(

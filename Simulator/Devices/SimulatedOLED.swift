@@ -10,11 +10,12 @@ public final class SimulatedOLED: Sendable {
     public let driver: OLEDDisplay
     public let bus: VirtualI2CBus
 
-    public init(name: String, configuration: OLEDConfiguration, bus: VirtualI2CBus) {
+    /// The module on `bus`, driven on the bus's (simulated) clock.
+    public init(name: String, configuration: OLEDConfiguration, bus: VirtualI2CBus, resynchronisation: OLEDDisplay.Resynchronisation = .standard) {
         self.name = name
         self.bus = bus
         chip = VirtualOLED(controller: configuration.controller, width: configuration.width, height: configuration.height, address: configuration.address)
-        driver = OLEDDisplay(bus: bus, configuration: configuration)
+        driver = OLEDDisplay(bus: bus, configuration: configuration, clock: bus.clock, resynchronisation: resynchronisation)
         bus.attach(chip)
     }
 

@@ -13,7 +13,8 @@ public final class VirtualI2CBus: I2CBus {
     public let maxMessageLength: Int
     /// The bus clock in Hz (the Pi's default is 100 kHz; 400 kHz with `dtparam=i2c_arm_baudrate`).
     public let clockHz: Double
-    private let clock: any ProgressClock
+    /// The simulation's clock: transactions are stamped with it, and drivers on this bus use it.
+    public let clock: any ProgressClock
 
     private struct State {
         var targets: [UInt8: any I2CTarget] = [:]

@@ -93,7 +93,6 @@ public final class VirtualOLED: I2CTarget, PowerCycled {
                 picture[x, y] = lit
             }
         }
-        picture.clearDamage()
         return picture
     }
 }

@@ -45,7 +45,6 @@ public enum Netpbm {
         for y in 0..<height {
             for x in 0..<width where bytes[index + y * rowBytes + x / 8] & (0x80 >> UInt8(x % 8)) != 0 { bitmap[x, y] = true }
         }
-        bitmap.clearDamage()
         return bitmap
     }
 }

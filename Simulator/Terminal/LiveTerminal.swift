@@ -1,22 +1,17 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Draws successive canvases in place on a terminal without flicker: the first frame is printed
 /// whole, later frames rewrite only the lines that changed, each frame in one write.
 public final class LiveTerminal {
     private var previous: [String] = []
     private let output: Int32
 
-    public init(fileDescriptor: Int32 = STDOUT_FILENO) { output = fileDescriptor }
+    /// Draws on `fileDescriptor` (standard output by default).
+    public init(fileDescriptor: Int32 = 1) { output = fileDescriptor }
 
     /// Whether `fileDescriptor` is a terminal and colour is allowed (no `NO_COLOR`, not `TERM=dumb`).
-    public static func canDrawLive(fileDescriptor: Int32 = STDOUT_FILENO) -> Bool {
-        guard isatty(fileDescriptor) == 1 else { return false }
-        if let noColor = getenv("NO_COLOR"), noColor.pointee != 0 { return false }
-        if let term = getenv("TERM"), String(cString: term) == "dumb" { return false }
+    public static func canDrawLive(fileDescriptor: Int32 = 1) -> Bool {
+        guard Platform.isTerminal(fileDescriptor) else { return false }
+        if Platform.environment("NO_COLOR") != nil { return false }
+        if Platform.environment("TERM") == "dumb" { return false }
         return true
     }
 
@@ -42,13 +37,5 @@ public final class LiveTerminal {
     /// Leaves the last frame on screen and gives the cursor back.
     public func finish() { emit("\u{1B}[?25h") }
 
-    private func emit(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { write(output, $0.baseAddress! + offset, $0.count - offset) }
-            if written <= 0 { return }
-            offset += written
-        }
-    }
+    private func emit(_ text: String) { Platform.writeAll(output, Array(text.utf8)) }
 }

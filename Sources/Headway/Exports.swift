@@ -2,3 +2,4 @@
 @_exported import HeadwayCore
 @_exported import HeadwayDevices
 @_exported import HeadwayRender
+@_exported import HeadwaySurfaces

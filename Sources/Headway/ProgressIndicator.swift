@@ -6,8 +6,8 @@ import Synchronization
 /// of a total, can be a timer that counts down, and has a label and a current-value label.
 /// ```swift
 /// let indicator = ProgressIndicator(label: "Backup", outputs: [
-///     IndicatorOutput(leds: ring, layout: .ring()),
-///     IndicatorOutput(display: oled),
+///     LEDOutput(ring, layout: .ring()),
+///     DisplayOutput(oled),
 /// ])
 /// try indicator.update(value: 12, total: 200)
 /// try indicator.finish(.succeeded)
@@ -17,13 +17,13 @@ import Synchronization
 /// happens in ``refresh()`` (or ``run(framesPerSecond:)``), at the time of the injected clock.
 public final class ProgressIndicator: Sendable {
     private let job: Mutex<ProgressJob>
-    private let outputs: [IndicatorOutput]
+    private let outputs: [any IndicatorOutput]
     private let clock: any ProgressClock
     private let appearance: Appearance
 
     /// Begins a job now (indeterminate) and shows it on `outputs` once its grace delay has passed.
     public init(
-        label: String? = nil, outputs: [IndicatorOutput], appearance: Appearance = .standard,
+        label: String? = nil, outputs: [any IndicatorOutput], appearance: Appearance = .standard,
         policy: LifecyclePolicy = .standard, clock: any ProgressClock = MonotonicClock()
     ) {
         self.outputs = outputs
@@ -52,7 +52,8 @@ public final class ProgressIndicator: Sendable {
         try report { (job, now) throws(ProgressError) in try job.indeterminate(at: now) }
     }
 
-    /// Makes the indicator a timer over the next `duration` seconds (emptying when `countsDown`).
+    /// Makes the indicator a timer over the next `duration` seconds (emptying when `countsDown`):
+    /// determinate progress driven by the clock.
     public func countdown(_ duration: Seconds, countsDown: Bool = true) throws(ProgressError) {
         try report { (job, now) throws(ProgressError) in
             try job.startTimer(from: now, to: now + duration, countsDown: countsDown, at: now)

@@ -16,16 +16,20 @@ public protocol ProgressClock: Sendable {
     var now: Seconds { get }
 }
 
-/// Monotonic wall time, for production: seconds since the clock was created, never going backwards
-/// (it is based on `ContinuousClock`, so a change of the system date does not disturb it).
+/// The system's monotonic clock, for production: seconds since boot, never going backwards and
+/// untouched by changes of the system date.
+///
+/// It is the one real clock of the whole stack. On Linux it reads `CLOCK_MONOTONIC` (through
+/// `SuspendingClock`), the clock the kernel stamps GPIO edge events with, so a button's edges and
+/// "now" can be compared directly; the client, the service loop and the drivers all use it.
 public struct MonotonicClock: ProgressClock {
-    private let origin: ContinuousClock.Instant
-
-    public init() { origin = ContinuousClock.now }
+    public init() {}
 
     public var now: Seconds {
-        let elapsed = origin.duration(to: ContinuousClock.now)
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        // SuspendingClock.Instant is a frozen struct holding one Duration since the clock's origin
+        // (boot, for CLOCK_MONOTONIC); the standard library offers no other way to read it.
+        let sinceBoot = unsafeBitCast(SuspendingClock.now, to: Duration.self)
+        return Double(sinceBoot.components.seconds) + Double(sinceBoot.components.attoseconds) * 1e-18
     }
 }
 
@@ -52,15 +56,18 @@ public final class ManualClock: ProgressClock {
     }
 }
 
-/// A clock that runs `factor` times faster than another, for `--speed`.
+/// A clock that starts at 0 when made and runs `factor` times faster than another: a simulation
+/// played at `--speed`.
 public struct ScaledClock: ProgressClock {
     public let base: any ProgressClock
     public let factor: Double
+    private let origin: Seconds
 
     public init(_ base: any ProgressClock, factor: Double) {
         self.base = base
         self.factor = factor
+        origin = base.now
     }
 
-    public var now: Seconds { base.now * factor }
+    public var now: Seconds { (base.now - origin) * factor }
 }

@@ -153,7 +153,9 @@ public struct ProgressJob: Sendable, Equatable {
     /// The job's phase at `time`.
     public func phase(at time: Seconds) -> JobPhase {
         if let outcome, let finishedAt {
-            if finishedAt - startedAt < policy.grace { return .hidden }
+            // Quick jobs never flash: a success or a cancellation inside the grace delay is not
+            // shown at all. A failure always is: it is news whatever the job's length.
+            if finishedAt - startedAt < policy.grace, outcome != .failed { return .hidden }
             return time - finishedAt < policy.linger ? .finished(outcome) : .hidden
         }
         if time - startedAt < policy.grace { return .pending }
@@ -162,6 +164,31 @@ public struct ProgressJob: Sendable, Equatable {
         if silence >= policy.loseAfter { return .lost }
         if silence >= policy.stallAfter { return .stalled(silence: silence) }
         return .active
+    }
+
+    /// The next moment after `time` at which ``phase(at:)`` changes by itself if nothing is
+    /// reported (a grace delay ending, a stall, a linger running out); `nil` when it never will.
+    public func nextPhaseChange(after time: Seconds) -> Seconds? {
+        let next: Seconds?
+        if let finishedAt {
+            next = finishedAt + policy.linger
+        } else if time < startedAt + policy.grace {
+            next = startedAt + policy.grace
+        } else if pausedAt != nil {
+            next = nil
+        } else {
+            let alive = lastAlive(at: time)
+            if case .timer(_, let end, _) = kind, time < end { return end + policy.stallAfter }
+            next = time < alive + policy.stallAfter ? alive + policy.stallAfter : alive + policy.loseAfter
+        }
+        return next.flatMap { $0 > time ? $0 : nil }
+    }
+
+    /// Whether the job is over at `time`: finished and its signal shown (or never shown), or lost.
+    /// A service forgets such jobs.
+    public func isOver(at time: Seconds) -> Bool {
+        if let finishedAt { return time >= finishedAt + policy.linger }
+        return phase(at: time) == .lost
     }
 
     /// The fraction to draw at `time`, or `nil` while indeterminate.

@@ -1,23 +1,45 @@
-/// Short, fixed forms for durations on small displays: "8s", "1m05s", "2h03m".
+import RealModule
+
+/// Short, fixed forms for durations on small displays: "8s", "1m05s", "2h03m", "41d06h".
 public enum DurationText {
-    /// `seconds` in the short form, rounded by `rule` (ETAs round up, elapsed times down).
+    /// `seconds` in the short form, rounded by `rule` (ETAs round up, elapsed times down). Any
+    /// number is accepted: NaN and negatives read as "0s", anything beyond 9999 days as ">9999d".
     public static func short(_ seconds: Seconds, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> String {
-        let whole = Int(max(0, seconds).rounded(rule))
+        let limit = 9999.0 * 86_400
+        guard seconds < limit else { return ">9999d" }
+        let whole = seconds.isNaN ? 0 : Int(max(0, seconds).rounded(rule))
         if whole < 60 { return "\(whole)s" }
         if whole < 3600 { return "\(whole / 60)m\(twoDigits(whole % 60))s" }
-        return "\(whole / 3600)h\(twoDigits(whole % 3600 / 60))m"
+        if whole < 86_400 { return "\(whole / 3600)h\(twoDigits(whole % 3600 / 60))m" }
+        return "\(whole / 86_400)d\(twoDigits(whole % 86_400 / 3600))h"
     }
 
     private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }
 
-/// Numbers as people write them on a small display: "42", "3.5", "1200".
+/// Numbers as people write them on a small display: "42", "3.5", "1200", "2.5e19".
 public enum NumberText {
+    /// `value` with at most one decimal; numbers of 10¹⁵ or more in scientific form, so any finite
+    /// number (and, for safety, NaN and infinities) gives a short text.
     public static func compact(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return "\(Int(value))" }
+        guard value.isFinite else { return value.isNaN ? "?" : value < 0 ? "-∞" : "∞" }
+        if abs(value) >= 1e15 { return scientific(value) }
+        if value == value.rounded() { return "\(Int(value))" }
         let tenths = (value * 10).rounded()
         let whole = Int(tenths / 10)
         let fraction = Int(abs(tenths).truncatingRemainder(dividingBy: 10))
-        return fraction == 0 ? "\(whole)" : "\(whole).\(fraction)"
+        let sign = tenths < 0 && whole == 0 ? "-" : ""
+        return fraction == 0 ? "\(whole)" : "\(sign)\(whole).\(fraction)"
+    }
+
+    /// "2.5e19": one decimal of mantissa, the exponent in full.
+    private static func scientific(_ value: Double) -> String {
+        var exponent = Int(Double.log10(abs(value)).rounded(.down))
+        var mantissa = ((value / Double.pow(10, Double(exponent))) * 10).rounded() / 10
+        if abs(mantissa) >= 10 {
+            mantissa /= 10
+            exponent += 1
+        }
+        return "\(compact(mantissa))e\(exponent)"
     }
 }

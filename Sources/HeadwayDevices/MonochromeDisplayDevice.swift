@@ -1,11 +1,14 @@
-import HeadwayRender
+import HeadwaySurfaces
 
 /// A 1-bit display (an SSD1306 or SH1106 OLED) that a driver updates from a ``Bitmap``.
+///
+/// The driver is the one owner of what the glass shows: it is handed whole pictures, compares them
+/// with what it knows the display holds, and sends only the difference — or everything, whenever
+/// it cannot be sure what the display holds (first use, after a bus error, after a long quiet).
 public protocol MonochromeDisplayDevice: AnyObject, Sendable {
     var width: Int { get }
     var height: Int { get }
-    /// Shows `bitmap`. Its ``Bitmap/damage`` says what changed since the last call that succeeded;
-    /// a driver may send only that. After an error the caller sends the next bitmap whole.
+    /// Makes the glass show `bitmap`.
     func show(_ bitmap: Bitmap) throws(DeviceError)
     /// Sets how bright lit pixels are, 0…1 (an OLED's contrast).
     func setBrightness(_ brightness: Double) throws(DeviceError)

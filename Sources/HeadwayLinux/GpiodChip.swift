@@ -2,11 +2,6 @@ import CLinuxBuses
 import HeadwayCore
 import HeadwayDevices
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// A GPIO chip through libgpiod (1.6 or 2.x, whichever the build found), consumer name "headway".
 public final class GpiodChip: GPIOChip, @unchecked Sendable {
@@ -23,7 +18,7 @@ public final class GpiodChip: GPIOChip, @unchecked Sendable {
 
     /// Opens a chip by path (`/dev/gpiochip0`), name (`gpiochip0`) or label (`pinctrl-rp1`).
     public init(_ which: String) throws(DeviceError) {
-        guard let handle = hw_gpio_open(which) else { throw GPIOErrno.opening(which, errno: errno) }
+        guard let handle = hw_gpio_open(which) else { throw GPIOErrno.opening(which, errno: Platform.lastError) }
         self.handle = handle
         label = String(cString: hw_gpio_chip_label(handle))
         name = String(cString: hw_gpio_chip_name(handle))
@@ -57,7 +52,7 @@ public final class GpiodChip: GPIOChip, @unchecked Sendable {
                 hw_gpio_request_outputs(handle, o.baseAddress, CUnsignedInt(o.count), activeLow ? 1 : 0, v.baseAddress, "headway")
             }
         }
-        guard let request else { throw GPIOErrno.requesting(offsets, chip: label, errno: errno) }
+        guard let request else { throw GPIOErrno.requesting(offsets, chip: label, errno: Platform.lastError) }
         return GpiodRequest(request: request, offsets: offsets, chip: self)
     }
 
@@ -71,7 +66,7 @@ public final class GpiodChip: GPIOChip, @unchecked Sendable {
         case .pullDown: code = Int32(HW_GPIO_BIAS_PULL_DOWN)
         }
         guard let request = hw_gpio_request_input(handle, CUnsignedInt(offset), code, activeLow ? 1 : 0, "headway") else {
-            throw GPIOErrno.requesting([offset], chip: label, errno: errno)
+            throw GPIOErrno.requesting([offset], chip: label, errno: Platform.lastError)
         }
         return GpiodRequest(request: request, offsets: [offset], chip: self)
     }
@@ -98,13 +93,13 @@ final class GpiodRequest: GPIOOutputLines, GPIOInputLine, @unchecked Sendable {
         guard values.count == offsets.count else { throw DeviceError(.unsupported, "\(offsets.count) lines need \(offsets.count) values") }
         let levels = values.map { Int32($0 ? 1 : 0) }
         let result = levels.withUnsafeBufferPointer { hw_gpio_set(request, $0.baseAddress) }
-        guard result == 0 else { throw DeviceError(.other, "setting lines \(offsets) of \(chip.label) failed: \(I2CErrno.describe(errno))", errno: errno) }
+        guard result == 0 else { throw DeviceError(.other, "setting lines \(offsets) of \(chip.label) failed: \(Platform.describe(Platform.lastError))", errno: Platform.lastError) }
     }
 
     func read() throws(DeviceError) -> Bool {
         var values = [Int32](repeating: 0, count: offsets.count)
         guard hw_gpio_get(request, &values) == 0 else {
-            throw DeviceError(.other, "reading line \(offset) of \(chip.label) failed: \(I2CErrno.describe(errno))", errno: errno)
+            throw DeviceError(.other, "reading line \(offset) of \(chip.label) failed: \(Platform.describe(Platform.lastError))", errno: Platform.lastError)
         }
         return values[0] != 0
     }
@@ -116,7 +111,7 @@ final class GpiodRequest: GPIOOutputLines, GPIOInputLine, @unchecked Sendable {
             var rising: Int32 = 0
             var stamp: UInt64 = 0
             let result = hw_gpio_read_edge(request, wait, &rising, &stamp)
-            if result < 0 { throw DeviceError(.other, "waiting for edges on line \(offset) of \(chip.label) failed: \(I2CErrno.describe(errno))", errno: errno) }
+            if result < 0 { throw DeviceError(.other, "waiting for edges on line \(offset) of \(chip.label) failed: \(Platform.describe(Platform.lastError))", errno: Platform.lastError) }
             if result == 0 { return edges }
             edges.append(GPIOEdge(rising: rising != 0, time: Double(stamp) / 1e9))
             wait = 0  // collect what is queued, then return
@@ -128,23 +123,23 @@ final class GpiodRequest: GPIOOutputLines, GPIOInputLine, @unchecked Sendable {
 enum GPIOErrno {
     static func opening(_ which: String, errno code: Int32) -> DeviceError {
         switch code {
-        case EACCES, EPERM:
+        case Errno.permissionDenied, Errno.notPermitted:
             return DeviceError(.permission, "permission denied opening GPIO chip \(which): add the user to the gpio group (sudo usermod -aG gpio $USER) or run the daemon with SupplementaryGroups=gpio", errno: code)
-        case ENOENT, ENODEV:
+        case Errno.noSuchFile, Errno.noDevice:
             return DeviceError(.notPresent, "no GPIO chip \"\(which)\" (by path, name or label); list the chips with gpiodetect", errno: code)
         default:
-            return DeviceError(.other, "cannot open GPIO chip \(which): \(I2CErrno.describe(code))", errno: code)
+            return DeviceError(.other, "cannot open GPIO chip \(which): \(Platform.describe(code))", errno: code)
         }
     }
 
     static func requesting(_ offsets: [UInt32], chip: String, errno code: Int32) -> DeviceError {
         switch code {
-        case EBUSY:
+        case Errno.busy:
             return DeviceError(.busy, "lines \(offsets) of \(chip) are in use by another program or a kernel driver; gpioinfo shows the consumer", errno: code)
-        case EINVAL:
-            return DeviceError(.unsupported, "\(chip) refused the request for lines \(offsets) (bias or edge detection unsupported?): \(I2CErrno.describe(code))", errno: code)
+        case Errno.invalid:
+            return DeviceError(.unsupported, "\(chip) refused the request for lines \(offsets) (bias or edge detection unsupported?): \(Platform.describe(code))", errno: code)
         default:
-            return DeviceError(.other, "requesting lines \(offsets) of \(chip) failed: \(I2CErrno.describe(code))", errno: code)
+            return DeviceError(.other, "requesting lines \(offsets) of \(chip) failed: \(Platform.describe(code))", errno: code)
         }
     }
 }

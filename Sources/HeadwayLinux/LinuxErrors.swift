@@ -1,12 +1,7 @@
 import HeadwayDevices
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
-/// Turns the errno of a failed I2C call into a ``DeviceError`` that says what it means for the
+/// Turns the Platform.lastError of a failed I2C call into a ``DeviceError`` that says what it means for the
 /// person at the board and what to do about it.
 enum I2CErrno {
     static func opening(_ path: String, errno code: Int32) -> DeviceError {
@@ -18,29 +13,25 @@ enum I2CErrno {
     static func transfer(_ bus: String, address: UInt8, errno code: Int32) -> DeviceError {
         let target = "\(hexByte(address)) on /dev/\(bus)"
         switch code {
-        case EREMOTEIO, ENXIO, EIO:
+        case Errno.remoteIO, Errno.noSuchDeviceOrAddress, Errno.ioError:
             return DeviceError(.notPresent, "no device at \(target) (no acknowledge): check the wiring and the address (0x3C or 0x3D) with i2cdetect -y \(bus.split(separator: "-").last ?? "1")", errno: code)
-        case EACCES, EPERM:
+        case Errno.permissionDenied, Errno.notPermitted:
             return DeviceError(.permission, "permission denied talking to \(target): add the user to the i2c group", errno: code)
-        case EBUSY:
+        case Errno.busy:
             return DeviceError(.busy, "a kernel driver owns \(target) (e.g. the ssd1306 framebuffer overlay): remove that dtoverlay or use another address", errno: code)
-        case ETIMEDOUT:
+        case Errno.timedOut:
             return DeviceError(.timeout, "\(target) timed out: the bus may be held low; check pull-ups and wiring", errno: code)
-        case EAGAIN:
+        case Errno.tryAgain:
             return DeviceError(.other, "lost arbitration on /dev/\(bus) talking to \(hexByte(address)): another master is active", errno: code)
-        case EOPNOTSUPP, EINVAL, ENOTTY:
-            return DeviceError(.unsupported, "/dev/\(bus) cannot do this transfer for \(hexByte(address)): \(describe(code))", errno: code)
-        case ENODEV:
+        case Errno.notSupported, Errno.invalid, Errno.notATerminal:
+            return DeviceError(.unsupported, "/dev/\(bus) cannot do this transfer for \(hexByte(address)): \(Platform.describe(code))", errno: code)
+        case Errno.noDevice:
             return DeviceError(.notPresent, "/dev/\(bus) went away (adapter removed)", errno: code)
         default:
-            return DeviceError(.other, "I2C transfer to \(target) failed: \(describe(code))", errno: code)
+            return DeviceError(.other, "I2C transfer to \(target) failed: \(Platform.describe(code))", errno: code)
         }
     }
 
-    static func describe(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "errno \(code)" }
-        return "\(String(cString: text)) (errno \(code))"
-    }
 }
 
 /// Errors opening a bus's device node, the same for every bus but for how to enable it and which
@@ -48,14 +39,14 @@ enum I2CErrno {
 enum DeviceNodeErrno {
     static func opening(_ path: String, errno code: Int32, group: String, enable: String) -> DeviceError {
         switch code {
-        case ENOENT, ENODEV, ENXIO:
+        case Errno.noSuchFile, Errno.noDevice, Errno.noSuchDeviceOrAddress:
             return DeviceError(.notPresent, "\(path) does not exist: \(enable)", errno: code)
-        case EACCES, EPERM:
+        case Errno.permissionDenied, Errno.notPermitted:
             return DeviceError(.permission, "permission denied opening \(path): add the user to the \(group) group (sudo usermod -aG \(group) $USER, then log in again) or run the daemon with SupplementaryGroups=\(group)", errno: code)
-        case EBUSY:
+        case Errno.busy:
             return DeviceError(.busy, "\(path) is busy: another program holds it exclusively", errno: code)
         default:
-            return DeviceError(.other, "cannot open \(path): \(I2CErrno.describe(code))", errno: code)
+            return DeviceError(.other, "cannot open \(path): \(Platform.describe(code))", errno: code)
         }
     }
 }

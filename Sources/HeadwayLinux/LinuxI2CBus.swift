@@ -2,11 +2,6 @@ import CLinuxBuses
 import HeadwayDevices
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// An I2C bus through Linux's i2c-dev (`/dev/i2c-N`).
 ///
@@ -14,7 +9,7 @@ import Musl
 /// Pi's) get each transaction as one `I2C_RDWR` call of up to 8192-byte messages. SMBus-only
 /// adapters get each message as SMBus I2C-block writes through libi2c: the first byte (an OLED's
 /// control byte) as the command and at most 32 data bytes, so ``maxMessageLength`` is 33 there.
-/// Errors carry the errno and say what to do (see ``DeviceError``).
+/// Errors carry the Platform.lastError and say what to do (see ``DeviceError``).
 public final class LinuxI2CBus: I2CBus {
     public enum Mode: Sendable, Equatable {
         /// `I2C_RDWR` messages (adapters with `I2C_FUNC_I2C`).
@@ -43,27 +38,27 @@ public final class LinuxI2CBus: I2CBus {
     public init(path: String) throws(DeviceError) {
         self.path = path
         name = path.split(separator: "/").last.map(String.init) ?? path
-        let fd = open(path, O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else { throw I2CErrno.opening(path, errno: errno) }
+        let fd = Platform.open(path, Platform.readWrite)
+        guard fd >= 0 else { throw I2CErrno.opening(path, errno: Platform.lastError) }
         var funcs: UInt = 0
         guard hw_i2c_funcs(fd, &funcs) == 0 else {
-            let code = errno
-            close(fd)
-            throw DeviceError(.unsupported, "\(path) is not an I2C adapter (I2C_FUNCS failed: \(I2CErrno.describe(code)))", errno: code)
+            let code = Platform.lastError
+            Platform.close(fd)
+            throw DeviceError(.unsupported, "\(path) is not an I2C adapter (I2C_FUNCS failed: \(Platform.describe(code)))", errno: code)
         }
         if funcs & hw_i2c_func_i2c != 0 {
             mode = .plainI2C
         } else if funcs & hw_i2c_func_smbus_write_i2c_block != 0 {
             mode = .smbusBlocks
         } else {
-            close(fd)
+            Platform.close(fd)
             throw DeviceError(.unsupported, "\(path) can do neither plain I2C nor SMBus I2C-block writes; a display cannot be driven through it")
         }
         handle = Mutex(Handle(fd: fd))
     }
 
     deinit {
-        _ = handle.withLock { close($0.fd) }
+        handle.withLock { Platform.close($0.fd) }
     }
 
     public var maxMessageLength: Int {
@@ -76,7 +71,7 @@ public final class LinuxI2CBus: I2CBus {
     public func write(_ messages: [[UInt8]], to address: UInt8) throws(DeviceError) {
         guard address <= 0x7F else { throw DeviceError(.unsupported, "\(hexByte(address)) is not a 7-bit I2C address") }
         guard !messages.isEmpty, messages.allSatisfy({ !$0.isEmpty && $0.count <= maxMessageLength }) else {
-            throw DeviceError(.unsupported, "/dev/\(name) takes messages of 1…\(maxMessageLength) bytes", errno: EINVAL)
+            throw DeviceError(.unsupported, "/dev/\(name) takes messages of 1…\(maxMessageLength) bytes", errno: Errno.invalid)
         }
         try handle.withLock { (handle: inout Handle) throws(DeviceError) in
             switch mode {
@@ -94,7 +89,7 @@ public final class LinuxI2CBus: I2CBus {
             let result = Self.withPointers(batch) { pointers, lengths in
                 hw_i2c_write_messages(fd, UInt16(address), pointers, lengths, UInt32(batch.count))
             }
-            guard result >= 0 else { throw I2CErrno.transfer(name, address: address, errno: errno) }
+            guard result >= 0 else { throw I2CErrno.transfer(name, address: address, errno: Platform.lastError) }
             start += batch.count
         }
     }
@@ -102,7 +97,7 @@ public final class LinuxI2CBus: I2CBus {
     private func writeBlocks(_ messages: [[UInt8]], to address: UInt8, handle: inout Handle) throws(DeviceError) {
         if handle.selectedAddress != address {
             guard hw_i2c_set_address(handle.fd, UInt16(address)) == 0 else {
-                throw I2CErrno.transfer(name, address: address, errno: errno)
+                throw I2CErrno.transfer(name, address: address, errno: Platform.lastError)
             }
             handle.selectedAddress = address
         }
@@ -111,7 +106,7 @@ public final class LinuxI2CBus: I2CBus {
             let result = data.withUnsafeBufferPointer { buffer in
                 hw_smbus_write_block(handle.fd, message[0], UInt8(data.count), buffer.baseAddress)
             }
-            guard result >= 0 else { throw I2CErrno.transfer(name, address: address, errno: errno) }
+            guard result >= 0 else { throw I2CErrno.transfer(name, address: address, errno: Platform.lastError) }
         }
     }
 

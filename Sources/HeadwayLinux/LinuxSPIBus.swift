@@ -2,11 +2,6 @@ import CLinuxBuses
 import HeadwayDevices
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// An SPI bus through Linux's spidev (`/dev/spidevB.C`).
 ///
@@ -36,41 +31,36 @@ public final class LinuxSPIBus: SPIBus {
         self.clockModel = clockModel
         let file = path.split(separator: "/").last.map(String.init) ?? path
         name = file.hasPrefix("spidev") ? "spi" + file.dropFirst(6) : file
-        let fd = open(path, O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else { throw SPIErrno.opening(path, errno: errno) }
+        let fd = Platform.open(path, Platform.readWrite)
+        guard fd >= 0 else { throw SPIErrno.opening(path, errno: Platform.lastError) }
         handle = Mutex(Handle(fd: fd))
         maxTransferLength = Self.readBufsiz(bufsizPath) ?? 4096
     }
 
     deinit {
-        _ = handle.withLock { close($0.fd) }
+        handle.withLock { Platform.close($0.fd) }
     }
 
     /// spidev's `bufsiz` module parameter, if readable.
     static func readBufsiz(_ path: String) -> Int? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var buffer = [CChar](repeating: 0, count: 32)
-        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
-        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let value = Int(text.filter(\.isNumber)), value > 0 else { return nil }
+        guard let text = Platform.firstLine(of: path), let value = Int(text.filter(\.isNumber)), value > 0 else { return nil }
         return value
     }
 
     public func write(_ bytes: [UInt8], settings: SPISettings) throws(DeviceError) {
         guard !bytes.isEmpty else { return }
         guard bytes.count <= maxTransferLength else {
-            throw DeviceError(.unsupported, "a message of \(bytes.count) bytes does not fit spidev's buffer of \(maxTransferLength) bytes on \(path); add spidev.bufsiz=\(bytes.count > 32768 ? 65536 : 32768) to the kernel command line and reboot", errno: EMSGSIZE)
+            throw DeviceError(.unsupported, "a message of \(bytes.count) bytes does not fit spidev's buffer of \(maxTransferLength) bytes on \(path); add spidev.bufsiz=\(bytes.count > 32768 ? 65536 : 32768) to the kernel command line and reboot", errno: Errno.messageTooLong)
         }
         try handle.withLock { (handle: inout Handle) throws(DeviceError) in
             if handle.mode != settings.mode {
-                guard hw_spi_set_mode(handle.fd, settings.mode) == 0 else { throw SPIErrno.transfer(path, errno: errno) }
+                guard hw_spi_set_mode(handle.fd, settings.mode) == 0 else { throw SPIErrno.transfer(path, errno: Platform.lastError) }
                 handle.mode = settings.mode
             }
             let result = bytes.withUnsafeBufferPointer { buffer in
                 hw_spi_write(handle.fd, buffer.baseAddress, UInt32(buffer.count), settings.speedHz, settings.bitsPerWord)
             }
-            guard result >= 0 else { throw SPIErrno.transfer(path, errno: errno) }
+            guard result >= 0 else { throw SPIErrno.transfer(path, errno: Platform.lastError) }
         }
     }
 }
@@ -83,16 +73,16 @@ enum SPIErrno {
 
     static func transfer(_ path: String, errno code: Int32) -> DeviceError {
         switch code {
-        case EMSGSIZE:
+        case Errno.messageTooLong:
             return DeviceError(.unsupported, "\(path) refused the message as larger than spidev's bufsiz; raise spidev.bufsiz on the kernel command line", errno: code)
-        case EINVAL:
-            return DeviceError(.unsupported, "\(path) cannot do this speed, mode or word size: \(I2CErrno.describe(code))", errno: code)
-        case ENODEV, ESHUTDOWN:
+        case Errno.invalid:
+            return DeviceError(.unsupported, "\(path) cannot do this speed, mode or word size: \(Platform.describe(code))", errno: code)
+        case Errno.noDevice, Errno.shutDown:
             return DeviceError(.notPresent, "\(path) went away", errno: code)
-        case ETIMEDOUT:
+        case Errno.timedOut:
             return DeviceError(.timeout, "SPI transfer on \(path) timed out", errno: code)
         default:
-            return DeviceError(.other, "SPI transfer on \(path) failed: \(I2CErrno.describe(code))", errno: code)
+            return DeviceError(.other, "SPI transfer on \(path) failed: \(Platform.describe(code))", errno: code)
         }
     }
 }

@@ -94,7 +94,9 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
 }
 
 extension JSONValue {
-    /// Parses one JSON value occupying all of `text` (surrounding white space allowed).
+    /// Parses one JSON value occupying all of `text` (surrounding white space allowed), by the
+    /// grammar of RFC 8259: strict numbers, `\u` escapes of exactly four hex digits, surrogates only
+    /// in pairs, at most 32 levels of nesting. Anything else is a ``JSONSyntaxError``, never a trap.
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: Array(text.utf8))
         let value = try parser.value(depth: 0)
@@ -110,15 +112,17 @@ struct JSONParser {
 
     func error(_ problem: String) -> JSONSyntaxError { JSONSyntaxError(offset: index, problem: problem) }
 
+    private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
     mutating func skipSpace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { index += 1 }
     }
 
     mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         guard depth < 32 else { throw error("nested too deeply") }
         skipSpace()
-        guard index < bytes.count else { throw error("unexpected end") }
-        switch bytes[index] {
+        guard let byte = current else { throw error("unexpected end") }
+        switch byte {
         case UInt8(ascii: "{"): return try object(depth: depth)
         case UInt8(ascii: "["): return try array(depth: depth)
         case UInt8(ascii: "\""): return .string(try string())
@@ -129,9 +133,9 @@ struct JSONParser {
         }
     }
 
-    mutating func literal(_ word: String) throws(JSONSyntaxError) {
-        let expected = Array(word.utf8)
-        guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected else {
+    mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+        let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard index + expected.count <= bytes.count, bytes[index..<index + expected.count].elementsEqual(expected) else {
             throw error("expected \(word)")
         }
         index += expected.count
@@ -141,23 +145,25 @@ struct JSONParser {
         index += 1
         var members: [(String, JSONValue)] = []
         skipSpace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+        if current == UInt8(ascii: "}") {
             index += 1
             return .object(members)
         }
         while true {
             skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
+            guard current == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
             let key = try string()
             skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected : after \"\(key)\"") }
+            guard current == UInt8(ascii: ":") else { throw error("expected : after a member name") }
             index += 1
             members.append((key, try value(depth: depth + 1)))
             skipSpace()
-            guard index < bytes.count else { throw error("unexpected end inside an object") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-            throw error("expected , or } in an object")
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): index += 1; return .object(members)
+            case nil: throw error("unexpected end inside an object")
+            default: throw error("expected , or } in an object")
+            }
         }
     }
 
@@ -165,83 +171,127 @@ struct JSONParser {
         index += 1
         var items: [JSONValue] = []
         skipSpace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+        if current == UInt8(ascii: "]") {
             index += 1
             return .array(items)
         }
         while true {
             items.append(try value(depth: depth + 1))
             skipSpace()
-            guard index < bytes.count else { throw error("unexpected end inside an array") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
-            throw error("expected , or ] in an array")
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"): index += 1; return .array(items)
+            case nil: throw error("unexpected end inside an array")
+            default: throw error("expected , or ] in an array")
+            }
         }
     }
 
     mutating func string() throws(JSONSyntaxError) -> String {
         index += 1
         var scalars = String.UnicodeScalarView()
-        var run: [UInt8] = []
-        func flush(_ run: inout [UInt8], into scalars: inout String.UnicodeScalarView) {
-            if !run.isEmpty { scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars); run.removeAll() }
+        var runStart = index
+        func flush(upTo end: Int) {
+            if end > runStart { scalars.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars) }
         }
-        while index < bytes.count {
-            let byte = bytes[index]
+        while let byte = current {
             if byte == UInt8(ascii: "\"") {
+                flush(upTo: index)
                 index += 1
-                flush(&run, into: &scalars)
                 return String(scalars)
             }
-            if byte < 0x20 { throw error("control character inside a string") }
-            if byte == UInt8(ascii: "\\") {
-                flush(&run, into: &scalars)
+            if byte < 0x20 { throw error("control character inside a string (escape it as \\u00XX)") }
+            guard byte == UInt8(ascii: "\\") else {
                 index += 1
-                guard index < bytes.count else { break }
-                let escape = bytes[index]
-                index += 1
-                switch escape {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{08}")
-                case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
-                case UInt8(ascii: "u"):
-                    var code = try hex4()
-                    if (0xD800..<0xDC00).contains(code), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
-                        index += 2
-                        let low = try hex4()
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                    }
-                    guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape") }
-                    scalars.append(scalar)
-                default: throw error("unknown escape \\\(Character(Unicode.Scalar(escape)))")
-                }
                 continue
             }
-            run.append(byte)
+            flush(upTo: index)
             index += 1
+            guard let escape = current else { break }
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""): scalars.append("\"")
+            case UInt8(ascii: "\\"): scalars.append("\\")
+            case UInt8(ascii: "/"): scalars.append("/")
+            case UInt8(ascii: "b"): scalars.append("\u{08}")
+            case UInt8(ascii: "f"): scalars.append("\u{0C}")
+            case UInt8(ascii: "n"): scalars.append("\n")
+            case UInt8(ascii: "r"): scalars.append("\r")
+            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "u"): scalars.append(try unicodeEscape())
+            default: throw error("unknown escape \\\(Character(Unicode.Scalar(escape)))")
+            }
+            runStart = index
         }
         throw error("unterminated string")
     }
 
+    /// The scalar of a `\uXXXX` escape (the `\u` already read), joining a surrogate pair.
+    mutating func unicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
+        let code = try hex4()
+        switch code {
+        case 0xD800..<0xDC00:
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                throw error("a high surrogate \\u\(String(code, radix: 16)) must be followed by a low one (\\uDC00…\\uDFFF)")
+            }
+            index += 2
+            let low = try hex4()
+            guard (0xDC00..<0xE000).contains(low) else {
+                throw error("a high surrogate must be followed by a low one (\\uDC00…\\uDFFF), not \\u\(String(low, radix: 16))")
+            }
+            return Unicode.Scalar(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00))!
+        case 0xDC00..<0xE000:
+            throw error("a low surrogate \\u\(String(code, radix: 16)) without a high one before it")
+        default:
+            return Unicode.Scalar(code)!
+        }
+    }
+
+    /// Exactly four hex digits.
     mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
-        guard index + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
-            throw error("\\u needs four hex digits")
+        guard index + 4 <= bytes.count else { throw error("\\u needs four hex digits") }
+        var code: UInt32 = 0
+        for byte in bytes[index..<index + 4] {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error("\\u needs four hex digits")
+            }
+            code = code << 4 | UInt32(digit)
         }
         index += 4
         return code
     }
 
+    /// A number by JSON's grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, finite.
     mutating func number() throws(JSONSyntaxError) -> Double {
         let start = index
-        while index < bytes.count, "+-0123456789.eE".utf8.contains(bytes[index]) { index += 1 }
-        guard index > start, let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)) else {
+        func digits() -> Int {
+            let first = index
+            while let byte = current, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") { index += 1 }
+            return index - first
+        }
+        if current == UInt8(ascii: "-") { index += 1 }
+        let leadingZero = current == UInt8(ascii: "0")
+        let whole = digits()
+        guard whole > 0 else {
             index = start
             throw error("expected a value")
+        }
+        if leadingZero, whole > 1 { throw error("a number may not start with 0 (write 1, not 01)") }
+        if current == UInt8(ascii: ".") {
+            index += 1
+            guard digits() > 0 else { throw error("a digit must follow the decimal point") }
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            index += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+            guard digits() > 0 else { throw error("an exponent needs digits") }
+        }
+        guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isFinite else {
+            throw JSONSyntaxError(offset: start, problem: "number out of range")
         }
         return value
     }

@@ -1,12 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
-/// The write end of the signal pipe, for the handler (a C signal handler can capture nothing).
-nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
-
 /// Signals delivered as bytes on a pipe, so an event loop can `poll` for them with its other file
 /// descriptors instead of doing work inside a signal handler.
 public struct SignalPipe {
@@ -14,41 +5,24 @@ public struct SignalPipe {
     public let readEnd: Int32
     private let writeEnd: Int32
 
-    /// Routes `signals` to the pipe (unblocking them: a parent may have started us with them
-    /// blocked) and ignores SIGPIPE. One pipe per process.
+    /// Routes `signals` to the pipe and ignores SIGPIPE. One pipe per process.
     public init(_ signals: [Int32]) {
-        var fds: [Int32] = [0, 0]
-        _ = pipe(&fds)
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        readEnd = fds[0]
-        writeEnd = fds[1]
-        signalPipeWriteEnd = fds[1]
-        var handled = sigset_t()
-        sigemptyset(&handled)
-        for number in signals {
-            signal(number) { number in
-                var byte = UInt8(truncatingIfNeeded: number)
-                _ = write(signalPipeWriteEnd, &byte, 1)
-            }
-            sigaddset(&handled, number)
-        }
-        signal(SIGPIPE, SIG_IGN)
-        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
+        (readEnd, writeEnd) = SystemIO.makePipe()
+        SystemIO.routeSignals(signals, toPipe: writeEnd)
     }
 
     /// The signals that arrived since the last call.
     public func drain() -> [Int32] {
-        var byte: UInt8 = 0
+        var buffer = [UInt8](repeating: 0, count: 64)
         var numbers: [Int32] = []
-        while read(readEnd, &byte, 1) == 1 { numbers.append(Int32(byte)) }
+        while case .bytes(let count) = SystemIO.read(readEnd, into: &buffer) {
+            numbers += buffer[0..<count].map(Int32.init)
+        }
         return numbers
     }
 
     public func close() {
-        _ = Glibc.close(readEnd)
-        _ = Glibc.close(writeEnd)
+        SystemIO.close(readEnd)
+        SystemIO.close(writeEnd)
     }
 }

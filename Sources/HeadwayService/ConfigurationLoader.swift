@@ -6,17 +6,62 @@ import Yams
 /// with the file, the line and the key, and unknown keys are mistakes too (a misspelt key must not
 /// be silently ignored).
 public enum ConfigurationLoader {
+    /// Files larger than this are refused (a configuration is a few hundred bytes).
+    public static let maxFileBytes = 256 * 1024
+
     public static func load(path: String) throws(ConfigurationError) -> ServiceConfiguration {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw ConfigurationError(file: path, line: nil, key: nil, "cannot read the file (does it exist, and may this user read it?)")
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw ConfigurationError(file: path, line: nil, key: nil, readProblem(path))
+        }
+        guard bytes.count <= maxFileBytes else {
+            throw ConfigurationError(file: path, line: nil, key: nil, "the file is \(bytes.count) bytes; a configuration is at most \(maxFileBytes) (is this the right file?)")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            let (offset, line) = firstInvalidUTF8(bytes)
+            throw ConfigurationError(file: path, line: line, key: nil, "not UTF-8 text: byte \(offset) is not valid UTF-8; save the file as UTF-8")
         }
         return try parse(text, source: path)
     }
 
+    /// Why `path` could not be read, in terms of what to do.
+    private static func readProblem(_ path: String) -> String {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            return "no such file; check the path (board presets are named with --board)"
+        }
+        if isFolder.boolValue { return "this is a folder, not a configuration file" }
+        return "cannot read the file: this user may not read it (check its permissions and owner)"
+    }
+
+    /// The offset and line of the first byte that breaks UTF-8.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> (offset: Int, line: Int) {
+        var iterator = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var offset = 0
+        scanning: while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded): offset += encoded.count
+            case .emptyInput, .error: break scanning
+            }
+        }
+        return (offset, bytes[..<offset].filter { $0 == 0x0A }.count + 1)
+    }
+
     public static func parse(_ text: String, source: String) throws(ConfigurationError) -> ServiceConfiguration {
+        if let line = YAMLAnchors.firstLine(in: text) {
+            throw ConfigurationError(
+                file: source, line: line, key: nil,
+                "YAML anchors and aliases (&name, *name) are not accepted here; write the values out (quote a text that starts with & or *)")
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
+        } catch YamlError.duplicatedKeysInMapping(let duplicates, let context) {
+            let keys = duplicates.map { "\"\(DisplayText.sanitised($0))\"" }.joined(separator: ", ")
+            throw ConfigurationError(file: source, line: context.mark.line, key: nil, "\(keys) appears more than once in the same mapping; give each key once")
         } catch let error as YamlError {
             throw ConfigurationError(file: source, line: Self.line(of: error), key: nil, "not valid YAML: \(Self.problem(of: error))")
         } catch {
@@ -48,6 +93,7 @@ public enum ConfigurationLoader {
             guard let list = node.sequence else { throw reader.error(node, "buttons", "must be a list") }
             for (index, item) in list.enumerated() { buttons.append(try reader.button(item, index: index)) }
         }
+        try Resources.checkSharing(outputs: outputs, buttons: buttons, source: source)
         return ServiceConfiguration(
             board: try top["board"].map { node throws(ConfigurationError) in try reader.string(node, "board") },
             outputs: outputs, buttons: buttons, appearance: appearance, policy: policy, spiClock: spiClock,
@@ -65,8 +111,8 @@ public enum ConfigurationLoader {
 
     static func problem(of error: YamlError) -> String {
         switch error {
-        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _): return problem
-        default: return "\(error)"
+        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _): return DisplayText.sanitised(problem)
+        default: return DisplayText.sanitised("\(error)")
         }
     }
 }

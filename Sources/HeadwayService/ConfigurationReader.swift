@@ -18,8 +18,12 @@ struct Reader {
         }
     }
 
+    /// A non-empty text that is safe to show: names and paths end up in logs and on terminals.
     func string(_ node: Node, _ key: String) throws(ConfigurationError) -> String {
         guard let value = node.scalar?.string, !value.isEmpty else { throw error(node, key, "must be a non-empty text") }
+        guard DisplayText.sanitised(value) == value else {
+            throw error(node, key, "may not contain control characters, escape sequences or line breaks")
+        }
         return value
     }
 
@@ -90,13 +94,13 @@ struct Reader {
         try choice(node, "spi-clock", [("exact", .exact), ("raspberry-pi-3", .raspberryPi3), ("raspberry-pi-4", .raspberryPi4)])
     }
 
-    func layout(_ map: Node.Mapping, _ key: String) throws(ConfigurationError) -> LEDLayout {
+    func layout(_ map: Node.Mapping, _ key: String, count: Int) throws(ConfigurationError) -> LEDLayout {
         guard let node = map["layout"] else { return .strip }
         let shape = try choice(node, "\(key).layout", [("strip", false), ("ring", true)])
         guard shape else {
             return LEDLayout(.strip(reversed: try map["reversed"].map { n throws(ConfigurationError) in try bool(n, "\(key).reversed") } ?? false))
         }
-        let start = try map["start"].map { n throws(ConfigurationError) in try int(n, "\(key).start", 0...4095) } ?? 0
+        let start = try map["start"].map { n throws(ConfigurationError) in try int(n, "\(key).start", 0...(count - 1)) } ?? 0
         let clockwise = try map["clockwise"].map { n throws(ConfigurationError) in try bool(n, "\(key).clockwise") } ?? true
         return .ring(start: start, clockwise: clockwise)
     }
@@ -126,10 +130,12 @@ struct Reader {
                 try choice(n, "\(key).order", ColourOrder.allCases.map { ($0.rawValue, $0) })
             } ?? .grb
             let speed = try map["speed-hz"].map { n throws(ConfigurationError) in UInt32(try int(n, "\(key).speed-hz", 100_000...40_000_000)) }
-            device = .ws2812(bus: try string(try need("bus"), "\(key).bus"), count: try count(), layout: try layout(map, key), encoding: encoding, speedHz: speed, order: order)
+            let leds = try count()
+            device = .ws2812(bus: try string(try need("bus"), "\(key).bus"), count: leds, layout: try layout(map, key, count: leds), encoding: encoding, speedHz: speed, order: order)
         case "apa102":
             try allowOnly(common + ledKeys + ["bus"], in: map, context: key)
-            device = .apa102(bus: try string(try need("bus"), "\(key).bus"), count: try count(), layout: try layout(map, key))
+            let leds = try count()
+            device = .apa102(bus: try string(try need("bus"), "\(key).bus"), count: leds, layout: try layout(map, key, count: leds))
         case "apa102-gpio":
             try allowOnly(common + ledKeys + ["chip", "data", "clock"], in: map, context: key)
             device = .apa102GPIO(
@@ -138,9 +144,10 @@ struct Reader {
                 count: try count())
         case "leds0":
             try allowOnly(common + ledKeys + ["path", "rgbw"], in: map, context: key)
+            let leds = try count()
             device = .leds0(
-                path: try map["path"].map { n throws(ConfigurationError) in try string(n, "\(key).path") } ?? "/dev/leds0", count: try count(),
-                layout: try layout(map, key), rgbw: try map["rgbw"].map { n throws(ConfigurationError) in try bool(n, "\(key).rgbw") } ?? false)
+                path: try map["path"].map { n throws(ConfigurationError) in try string(n, "\(key).path") } ?? "/dev/leds0", count: leds,
+                layout: try layout(map, key, count: leds), rgbw: try map["rgbw"].map { n throws(ConfigurationError) in try bool(n, "\(key).rgbw") } ?? false)
         case "ssd1306", "sh1106":
             try allowOnly(common + ["bus", "address", "size", "rotated", "style", "contrast"], in: map, context: key)
             let sizeNode = map["size"]

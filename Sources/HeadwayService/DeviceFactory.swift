@@ -13,7 +13,7 @@ public protocol DeviceFactory {
 public enum OutputBuilder {
     /// Every output and button of `configuration`; a device that cannot be opened is reported with
     /// the line of the file that names it.
-    public static func devices(for configuration: ServiceConfiguration, factory: any DeviceFactory) throws(ConfigurationError) -> (outputs: [ServiceOutput], buttons: [ButtonMonitor]) {
+    public static func devices(for configuration: ServiceConfiguration, factory: any DeviceFactory) throws(ConfigurationError) -> ServiceDevices {
         let outputs = try outputs(for: configuration, factory: factory)
         var buttons: [ButtonMonitor] = []
         for button in configuration.buttons {
@@ -23,7 +23,7 @@ public enum OutputBuilder {
                 throw ConfigurationError(file: configuration.source, line: button.fileLine, key: "buttons", error.message)
             }
         }
-        return (outputs, buttons)
+        return ServiceDevices(outputs: outputs, buttons: buttons)
     }
 
     public static func outputs(for configuration: ServiceConfiguration, factory: any DeviceFactory) throws(ConfigurationError) -> [ServiceOutput] {
@@ -42,17 +42,17 @@ public enum OutputBuilder {
         switch output.device {
         case .ws2812(_, _, let layout, _, _, _), .apa102(_, _, let layout), .leds0(_, _, let layout, _):
             let chain = try factory.ledChain(output, spiClock: configuration.spiClock)
-            return ServiceOutput(name: output.name, output: IndicatorOutput(leds: chain, layout: layout, pipeline: output.pipeline), framesPerSecond: output.framesPerSecond ?? 50)
+            return ServiceOutput(name: output.name, medium: .leds(LEDOutput(chain, layout: layout, pipeline: output.pipeline)), framesPerSecond: output.framesPerSecond ?? 50)
         case .apa102GPIO:
             let chain = try factory.ledChain(output, spiClock: configuration.spiClock)
-            return ServiceOutput(name: output.name, output: IndicatorOutput(leds: chain, layout: .strip, pipeline: output.pipeline), framesPerSecond: output.framesPerSecond ?? 25)
+            return ServiceOutput(name: output.name, medium: .leds(LEDOutput(chain, layout: .strip, pipeline: output.pipeline)), framesPerSecond: output.framesPerSecond ?? 25)
         case .oled(_, _, let ring):
             let display = try factory.display(output)
             let style: any ProgressStyle<Bitmap> = ring ? RingScreenStyle() : BarScreenStyle()
-            return ServiceOutput(name: output.name, output: IndicatorOutput(display: display, style: style), framesPerSecond: output.framesPerSecond ?? 20)
+            return ServiceOutput(name: output.name, medium: .display(DisplayOutput(display, style: style)), framesPerSecond: output.framesPerSecond ?? 20)
         case .gpioLEDs:
             let lines = try factory.lines(output)
-            return ServiceOutput(name: output.name, output: IndicatorOutput(lines: lines), framesPerSecond: output.framesPerSecond ?? 20)
+            return ServiceOutput(name: output.name, medium: .lights(LightsOutput(lines)), framesPerSecond: output.framesPerSecond ?? 20)
         }
     }
 }

@@ -1,140 +1,158 @@
 import Headway
-import HeadwayProtocol
+import HeapModule
+import OrderedCollections
 
-/// The jobs the service knows, by id, applying the core model's rules to each request.
+/// Why the registry did not take a change.
+public enum JobRefusal: Error, Equatable, Sendable {
+    case noSuchJob(String)
+    /// The job was begun by another user, who alone (with root) may change it.
+    case belongsToAnotherUser(job: String, owner: UInt32)
+    /// The registry holds its limit of jobs that are not over yet.
+    case tooManyJobs(limit: Int)
+    /// The core model refused the report.
+    case progress(ProgressError)
+}
+
+/// The jobs the service knows, by id, applying the core model's rules to each change.
+///
+/// Jobs are kept in the order they began. Every job's next phase change (a grace delay ending, a
+/// stall, a linger running out) is a timer on a heap, so the service learns what is due without
+/// looking at every job: `begin`, `update` and ``nextChange()`` cost O(log n), and only ``all(at:limit:)``
+/// walks all jobs. A timer may fire early (a report since moved the change later): the job is then
+/// looked at and its timer set again, so a job has one live timer however often it reports. Jobs
+/// that are over (finished and shown, or lost) are forgotten when their timer fires in
+/// ``advance(to:)``.
 public struct JobRegistry: Sendable {
-    struct Entry: Sendable {
-        var job: ProgressJob
-        var sequence: Int
+    public struct Entry: Sendable {
+        public internal(set) var job: ProgressJob
+        /// The user who began the job (nil: the service itself).
+        public let owner: UInt32?
+        /// The time of the job's live timer on the heap, if it has one.
+        var scheduled: Seconds?
+        var visible = false
     }
 
-    public let policy: LifecyclePolicy
-    private var entries: [String: Entry] = [:]
-    private var sequence = 0
-
-    public init(policy: LifecyclePolicy = .standard) { self.policy = policy }
-
-    /// Applies `request` at `now`; returns the reply and the events it causes.
-    public mutating func apply(_ request: Request, at now: Seconds) -> (Reply, [JobEvent]) {
-        do throws(ProtocolError) {
-            return try applyChecked(request, at: now)
-        } catch {
-            return (.error(error), [])
-        }
+    struct Timer: Comparable, Sendable {
+        var time: Seconds
+        var id: String
+        static func < (a: Timer, b: Timer) -> Bool { a.time < b.time }
+        static func == (a: Timer, b: Timer) -> Bool { a.time == b.time && a.id == b.id }
     }
 
-    private mutating func applyChecked(_ request: Request, at now: Seconds) throws(ProtocolError) -> (Reply, [JobEvent]) {
-        switch request {
-        case .begin(let id, let label, let total):
-            let kind: ProgressKind = total.map { .determinate(value: 0, total: $0) } ?? .indeterminate
-            do {
-                let job = try ProgressJob(label: label, kind: kind, policy: policy, at: now)
-                sequence += 1
-                entries[id] = Entry(job: job, sequence: sequence)
-            } catch {
-                throw ProtocolError(field: "total", error.description)
-            }
-            return (.ok, [])
-        case .update(let id, let value, let total, let label):
-            try change(id) { (job: inout ProgressJob) throws(ProgressError) in try job.update(value: value, total: total, label: label, at: now) }
-        case .label(let id, let label):
-            try change(id) { (job: inout ProgressJob) throws(ProgressError) in try job.setLabel(label, at: now) }
-        case .indeterminate(let id):
-            try change(id) { (job: inout ProgressJob) throws(ProgressError) in try job.indeterminate(at: now) }
-        case .finish(let id, let outcome):
-            try change(id) { (job: inout ProgressJob) throws(ProgressError) in try job.finish(outcome, at: now) }
-            return (.ok, [JobEvent(.finished, job: id, outcome: outcome)])
-        case .status:
-            return (.jobs(status(at: now)), [])
-        case .subscribe, .press, .snapshot:
-            return (.ok, [])
-        }
-        return (.ok, [])
+    /// What ``advance(to:)`` forgot.
+    public struct Departure: Sendable, Equatable {
+        public var id: String
+        /// Lost (silent too long) rather than finished.
+        public var lost: Bool
     }
 
-    private mutating func change(_ id: String, _ body: (inout ProgressJob) throws(ProgressError) -> Void) throws(ProtocolError) {
-        guard var entry = entries[id] else {
-            throw ProtocolError(field: "job", "no job \"\(id)\"; send begin first (jobs are forgotten after they finish or are lost)")
-        }
-        do {
-            try body(&entry.job)
-        } catch {
-            throw ProtocolError(field: Self.field(for: error), error.description)
-        }
-        entries[id] = entry
-    }
+    public var policy: LifecyclePolicy
+    /// Most jobs held at once; `begin` of one more is refused.
+    public let limit: Int
+    private(set) var entries: OrderedDictionary<String, Entry> = [:]
+    private var timers = Heap<Timer>()
+    private var visibleIDs = Set<String>()
 
-    private static func field(for error: ProgressError) -> String? {
-        switch error {
-        case .invalidValue: "value"
-        case .invalidTotal: "total"
-        case .invalidInterval: nil
-        case .indeterminateAfterDeterminate, .alreadyFinished: "op"
-        }
-    }
-
-    /// Pauses or resumes job `id` (a short button press); the event to send.
-    public mutating func togglePause(_ id: String, at now: Seconds) -> JobEvent? {
-        guard var entry = entries[id] else { return nil }
-        let paused = entry.job.pausedAt != nil
-        do {
-            if paused { try entry.job.resume(at: now) } else { try entry.job.pause(at: now) }
-        } catch {
-            return nil
-        }
-        entries[id] = entry
-        return JobEvent(paused ? .resumed : .paused, job: id)
-    }
-
-    /// Ends job `id` as cancelled (a long press with nobody subscribed to carry it out).
-    public mutating func cancel(_ id: String, at now: Seconds) -> JobEvent? {
-        guard var entry = entries[id], (try? entry.job.finish(.cancelled, at: now)) != nil else { return nil }
-        entries[id] = entry
-        return JobEvent(.finished, job: id, outcome: .cancelled)
-    }
-
-    /// Forgets jobs that are over (finished and no longer shown, or lost); returns a `lost` event
-    /// for each lost one.
-    public mutating func prune(at now: Seconds) -> [JobEvent] {
-        var events: [JobEvent] = []
-        for (id, entry) in entries {
-            switch entry.job.phase(at: now) {
-            case .lost:
-                events.append(JobEvent(.lost, job: id))
-                entries[id] = nil
-            case .hidden where entry.job.outcome != nil:
-                entries[id] = nil
-            default:
-                break
-            }
-        }
-        return events
-    }
-
-    /// Visible jobs, newest first, as (id, snapshot).
-    public func visible(at now: Seconds) -> [(id: String, snapshot: ProgressSnapshot)] {
-        entries.sorted { $0.value.sequence > $1.value.sequence }
-            .map { ($0.key, $0.value.job.snapshot(at: now)) }
-            .filter { $0.1.isVisible }
-    }
-
-    /// The earliest moment a job's phase changes by itself (a grace delay ending, a stall, a linger
-    /// running out): when an idle service must next wake up.
-    public func nextPhaseChange(after now: Seconds) -> Seconds? {
-        entries.values.compactMap { $0.job.snapshot(at: now).phaseEndsAt }.filter { $0 > now }.min()
+    public init(policy: LifecyclePolicy = .standard, limit: Int = 10_000) {
+        self.policy = policy
+        self.limit = limit
     }
 
     public var count: Int { entries.count }
+    /// How many jobs are shown (not pending, hidden or lost) as of the last change or ``advance(to:)``.
+    public var visibleCount: Int { visibleIDs.count }
 
-    /// Every job, oldest first, for `status`.
-    public func status(at now: Seconds) -> [JobStatus] {
-        entries.sorted { $0.value.sequence < $1.value.sequence }.map { id, entry in
-            let snapshot = entry.job.snapshot(at: now)
-            var value: Double?, total: Double?
-            if case .determinate(let v, let t) = snapshot.kind { (value, total) = (v, t) }
-            return JobStatus(
-                job: id, label: snapshot.label, phase: snapshot.phase.name,
-                percent: snapshot.fraction.map { Int(($0 * 100).rounded(.down)) }, value: value, total: total, etaSeconds: snapshot.timeRemaining)
+    public subscript(id: String) -> Entry? { entries[id] }
+
+    /// Starts job `id` (again, if it exists and `requester` may change it).
+    public mutating func begin(
+        _ id: String, label: String?, kind: ProgressKind, requester: UInt32?, at now: Seconds
+    ) throws(JobRefusal) {
+        if let existing = entries[id] {
+            try check(existing, id, requester)
+        } else if entries.count >= limit {
+            throw .tooManyJobs(limit: limit)
         }
+        let job: ProgressJob
+        do { job = try ProgressJob(label: label, kind: kind, policy: policy, at: now) } catch { throw .progress(error) }
+        let owner = entries.removeValue(forKey: id).map(\.owner) ?? requester
+        entries[id] = Entry(job: job, owner: owner)
+        refresh(id, at: now)
+    }
+
+    /// Applies `body` to job `id`; the job is unchanged when it throws.
+    public mutating func change(
+        _ id: String, requester: UInt32?, at now: Seconds, _ body: (inout ProgressJob) throws(ProgressError) -> Void
+    ) throws(JobRefusal) {
+        guard var entry = entries[id] else { throw .noSuchJob(id) }
+        try check(entry, id, requester)
+        do { try body(&entry.job) } catch { throw .progress(error) }
+        entries[id] = entry
+        refresh(id, at: now)
+    }
+
+    private func check(_ entry: Entry, _ id: String, _ requester: UInt32?) throws(JobRefusal) {
+        guard let requester, requester != 0, let owner = entry.owner, owner != requester else { return }
+        throw .belongsToAnotherUser(job: id, owner: owner)
+    }
+
+    /// Re-reads job `id`'s visibility and makes sure a timer fires no later than its next phase
+    /// change (a timer already set earlier stays: it will find the job again when it fires).
+    private mutating func refresh(_ id: String, at now: Seconds) {
+        guard var entry = entries[id] else { return }
+        entry.visible = entry.job.phase(at: now).isVisible
+        if let next = entry.job.nextPhaseChange(after: now), entry.scheduled.map({ next < $0 }) ?? true {
+            timers.insert(Timer(time: next, id: id))
+            entry.scheduled = next
+        }
+        entries[id] = entry
+        if entry.visible { visibleIDs.insert(id) } else { visibleIDs.remove(id) }
+    }
+
+    private func isLive(_ timer: Timer) -> Bool { entries[timer.id]?.scheduled == timer.time }
+
+    /// Lets time pass to `now`: every job whose timer is due is looked at again, and jobs that are
+    /// over are forgotten (returned).
+    public mutating func advance(to now: Seconds) -> [Departure] {
+        var departures: [Departure] = []
+        while let timer = timers.min, timer.time <= now {
+            timers.removeMin()
+            guard isLive(timer), let entry = entries[timer.id] else { continue }
+            entries[timer.id]?.scheduled = nil
+            if entry.job.isOver(at: now) {
+                departures.append(Departure(id: timer.id, lost: entry.job.outcome == nil))
+                entries.removeValue(forKey: timer.id)
+                visibleIDs.remove(timer.id)
+            } else {
+                refresh(timer.id, at: now)
+            }
+        }
+        return departures
+    }
+
+    /// When ``advance(to:)`` next has something to do, if ever.
+    public mutating func nextChange() -> Seconds? {
+        while let timer = timers.min {
+            if isLive(timer) { return timer.time }
+            timers.removeMin()
+        }
+        return nil
+    }
+
+    /// Up to `limit` visible jobs, newest first.
+    public func newestVisible(at now: Seconds, limit: Int) -> [(id: String, snapshot: ProgressSnapshot)] {
+        var found: [(id: String, snapshot: ProgressSnapshot)] = []
+        guard !visibleIDs.isEmpty else { return found }
+        for (id, entry) in entries.reversed() where entry.visible {
+            found.append((id, entry.job.snapshot(at: now)))
+            if found.count == limit || found.count == visibleIDs.count { break }
+        }
+        return found
+    }
+
+    /// Up to `limit` jobs, oldest first, with how many more there are.
+    public func all(at now: Seconds, limit: Int) -> (jobs: [(id: String, snapshot: ProgressSnapshot)], omitted: Int) {
+        let listed = entries.suffix(limit)
+        return (listed.map { ($0.key, $0.value.job.snapshot(at: now)) }, entries.count - listed.count)
     }
 }

@@ -1,47 +1,63 @@
 import Headway
-import Synchronization
 
-/// One output of the service: where it draws, at most how often, and what it last failed with.
-public final class ServiceOutput: Sendable {
-    public let name: String
-    public let output: IndicatorOutput
-    /// The output's useful rate: more frames than this are not drawn.
-    public let framesPerSecond: Double
-
-    private struct State {
-        var lastDrawn: Seconds = -.infinity
-        var lastFailure: String?
+/// One output of the service: what it is, at most how often it draws, and what it last failed with.
+/// Owned by the service's loop (not shared between threads).
+public final class ServiceOutput {
+    public enum Medium {
+        case leds(LEDOutput)
+        case display(DisplayOutput)
+        case lights(LightsOutput)
     }
 
-    private let state = Mutex(State())
+    public let name: String
+    public let medium: Medium
+    /// The output's useful rate: more frames than this are not drawn.
+    public let framesPerSecond: Double
+    private(set) var lastDrawn = -Double.infinity
+    private var lastFailure: String?
 
-    public init(name: String, output: IndicatorOutput, framesPerSecond: Double) {
+    public init(name: String, medium: Medium, framesPerSecond: Double) {
         self.name = name
-        self.output = output
+        self.medium = medium
         self.framesPerSecond = framesPerSecond
     }
 
-    /// Whether a frame is due at `now`.
-    func isDue(at now: Seconds) -> Bool { state.withLock { now - $0.lastDrawn >= 1 / framesPerSecond - 1e-9 } }
+    var output: any IndicatorOutput {
+        switch medium {
+        case .leds(let output): output
+        case .display(let output): output
+        case .lights(let output): output
+        }
+    }
 
-    /// Draws `configurations`; returns a message when the output failed in a new way (so a
-    /// display that stays unplugged is reported once, not thirty times a second).
-    func draw(_ configurations: [ProgressStyleConfiguration], at now: Seconds) -> String? {
-        state.withLock { $0.lastDrawn = now }
+    /// The LEDs of a chain laid out as a strip, when it is one (the only output split between jobs).
+    var stripLength: Int? {
+        if case .leds(let output) = medium, !output.layout.isRing { return output.count }
+        return nil
+    }
+
+    /// When the next frame is due.
+    var nextFrame: Seconds { lastDrawn + 1 / framesPerSecond }
+
+    /// Whether a frame is due at `now`.
+    func isDue(at now: Seconds) -> Bool { now >= nextFrame - 1e-9 }
+
+    /// Draws `drawing`; returns a message when the output failed in a new way or recovered (so a
+    /// display that stays unplugged is reported once, not twenty times a second).
+    func draw(_ drawing: OutputLayout.Drawing, at now: Seconds) -> String? {
+        lastDrawn = now
         do throws(DeviceError) {
-            try output.draw(segments: configurations)
-            let recovered = state.withLock { state -> Bool in
-                defer { state.lastFailure = nil }
-                return state.lastFailure != nil
+            switch (drawing, medium) {
+            case (.segments(let segments), .leds(let chain)): try chain.draw(segments: segments)
+            case (.segments, _): break  // the layout gives segments to LED chains only
+            case (.one(let configuration), _): try output.draw(configuration)
             }
-            return recovered ? "\(name): working again" : nil
+            defer { lastFailure = nil }
+            return lastFailure != nil ? "\(name): working again" : nil
         } catch {
             let message = "\(name): \(error.message)"
-            let isNew = state.withLock { state -> Bool in
-                defer { state.lastFailure = message }
-                return state.lastFailure != message
-            }
-            return isNew ? message : nil
+            defer { lastFailure = message }
+            return lastFailure != message ? message : nil
         }
     }
 }

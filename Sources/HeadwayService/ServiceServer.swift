@@ -1,197 +1,277 @@
+import Headway
 import HeadwayProtocol
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Logging
 
 /// The service's event loop: accepts clients on the socket, reads request lines, answers them,
 /// sends events to subscribers, and ticks the core when a frame is due — and only then: with no
-/// visible job and no pending phase change the loop sleeps in `poll` without a timeout.
-/// SIGTERM and SIGINT stop it, SIGHUP asks for a reload; both arrive through a self-pipe.
+/// visible job, no pending phase change and no client, it sleeps in `poll` without a timeout.
+///
+/// It stays fair under load. Each round reads at most ``readChunk`` bytes from a connection and
+/// answers at most ``linesPerRound`` of its lines before the others, the frame clock and the
+/// systemd watchdog get their turn; a connection whose replies pile up unread is not read from
+/// until it reads them (back-pressure), and one silent for ``idleTimeout`` without following any
+/// job is closed. At most ``connectionLimit`` clients are connected; one more is told so and closed.
+/// When the process runs out of file descriptors, accepting pauses briefly instead of spinning.
 public final class ServiceServer {
-    public enum StopReason: Sendable { case terminate, reload }
+    public enum Limits {
+        public static let connectionLimit = 128
+        public static let readChunk = 64 * 1024
+        public static let linesPerRound = 256
+        /// Unsent replies beyond which a connection is not read from.
+        public static let backlogLimit = 256 * 1024
+        public static let idleTimeout: Seconds = 60
+    }
 
     struct Connection {
         let fd: Int32
-        var input: [UInt8] = []
+        let peer: Peer
+        var framer = LineFramer(maxLineBytes: WireProtocol.maxLineBytes)
         var output: [UInt8] = []
-        var discarding = false  // skipping the rest of an over-long line
+        var outputStart = 0
+        var lastProgress: Seconds
+        var pending: Int { output.count - outputStart }
     }
 
-    private let core: ServiceCore
-    private let listener: Int32
-    private let log: (String) -> Void
-    private var connections: [Int32: Connection] = [:]
-    private var sources: [(fd: Int32, readable: () -> Void)] = []
-    private var signals: SignalPipe?
-    private let notifier = SystemdNotifier()
-    /// Called after every tick (the simulator redraws its terminal here).
-    public var afterTick: () -> Void = {}
+    /// Another descriptor the loop watches (a button's events, a watched process).
+    public struct Source {
+        public let fd: Int32
+        public let readable: () -> Void
 
-    public init(core: ServiceCore, listener: Int32, log: @escaping (String) -> Void) {
-        self.core = core
-        self.listener = listener
-        self.log = log
-        _ = fcntl(listener, F_SETFL, O_NONBLOCK)
-    }
-
-    /// Also watches `fd` (a button's event pipe, say) and calls `readable` when it has data.
-    public func watch(_ fd: Int32, readable: @escaping () -> Void) { sources.append((fd, readable)) }
-
-    /// Delivers events to their subscribers (for sources outside the socket, like buttons).
-    public func deliver(_ events: [JobEvent]) {
-        for event in events {
-            for connection in core.subscribers(for: event.job) { send(event.line, to: connection) }
+        public init(fd: Int32, readable: @escaping () -> Void) {
+            self.fd = fd
+            self.readable = readable
         }
     }
 
-    /// Runs until a signal says stop or reload.
-    public func run() -> StopReason {
-        let signals = SignalPipe([SIGTERM, SIGINT, SIGHUP])
-        self.signals = signals
-        notifier.notify("READY=1\nSTATUS=listening")
-        var nextWatchdog = notifier.watchdogInterval.map { monotonic() + $0 }
+    public var handler: LineHandler
+    public let core: ServiceCore
+    private let listener: Int32
+    private let logger: Logger
+    private let clock: any ProgressClock
+    private var connections: [Int32: Connection] = [:]
+    private var acceptPausedUntil: Seconds?
+    private var readBuffer = [UInt8](repeating: 0, count: Limits.readChunk)
+    private let notifier = SystemdNotifier()
+    /// Called after every tick (the simulator redraws its terminal here).
+    public var afterTick: () -> Void = {}
+    /// Called on SIGHUP (reload); the loop goes on.
+    public var onReload: () -> Void = {}
+    /// Extra descriptors to watch, asked for on every round.
+    public var sources: () -> [Source] = { [] }
+
+    public init(core: ServiceCore, listener: Int32, logger: Logger, handler: LineHandler? = nil) {
+        self.core = core
+        self.handler = handler ?? core
+        self.listener = listener
+        self.logger = logger
+        clock = core.clock
+        SystemIO.makeNonBlocking(listener)
+    }
+
+    /// Tells systemd the service is running, with `status` for `systemctl status`.
+    public func ready(status: String) {
+        notifier.notify("READY=1\nSTATUS=" + DisplayText.sanitised(status))
+    }
+
+    /// Shows `text` in `systemctl status` (a reload that failed, say).
+    public func status(_ text: String) { notifier.status(text) }
+
+    /// Tells systemd a reload has begun (it is over at the next ``ready(status:)``).
+    public func reloading() {
+        let microseconds = UInt64(MonotonicClock().now * 1_000_000)
+        notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(microseconds)")
+    }
+
+    /// Runs until SIGTERM or SIGINT; SIGHUP calls ``onReload`` and goes on.
+    public func run() {
+        let signals = SignalPipe([SignalNumber.terminate, SignalNumber.interrupt, SignalNumber.hangUp])
+        defer { signals.close() }
+        var nextWatchdog = notifier.watchdogInterval.map { clock.now + $0 }
         tickAndReport()
         while true {
-            var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0)]
-            fds += sources.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            let now = clock.now
+            let accepting = acceptPausedUntil.map { now >= $0 } ?? true
+            if accepting { acceptPausedUntil = nil }
+            let extra = sources()
             let order = Array(connections.keys)
-            fds += order.map { fd in pollfd(fd: fd, events: Int16(POLLIN) | (connections[fd]!.output.isEmpty ? 0 : Int16(POLLOUT)), revents: 0) }
-            var timeout: Double? = core.nextWakeup().map { max(0, $0 - core.clock.now) }
-            if let watchdog = nextWatchdog { timeout = min(timeout ?? .infinity, max(0, watchdog - monotonic())) }
-            let milliseconds = timeout.map { Int32(min(60_000, ($0 * 1000).rounded(.up))) } ?? -1
-            let ready = poll(&fds, nfds_t(fds.count), milliseconds)
-            if ready < 0, errno != EINTR { log("poll failed: \(UnixSocket.describe(errno))") }
-            if fds[1].revents != 0, let reason = drainSignals() { return reason }
-            if fds[0].revents & Int16(POLLIN) != 0 { acceptClients() }
-            for (index, source) in sources.enumerated() where fds[2 + index].revents != 0 { source.readable() }
+            var watched: [(fd: Int32, wanted: Readiness)] = [(listener, accepting ? .readable : []), (signals.readEnd, .readable)]
+            watched += extra.map { ($0.fd, .readable) }
+            var buffered = false
+            for fd in order {
+                let connection = connections[fd]!
+                var wanted: Readiness = connection.pending < Limits.backlogLimit ? .readable : []
+                if connection.pending > 0 { wanted.insert(.writable) }
+                watched.append((fd, wanted))
+                if connection.framer.buffered > 0, connection.pending < Limits.backlogLimit { buffered = true }
+            }
+            var deadlines = [core.nextWakeup(), nextWatchdog, acceptPausedUntil, idleDeadline()].compactMap { $0 }
+            if buffered { deadlines.append(now) }  // lines read but not answered yet: no sleeping
+            let ready = SystemIO.poll(watched, timeout: deadlines.min().map { max(0, $0 - now) })
+            if !ready[1].isEmpty {
+                var stop = false
+                for number in signals.drain() {
+                    if number == SignalNumber.hangUp { onReload() } else { stop = true }
+                }
+                if stop { return }
+            }
+            if ready[0].contains(.readable) { acceptClients() }
+            for (index, source) in extra.enumerated() where !ready[2 + index].isEmpty { source.readable() }
             for (index, fd) in order.enumerated() {
-                let revents = fds[2 + sources.count + index].revents
-                if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { readFrom(fd) }
-                if revents & Int16(POLLOUT) != 0 { flush(fd) }
+                let readiness = ready[2 + extra.count + index]
+                if !readiness.isDisjoint(with: [.readable, .hangUp, .failed]) { readOnce(fd) }
+                if readiness.contains(.writable) { flush(fd) }
             }
-            if let due = core.nextWakeup(), due <= core.clock.now + 0.001 { tickAndReport() }
-            if let watchdog = nextWatchdog, monotonic() >= watchdog {
+            for fd in order { answer(fd) }
+            if let due = core.nextWakeup(), due <= clock.now + 0.001 { tickAndReport() }
+            if let watchdog = nextWatchdog, clock.now >= watchdog {
                 notifier.notify("WATCHDOG=1")
-                nextWatchdog = monotonic() + (notifier.watchdogInterval ?? 10)
+                nextWatchdog = clock.now + (notifier.watchdogInterval ?? 10)
             }
+            closeIdleConnections()
         }
     }
 
     private func tickAndReport() {
         let (events, failures) = core.tick()
-        for failure in failures { log(failure) }
+        for failure in failures { logger.warning("\(failure)") }
         deliver(events)
         afterTick()
     }
 
-    private func drainSignals() -> StopReason? {
-        var reason: StopReason?
-        for number in signals?.drain() ?? [] {
-            if number == SIGHUP { reason = reason ?? .reload } else { reason = .terminate }
+    /// Delivers events to their subscribers (for sources outside the socket, like buttons).
+    public func deliver(_ events: [JobEvent]) {
+        for event in events {
+            for connection in core.subscribers(for: event.job) { send(event.line, to: Int32(connection)) }
         }
-        return reason
     }
+
+    // MARK: - Connections
 
     private func acceptClients() {
-        while true {
-            let fd = accept(listener, nil, nil)
-            guard fd >= 0 else { return }
-            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            connections[fd] = Connection(fd: fd)
-        }
-    }
-
-    private func readFrom(_ fd: Int32) {
-        var buffer = [UInt8](repeating: 0, count: 8192)
-        while connections[fd] != nil {
-            let count = read(fd, &buffer, buffer.count)
-            if count > 0 {
-                connections[fd]?.input.append(contentsOf: buffer[0..<count])
-                processLines(fd)
-                continue
-            }
-            if count == 0 || (errno != EAGAIN && errno != EINTR) { disconnect(fd) }
-            return
-        }
-    }
-
-    private func processLines(_ fd: Int32) {
-        while let connection = connections[fd] {
-            guard let newline = connection.input.firstIndex(of: 0x0A) else {
-                if connection.input.count > WireProtocol.maxLineBytes {
-                    // Too long to be a request: answer once, drop it up to its newline.
-                    if !connection.discarding {
-                        queue(Reply.error(ProtocolError(field: nil, "the line is longer than \(WireProtocol.maxLineBytes) bytes")).line, to: fd)
-                    }
-                    connections[fd]?.discarding = true
-                    connections[fd]?.input.removeAll()
+        for _ in 0..<64 {
+            switch Platform.accept(listener) {
+            case .none:
+                return
+            case .outOfDescriptors:
+                // Nothing can be accepted until a descriptor is freed: stop asking for a moment
+                // instead of waking up for the same full queue again and again.
+                if acceptPausedUntil == nil { logger.warning("out of file descriptors; not accepting clients for 0.25 s") }
+                acceptPausedUntil = clock.now + 0.25
+                return
+            case .failed(let code):
+                logger.warning("accepting a client failed: \(SystemIO.describe(code))")
+                return
+            case .connection(let fd, let credentials):
+                guard connections.count < Limits.connectionLimit else {
+                    let refusal = Reply.error(ProtocolError(field: nil, "too many connections (\(Limits.connectionLimit)), the service's limit; try again shortly"))
+                    _ = SystemIO.write(fd, Array((refusal.line + "\n").utf8)[...])
+                    SystemIO.close(fd)
+                    continue
                 }
-                break
+                connections[fd] = Connection(fd: fd, peer: Peer(connection: ConnectionID(fd), credentials: credentials), lastProgress: clock.now)
             }
-            let line = String(decoding: connection.input[..<newline], as: UTF8.self)
-            connections[fd]?.input.removeSubrange(...newline)
-            if connection.discarding {
-                connections[fd]?.discarding = false
-                continue
-            }
-            if line.allSatisfy({ $0 == " " || $0 == "\r" }) { continue }
-            let (reply, events) = core.handle(line: line, from: Int(fd))
-            queue(reply, to: fd)
-            deliver(events)
         }
-        flush(fd)
-        if let due = core.nextWakeup(), due <= core.clock.now + 0.001 { tickAndReport() }
+    }
+
+    /// Reads what one read gives (at most ``Limits/readChunk`` bytes).
+    private func readOnce(_ fd: Int32) {
+        guard var connection = connections[fd] else { return }
+        switch SystemIO.read(fd, into: &readBuffer) {
+        case .bytes(let count):
+            connection.framer.append(readBuffer[0..<count])
+            connection.lastProgress = clock.now
+            connections[fd] = connection
+        case .wouldBlock:
+            break
+        case .end, .failed:
+            // Answer what arrived before the end, then close.
+            connections[fd] = connection
+            answer(fd)
+            flush(fd)
+            disconnect(fd)
+        }
+    }
+
+    /// Answers up to ``Limits/linesPerRound`` complete lines of connection `fd`, one reply each.
+    private func answer(_ fd: Int32) {
+        var answered = 0
+        while answered < Limits.linesPerRound, let connection = connections[fd], connection.pending < Limits.backlogLimit {
+            guard let item = connections[fd]?.framer.next() else { break }
+            answered += 1
+            switch item {
+            case .overlong(let bytes):
+                let error = ProtocolError(field: nil, "the line is longer than \(WireProtocol.maxLineBytes) bytes (at least \(bytes)); it was skipped")
+                queue(Reply.error(error).line, to: fd)
+            case .line(let line):
+                let (reply, events) = handler.handle(line: line, from: connection.peer)
+                queue(reply, to: fd)
+                deliver(events)
+            }
+        }
+        if answered > 0 {
+            flush(fd)
+            if let due = core.nextWakeup(), due <= clock.now + 0.001 { tickAndReport() }
+        }
     }
 
     private func queue(_ line: String, to fd: Int32) {
-        connections[fd]?.output.append(contentsOf: Array((line + "\n").utf8))
+        connections[fd]?.output.append(contentsOf: line.utf8)
+        connections[fd]?.output.append(0x0A)
+        // Events keep coming to a subscriber that never reads: past this, it is let go.
+        if let pending = connections[fd]?.pending, pending > 16 * Limits.backlogLimit {
+            logger.warning("dropping a client (pid \(connections[fd]?.peer.credentials.map { String($0.pid) } ?? "?")) that does not read what it is sent")
+            disconnect(fd)
+        }
     }
 
-    private func send(_ line: String, to connection: Int) {
-        let fd = Int32(connection)
+    private func send(_ line: String, to fd: Int32) {
         guard connections[fd] != nil else { return }
         queue(line, to: fd)
         flush(fd)
     }
 
     private func flush(_ fd: Int32) {
-        guard var connection = connections[fd], !connection.output.isEmpty else { return }
-        let written = connection.output.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if written > 0 { connection.output.removeFirst(written) }
-        if written < 0, errno != EAGAIN, errno != EINTR {
+        guard var connection = connections[fd], connection.pending > 0 else { return }
+        switch SystemIO.write(fd, connection.output[connection.outputStart...]) {
+        case .written(let count):
+            connection.outputStart += count
+            if count > 0 { connection.lastProgress = clock.now }
+            if connection.outputStart == connection.output.count {
+                connection.output.removeAll(keepingCapacity: connection.output.capacity <= 1 << 16)
+                connection.outputStart = 0
+            } else if connection.outputStart >= 1 << 16 {
+                connection.output.removeSubrange(0..<connection.outputStart)
+                connection.outputStart = 0
+            }
+            connections[fd] = connection
+        case .wouldBlock:
+            break
+        case .failed:
             disconnect(fd)
-            return
         }
-        // A client that never reads must not make the daemon grow: drop it past 1 MB of backlog.
-        if connection.output.count > 1 << 20 {
-            log("dropping a client that does not read its replies")
-            disconnect(fd)
-            return
-        }
-        connections[fd] = connection
     }
 
     private func disconnect(_ fd: Int32) {
-        close(fd)
-        connections[fd] = nil
-        core.disconnected(Int(fd))
+        guard connections.removeValue(forKey: fd) != nil else { return }
+        SystemIO.close(fd)
+        core.disconnected(ConnectionID(fd))
     }
 
-    private func monotonic() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    /// When the first connection that follows no job will have been silent too long.
+    private func idleDeadline() -> Seconds? {
+        connections.values.filter { !core.isSubscribed($0.peer.connection) }.map { $0.lastProgress + Limits.idleTimeout }.min()
     }
 
-    /// Closes every client; the listener stays open (a reload keeps it).
+    private func closeIdleConnections() {
+        let now = clock.now
+        for (fd, connection) in connections where now - connection.lastProgress >= Limits.idleTimeout && !core.isSubscribed(connection.peer.connection) {
+            disconnect(fd)
+        }
+    }
+
+    /// Closes every client; the listener stays open.
     public func disconnectClients() {
         notifier.notify("STOPPING=1")
         for fd in Array(connections.keys) { disconnect(fd) }
-        signals?.close()
-        signals = nil
     }
 }

@@ -12,7 +12,7 @@ func demoTraffic(hertz: Double) throws -> BusStatistics {
     let bus = VirtualI2CBus(clockHz: hertz, clock: clock)
     let oled = SimulatedOLED(name: "oled", configuration: try OLEDConfiguration(controller: .ssd1306), bus: bus)
     let indicator = ProgressIndicator(
-        label: DemoScript.firstLabel, outputs: [IndicatorOutput(display: oled.driver)], policy: DemoScript.policy, clock: clock)
+        label: DemoScript.firstLabel, outputs: [DisplayOutput(oled.driver)], policy: DemoScript.policy, clock: clock)
     var pending = DemoScript.events[...]
     var time = 0.0
     while time <= DemoScript.duration {

@@ -3,12 +3,6 @@ import Headway
 import HeadwayDemo
 import HeadwaySimulator
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play a scripted 15-second job on the default virtual rig (24-LED ring, 60-LED strip, 128x64 OLED).",
@@ -91,8 +85,8 @@ struct Demo: ParsableCommand {
         // time; only the moments frames are drawn depend on the machine.
         let clock = ManualClock()
         let rig = SimulatorRig.standard(clock: clock, i2cClockHz: i2cKilohertz * 1000)
-        let outputs = rig.chains.map { IndicatorOutput(leds: $0.driver, layout: $0.layout) }
-            + rig.displays.map { IndicatorOutput(display: $0.driver) } + rig.lights.map { IndicatorOutput(lines: $0.driver) }
+        let outputs: [any IndicatorOutput] = rig.chains.map { LEDOutput($0.driver, layout: $0.layout) }
+            + rig.displays.map { DisplayOutput($0.driver) } + rig.lights.map { LightsOutput($0.driver) }
         let captureFile = try capture.map { try BusCapture(path: $0) }
         rig.capture(to: captureFile)
         let button = try rig.button.map { try ButtonMonitor(chip: $0.chip, offset: $0.offset, clock: clock) }
@@ -112,7 +106,7 @@ struct Demo: ParsableCommand {
         var pending = DemoScript.events[...]
         var failures = 0
         var lastFailure = ""
-        if live { installCursorRestore() }
+        if live { Platform.restoreCursorOnInterrupt() }
 
         while true {
             let now = min(realTime.now, DemoScript.duration)
@@ -151,7 +145,7 @@ struct Demo: ParsableCommand {
                 }
             }
             if now >= DemoScript.duration { break }
-            sleepRealTime(1 / fps)
+            Platform.sleep(1 / fps)
         }
         if live { terminal.finish() }
         captureFile?.close()
@@ -168,20 +162,5 @@ struct Demo: ParsableCommand {
         }
         if stats { print(BusReport.describe(rig), terminator: "") }
         if failures > 0 { print("warning: \(failures) frames could not be drawn: \(lastFailure)") }
-    }
-}
-
-func sleepRealTime(_ seconds: Double) {
-    var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
-}
-
-/// Gives the cursor back if the demo is interrupted with Ctrl-C.
-private func installCursorRestore() {
-    signal(SIGINT) { _ in
-        let show = "\u{1B}[?25h\n"
-        _ = show.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
-        _exit(130)
     }
 }

@@ -101,19 +101,19 @@ struct Render: ParsableCommand {
         if let outcome { try indicator.finish(outcome) } else if countdown == nil && value == nil { try indicator.indeterminate() }
     }
 
-    private func makeOutput(_ spec: DeviceSpec, _ rig: SimulatorRig) throws -> IndicatorOutput {
+    private func makeOutput(_ spec: DeviceSpec, _ rig: SimulatorRig) throws -> any IndicatorOutput {
         if spec.isLights {
             guard style == .auto else { throw ValidationError("--style \(style.rawValue) does not apply to GPIO LEDs; leave --style out") }
-            return IndicatorOutput(lines: rig.lights[0].driver)
+            return LightsOutput(rig.lights[0].driver)
         }
         switch (style, spec.isDisplay) {
         case (.auto, false), (.led, false):
             let chain = rig.chains[0]
-            return IndicatorOutput(leds: chain.driver, layout: chain.layout)
+            return LEDOutput(chain.driver, layout: chain.layout)
         case (.auto, true), (.bar, true):
-            return IndicatorOutput(display: rig.displays[0].driver, style: BarScreenStyle())
+            return DisplayOutput(rig.displays[0].driver, style: BarScreenStyle())
         case (.ring, true):
-            return IndicatorOutput(display: rig.displays[0].driver, style: RingScreenStyle())
+            return DisplayOutput(rig.displays[0].driver, style: RingScreenStyle())
         case (.led, true):
             throw ValidationError("--style led draws on LED chains, but \(device) is a display; use --style bar or ring")
         case (.bar, false), (.ring, false):

@@ -1,22 +1,23 @@
 import ArgumentParser
-import Foundation
 import Headway
 import HeadwayProtocol
 import HeadwayService
 import HeadwaySimulator
+import Logging
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the Headway service on virtual devices, for the headway client to drive.",
         discussion: """
-            The same service core as headwayd: jobs, layout, frame scheduling and the socket \
-            protocol (docs/protocol.md), with every device a real driver talking to a virtual chip. \
-            In a terminal it draws the devices live; with --headless it only logs. A \
-            {"v":1,"op":"press","long":false} request presses the rig's virtual button.
+            The same service and host loop as headwayd: jobs, layout, frame scheduling, reload and \
+            the socket protocol (docs/protocol.md), with every device a real driver talking to a \
+            virtual chip. In a terminal it draws the devices live; with --headless it only logs. \
+            Two operations of its own: {"v":1,"op":"press","long":false} presses the rig's virtual \
+            button, {"v":1,"op":"snapshot","folder":"DIR"} writes what its devices show into DIR.
             """
     )
 
-    @Option(help: "A board preset from Boards/ (default: simulator).")
+    @Option(help: "A board preset (default: simulator).")
     var board: String?
 
     @Option(help: ArgumentHelp("A configuration file instead of a preset.", valueName: "FILE"))
@@ -33,73 +34,38 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
+        JournalLogHandler.bootstrap(label: "headway-sim")
         let path = socket ?? SocketPath.forServer()
         let clock = MonotonicClock()
-        var listener: Int32?
-        while true {
-            let configuration = try load()
-            let factory = SimulatorDeviceFactory(clock: clock)
-            let outputs: [ServiceOutput]
-            let buttons: [ButtonMonitor]
-            do throws(ConfigurationError) {
-                (outputs, buttons) = try OutputBuilder.devices(for: configuration, factory: factory)
-            } catch {
-                throw StartupFailure(error.description)
-            }
-            let rig = factory.rig
-            let press: (Bool) -> Void = { long in
-                if let (chip, line) = rig.button { chip.press(line, at: clock.now + 0.01, for: long ? 2.0 : 0.3) }
-            }
-            let hooks = ServiceCore.SimulatorHooks(press: press) { folder in
-                do {
-                    try SnapshotWriter(directory: folder).write(rig)
-                    return nil
-                } catch {
-                    return "\(error)"
-                }
-            }
-            let core = ServiceCore(outputs: outputs, buttons: buttons, policy: configuration.policy, appearance: configuration.appearance, clock: clock, simulator: hooks)
-            if listener == nil {
-                do {
-                    listener = try UnixSocket.activated() ?? UnixSocket.listen(path: path, group: configuration.socketGroup)
-                } catch {
-                    throw StartupFailure("\(error)")
-                }
-            }
-            let server = ServiceServer(core: core, listener: listener!) { FileHandle.standardError.write(Data(("headway-sim: " + $0 + "\n").utf8)) }
-            let live = !headless && LiveTerminal.canDrawLive()
-            let terminal = LiveTerminal()
+        var rig = SimulatorRig()
+        let host = ServiceHost(
+            settings: .init(name: "headway-sim", socketPath: path), clock: clock, logger: Logger(label: "headway-sim"),
+            load: { [board, config] () throws(ConfigurationError) in
+                try ConfigurationLoader.load(path: config != nil ? config! : try BoardPresets.path(named: board ?? "simulator"))
+            },
+            open: { configuration throws(ConfigurationError) in
+                let factory = SimulatorDeviceFactory(clock: clock)
+                let devices = try OutputBuilder.devices(for: configuration, factory: factory)
+                rig = factory.rig
+                return devices
+            })
+        host.makeHandler = { core in SimulatorOperations(core: core, rig: { rig }) }
+        let live = !headless && LiveTerminal.canDrawLive()
+        let terminal = LiveTerminal()
+        if live {
             var lastDraw = -Double.infinity
-            if live {
-                server.afterTick = {
-                    guard clock.now - lastDraw >= 1.0 / 30 else { return }
-                    lastDraw = clock.now
-                    let jobs = core.registry.status(at: clock.now).map { job in
-                        "\(job.job): \(job.phase)\(job.percent.map { " \($0)%" } ?? "")\(job.label.map { " · \($0)" } ?? "")"
-                    }
-                    let title = "Headway simulator · serve · \(path)"
-                    terminal.draw(RigPainter().paint(rig, title: title, status: jobs.isEmpty ? ["idle: no jobs"] : Array(jobs.prefix(4))).lines(colour: true))
+            host.afterTick = { core in
+                guard clock.now - lastDraw >= 1.0 / 30 else { return }
+                lastDraw = clock.now
+                let jobs = core.registry.all(at: clock.now, limit: 4).jobs.map { job in
+                    let snapshot = job.snapshot
+                    return "\(job.id): \(snapshot.phase.name)\(snapshot.percentText.map { " \($0)" } ?? "")\(snapshot.label.map { " · \($0)" } ?? "")"
                 }
+                let title = "Headway simulator · serve · \(path)"
+                terminal.draw(RigPainter().paint(rig, title: title, status: jobs.isEmpty ? ["idle: no jobs"] : jobs).lines(colour: true))
             }
-            FileHandle.standardError.write(Data("headway-sim: serving \(configuration.board ?? configuration.source) on \(path)\n".utf8))
-            let reason = server.run()
-            server.disconnectClients()
-            if live { terminal.finish() }
-            if reason == .terminate {
-                close(listener!)
-                unlink(path)
-                return
-            }
-            FileHandle.standardError.write(Data("headway-sim: reloading the configuration\n".utf8))
         }
-    }
-
-    private func load() throws -> ServiceConfiguration {
-        do {
-            let file = try config ?? BoardPresets.path(named: board ?? "simulator")
-            return try ConfigurationLoader.load(path: file)
-        } catch let error as ConfigurationError {
-            throw StartupFailure(error.description)
-        }
+        defer { if live { terminal.finish() } }
+        try host.run()
     }
 }

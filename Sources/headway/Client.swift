@@ -1,12 +1,6 @@
 import HeadwayCore
 import HeadwayProtocol
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Carries out a ``ClientCommand``. Hook commands never fail the job because of the daemon: when it
 /// is absent, slow or refuses, they warn once on stderr and exit 0 (exit 1 with `--strict`).
 struct Client {
@@ -49,9 +43,9 @@ struct Client {
         return command.strict ? 1 : 0
     }
 
-    func connect(budget: Double? = nil) -> DaemonConnection? {
-        do throws(DaemonConnection.Failure) {
-            return try DaemonConnection(path: socketPath, budget: budget ?? command.timeout)
+    func connect(budget: Double? = nil) -> ServiceConnection? {
+        do throws(ServiceConnection.Failure) {
+            return try ServiceConnection(path: socketPath, budget: budget ?? command.timeout)
         } catch {
             _ = soft(error.message)
             return nil
@@ -60,7 +54,7 @@ struct Client {
 
     private func send(_ request: Request) -> Int32 {
         guard let connection = connect() else { return command.strict ? 1 : 0 }
-        do throws(DaemonConnection.Failure) {
+        do throws(ServiceConnection.Failure) {
             if case .error(let error) = try connection.send(request) { return soft("the daemon refused it: \(error)") }
             return 0
         } catch {
@@ -70,9 +64,9 @@ struct Client {
 
     private func status() -> Int32 {
         guard let connection = connect(budget: 2) else { return command.strict ? 1 : 0 }
-        do throws(DaemonConnection.Failure) {
-            guard case .jobs(let jobs) = try connection.send(.status) else { return soft("unexpected reply to status") }
-            print(StatusTable.render(jobs))
+        do throws(ServiceConnection.Failure) {
+            guard case .jobs(let jobs, let omitted) = try connection.send(.status) else { return soft("unexpected reply to status") }
+            print(StatusTable.render(jobs, omitted: omitted))
             return 0
         } catch {
             return soft(error.message)
@@ -81,13 +75,13 @@ struct Client {
 
     private func watch() -> Int32 {
         guard let connection = connect(budget: 2) else { return 1 }
-        do throws(DaemonConnection.Failure) {
+        do throws(ServiceConnection.Failure) {
             _ = try connection.send(.subscribe(job: command.job))
             while true {
                 let line = try connection.readLine(until: nil)
                 guard let event = JobEvent.parse(line) else { continue }
-                print("\(event.job): \(event.kind.rawValue)\(event.outcome.map { " (\($0.rawValue))" } ?? "")")
-                fflush(nil)
+                let text = "\(DisplayText.sanitised(event.job)): \(event.kind.rawValue)\(event.outcome.map { " (\($0.rawValue))" } ?? "")\n"
+                SystemIO.writeAll(Platform.standardOutput, Array(text.utf8)[...])
             }
         } catch {
             printError("headway: \(error.message)")
@@ -98,7 +92,8 @@ struct Client {
 
 /// `headway status` as a table.
 enum StatusTable {
-    static func render(_ jobs: [JobStatus]) -> String {
+    /// The table; every text from the service is made safe for the terminal first.
+    static func render(_ jobs: [JobStatus], omitted: Int) -> String {
         guard !jobs.isEmpty else { return "no jobs" }
         var rows = [["JOB", "PHASE", "PROGRESS", "ETA", "LABEL"]]
         for job in jobs {
@@ -106,13 +101,16 @@ enum StatusTable {
             if let value = job.value, let total = job.total, total != 1, total != 100 {
                 progress += " (\(NumberText.compact(value))/\(NumberText.compact(total)))"
             }
-            rows.append([job.job, job.phase, progress, job.etaSeconds.map { DurationText.short($0, rounding: .up) } ?? "-", job.label ?? ""])
+            rows.append([
+                DisplayText.sanitised(job.job), DisplayText.sanitised(job.phase), progress,
+                job.etaSeconds.map { DurationText.short($0, rounding: .up) } ?? "-", DisplayText.sanitised(job.label ?? ""),
+            ])
         }
         let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { column, cell in
                 column == 4 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
             }.joined(separator: "  ")
-        }.joined(separator: "\n")
+        }.joined(separator: "\n") + (omitted > 0 ? "\n… and \(omitted) older jobs not listed" : "")
     }
 }

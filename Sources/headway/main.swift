@@ -1,27 +1,14 @@
-import HeadwayCore
 import HeadwayProtocol
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// `headway`: the small client hooks call. No Foundation, so it starts in a few milliseconds.
-func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
-
-func printError(_ text: String) {
-    let line = text + "\n"
-    _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
-}
+func printError(_ text: String) { SystemIO.printError(text + "\n") }
 
 let command: ClientCommand
 do throws(ClientCommand.UsageError) {
-    command = try ClientCommand.parse(Array(CommandLine.arguments.dropFirst()), environment: environment)
+    command = try ClientCommand.parse(Array(CommandLine.arguments.dropFirst()), environment: SystemIO.environment)
 } catch {
     printError("headway: \(error.message)\n\n\(ClientCommand.usage)")
-    exit(2)
+    Platform.exit(2)
 }
 
-let client = Client(command: command)
-exit(client.run())
+Platform.exit(Client(command: command).run())

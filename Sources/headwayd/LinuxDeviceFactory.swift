@@ -61,7 +61,7 @@ final class LinuxDeviceFactory: DeviceFactory {
 
     func button(_ button: ButtonConfiguration) throws(DeviceError) -> ButtonMonitor {
         try ButtonMonitor(
-            chip: try chip(button.chip), offset: button.line, bias: button.bias, activeLow: button.activeLow, clock: KernelClock(),
+            chip: try chip(button.chip), offset: button.line, bias: button.bias, activeLow: button.activeLow, clock: MonotonicClock(),
             debouncer: ButtonDebouncer(longPress: button.longPress))
     }
 }

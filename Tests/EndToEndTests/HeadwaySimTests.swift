@@ -11,14 +11,7 @@ extension EndToEnd {
 struct HeadwaySimTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static var binary: URL {
-        if let path = ProcessInfo.processInfo.environment["HEADWAY_SIM"] { return URL(fileURLWithPath: path) }
-        // The test bundle sits in the same build folder as the executables.
-        let bundle = Bundle(for: BundleMarker.self).bundleURL.deletingLastPathComponent()
-        let sibling = bundle.appendingPathComponent("headway-sim")
-        if FileManager.default.isExecutableFile(atPath: sibling.path) { return sibling }
-        return packageRoot.appendingPathComponent(".build/debug/headway-sim")
-    }
+    static var binary: URL { Binaries.url("headway-sim") }
 
     struct Result {
         var status: Int32
@@ -103,7 +96,6 @@ struct HeadwaySimTests {
 
 }
 
-private final class BundleMarker {}
 
 extension EndToEnd {
 @Suite("headway-sim captures")

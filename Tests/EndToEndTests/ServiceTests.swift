@@ -52,7 +52,7 @@ struct ServiceTests {
     @Test func aLongPressCancelsTheJobUnderRun() throws {
         let service = try SimulatedService()
         let process = Process()
-        process.executableURL = SimulatedService.binaries.appendingPathComponent("headway")
+        process.executableURL = Binaries.url("headway")
         process.arguments = ["--job", "r", "run", "--", "sh", "-c", "i=0; while [ $i -lt 100 ]; do i=$((i+1)); echo \"$i%\"; sleep 0.1; done"]
         process.environment = ProcessInfo.processInfo.environment.merging(["HEADWAY_SOCKET": service.socket]) { $1 }
         let out = Pipe(), err = Pipe()
@@ -61,7 +61,7 @@ struct ServiceTests {
         let started = Date()
         try process.run()
         usleep(1_500_000)
-        #expect(try service.raw([Request.press(long: true).line]).first?.contains("\"ok\":true") == true)
+        #expect(try service.press(long: true).first?.contains("\"ok\":true") == true)
         let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
@@ -109,22 +109,22 @@ struct ServiceTests {
 
     @Test func anAbsentDaemonNeverBreaksAHook() throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-daemon-\(UUID().uuidString).sock").path
-        let run = try SimulatedService.run(SimulatedService.binaries.appendingPathComponent("headway"), ["--job", "j", "set", "5"], environment: ["HEADWAY_SOCKET": missing])
+        let run = try SimulatedService.run(Binaries.url("headway"), ["--job", "j", "set", "5"], environment: ["HEADWAY_SOCKET": missing])
         #expect(run.status == 0)
         #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains("warning"))
-        let strict = try SimulatedService.run(SimulatedService.binaries.appendingPathComponent("headway"), ["--strict", "--job", "j", "set", "5"], environment: ["HEADWAY_SOCKET": missing])
+        let strict = try SimulatedService.run(Binaries.url("headway"), ["--strict", "--job", "j", "set", "5"], environment: ["HEADWAY_SOCKET": missing])
         #expect(strict.status == 1)
     }
 
     @Test func aSilentDaemonIsGivenUpOnWithin200Milliseconds() throws {
         // A socket that accepts connections (the kernel's backlog) but never answers.
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mute-\(UUID().uuidString).sock").path
-        let fd = try UnixSocket.listen(path: path)
+        let fd = muteListener(at: path)
         defer {
             close(fd)
             unlink(path)
         }
-        let run = try SimulatedService.run(SimulatedService.binaries.appendingPathComponent("headway"), ["--job", "j", "set", "5"], environment: ["HEADWAY_SOCKET": path])
+        let run = try SimulatedService.run(Binaries.url("headway"), ["--job", "j", "set", "5"], environment: ["HEADWAY_SOCKET": path])
         #expect(run.status == 0)
         #expect(run.stderr.contains("did not answer in time"))
         #expect(run.seconds < 0.5, "gave up after \(run.seconds) s")
@@ -155,14 +155,15 @@ struct ServiceTests {
             let count = recv(fd, &buffer, buffer.count, 0)
             return String(decoding: buffer[0..<max(0, count)], as: UTF8.self)
         }
-        #expect(nextMessage().contains("READY=1"))
+        #expect(nextMessage() == "READY=1\nSTATUS=driving ring, strip, oled, bar, stick from Headway simulator rig")
         try service.headway(["--job", "kept", "begin"])
-        // SIGHUP reloads the configuration on the same socket; jobs start afresh.
+        // SIGHUP (systemctl reload) reloads the configuration on the same socket; jobs stay.
         service.signal(SIGHUP)
-        #expect(nextMessage().contains("STOPPING=1"))
-        #expect(nextMessage().contains("READY=1"))
+        #expect(nextMessage().contains("RELOADING=1"))
+        let ready = nextMessage()
+        #expect(ready.contains("READY=1") && ready.contains("STATUS=driving"))
         #expect(try service.headway(["--strict", "--job", "after", "begin"]).status == 0)
-        #expect(try service.status().map(\.job) == ["after"])
+        #expect(try service.status().map(\.job) == ["kept", "after"])
     }
 
     @Test func jobIdsComeFromTheRunner() throws {

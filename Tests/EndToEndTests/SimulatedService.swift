@@ -1,4 +1,5 @@
 import Foundation
+import HeadwayCore
 import HeadwayProtocol
 import Testing
 
@@ -10,32 +11,62 @@ import Glibc
 final class SimulatedService {
     let folder: URL
     let socket: String
+    let config: URL
     private let process = Process()
+    private let log: URL
 
-    static var binaries: URL { EndToEnd.HeadwaySimTests.binary.deletingLastPathComponent() }
+    static var binaries: URL { Binaries.folder }
 
-    init(grace: Double = 0.3, stallAfter: Double = 1.5, linger: Double = 5, environment: [String: String] = [:]) throws {
+    /// The simulator rig's preset with `timings`, then `extra` configuration lines.
+    static func configuration(grace: Double = 0.3, stallAfter: Double = 1.5, linger: Double = 5, loseAfter: Double = 30, extra: String = "") throws -> String {
+        let board = try String(contentsOf: EndToEnd.HeadwaySimTests.packageRoot.appendingPathComponent("Boards/simulator.yaml"), encoding: .utf8)
+        return board + "timings:\n  grace: \(grace)\n  stall-after: \(stallAfter)\n  linger: \(linger)\n  lose-after: \(loseAfter)\n" + extra
+    }
+
+    init(grace: Double = 0.3, stallAfter: Double = 1.5, linger: Double = 5, loseAfter: Double = 30, extra: String = "", environment: [String: String] = [:], arguments: [String] = [], launcher: [String] = []) throws {
         folder = EndToEnd.HeadwaySimTests.temporaryFolder()
         socket = folder.appendingPathComponent("headway.sock").path
-        let board = try String(contentsOf: EndToEnd.HeadwaySimTests.packageRoot.appendingPathComponent("Boards/simulator.yaml"), encoding: .utf8)
-        let config = folder.appendingPathComponent("rig.yaml")
-        try (board + "timings:\n  grace: \(grace)\n  stall-after: \(stallAfter)\n  linger: \(linger)\n  lose-after: 30\n").write(to: config, atomically: true, encoding: .utf8)
-        process.executableURL = EndToEnd.HeadwaySimTests.binary
-        process.arguments = ["serve", "--headless", "--config", config.path, "--socket", socket]
+        config = folder.appendingPathComponent("rig.yaml")
+        log = folder.appendingPathComponent("service.log")
+        try Self.configuration(grace: grace, stallAfter: stallAfter, linger: linger, loseAfter: loseAfter, extra: extra).write(to: config, atomically: true, encoding: .utf8)
+        let command = [Binaries.url("headway-sim").path, "serve", "--headless", "--config", config.path, "--socket", socket] + arguments
+        if launcher.isEmpty {
+            process.executableURL = URL(fileURLWithPath: command[0])
+            process.arguments = Array(command.dropFirst())
+        } else {
+            process.executableURL = URL(fileURLWithPath: launcher[0])
+            process.arguments = Array(launcher.dropFirst()) + command
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = try FileHandle(forWritingTo: log)
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         try process.run()
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
+        for _ in 0..<250 where !FileManager.default.fileExists(atPath: socket) && process.isRunning { usleep(20_000) }
     }
+
+    /// What the service logged so far.
+    var logged: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
 
     /// Sends `signal` to the service.
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
+    /// Waits (up to `seconds`) for the service to exit; its status, if it did.
+    func waitForExit(seconds: Double = 5) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
     deinit {
-        process.terminate()
-        process.waitUntilExit()
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -49,18 +80,19 @@ final class SimulatedService {
     /// Runs the `headway` client against this service.
     @discardableResult
     func headway(_ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil) throws -> Run {
-        try Self.run(Self.binaries.appendingPathComponent("headway"), arguments, environment: environment.merging(["HEADWAY_SOCKET": socket]) { $1 }, stdin: stdin)
+        try Self.run(Binaries.url("headway"), arguments, environment: environment.merging(["HEADWAY_SOCKET": socket]) { $1 }, stdin: stdin)
     }
 
-    static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil) throws -> Run {
+    static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil, directory: URL? = nil) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
-        for key in ["GITHUB_RUN_ID", "GITHUB_JOB", "CI_JOB_ID", "BUILDKITE_JOB_ID"] { env[key] = nil }
+        for key in ["GITHUB_RUN_ID", "GITHUB_JOB", "GITHUB_REPOSITORY", "CI_JOB_ID", "CI_JOB_STATUS", "BUILDKITE_JOB_ID"] { env[key] = nil }
         env.merge(environment) { $1 }
-        env["PATH"] = binaries.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+        if environment["PATH"] == nil { env["PATH"] = binaries.path + ":" + (env["PATH"] ?? "/usr/bin:/bin") }
         process.environment = env
+        if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -78,36 +110,33 @@ final class SimulatedService {
         return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self), seconds: Date().timeIntervalSince(start))
     }
 
-    /// Sends raw lines and returns the reply lines (one per request).
-    func raw(_ lines: [String]) throws -> [String] {
-        let fd = try UnixSocket.connect(path: socket, timeout: 2)
-        defer { close(fd) }
-        let text = lines.map { $0 + "\n" }.joined()
-        _ = text.withCString { write(fd, $0, strlen($0)) }
-        var received = ""
-        let deadline = Date().addingTimeInterval(3)
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while received.split(separator: "\n").count < lines.count, Date() < deadline {
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 200) == 1 else { continue }
-            let count = read(fd, &buffer, buffer.count)
-            if count <= 0 { break }
-            received += String(decoding: buffer[0..<count], as: UTF8.self)
-        }
-        return received.split(separator: "\n").map(String.init)
+    /// Sends raw lines on one connection and returns the reply lines (one per request).
+    func raw(_ lines: [String], timeout: Double = 3) throws -> [String] {
+        let connection = try ServiceConnection(path: socket, budget: timeout)
+        try connection.write(lines.map { $0 + "\n" }.joined())
+        var replies: [String] = []
+        let deadline = MonotonicClock().now + timeout
+        while replies.count < lines.count, let line = try? connection.readLine(until: deadline) { replies.append(line) }
+        return replies
     }
 
-    /// Writes what the virtual devices show into `name` under the service's folder.
+    /// Writes what the virtual devices show into a new folder `name` under the service's folder.
     func snapshot(_ name: String) throws -> URL {
         let target = folder.appendingPathComponent(name)
-        let reply = try raw([Request.snapshot(folder: target.path).line])
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        let reply = try raw([#"{"v":1,"op":"snapshot","folder":"\#(target.path)"}"#])
         #expect(reply.first?.contains("\"ok\":true") == true, "\(reply)")
         return target
     }
 
+    /// Presses the rig's virtual button.
+    func press(long: Bool) throws -> [String] {
+        try raw([#"{"v":1,"op":"press","long":\#(long)}"#])
+    }
+
     func status() throws -> [JobStatus] {
         let reply = try raw([Request.status.line])
-        guard let line = reply.first, case .jobs(let jobs)? = Reply.parse(line) else { return [] }
+        guard let line = reply.first, case .jobs(let jobs, _)? = Reply.parse(line) else { return [] }
         return jobs
     }
 }
@@ -121,4 +150,15 @@ func ppmPixels(_ url: URL) throws -> [(Int, Int, Int)] {
         index += 1
     }
     return stride(from: index, to: bytes.count - 2, by: 3).map { (Int(bytes[$0]), Int(bytes[$0 + 1]), Int(bytes[$0 + 2])) }
+}
+
+/// A listening Unix socket that accepts (through the kernel's backlog) but never answers.
+func muteListener(at path: String) -> Int32 {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = SystemIO.socketAddress(path)!
+    _ = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    listen(fd, 16)
+    return fd
 }

@@ -39,10 +39,20 @@ struct GpiodChipTests {
     }
 }
 
-@Suite("Kernel clock")
-struct KernelClockTests {
+@Suite("Monotonic clock")
+struct MonotonicClockTests {
+    /// The one real clock reads CLOCK_MONOTONIC, the clock GPIO edge events are stamped with, so a
+    /// button's edges and "now" can be compared.
+    @Test func isTheKernelsMonotonicClock() {
+        var kernel = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &kernel)
+        let now = MonotonicClock().now
+        let seconds = Double(kernel.tv_sec) + Double(kernel.tv_nsec) * 1e-9
+        #expect(abs(now - seconds) < 0.01, "MonotonicClock \(now) s, CLOCK_MONOTONIC \(seconds) s")
+    }
+
     @Test func runsForwardInSeconds() {
-        let clock = KernelClock()
+        let clock = MonotonicClock()
         let start = clock.now
         usleep(20_000)
         let elapsed = clock.now - start

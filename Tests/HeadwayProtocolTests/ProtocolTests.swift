@@ -5,24 +5,52 @@ import Testing
 @Suite("Wire protocol")
 struct ProtocolTests {
     @Test func jsonRoundTripsAndEscapes() throws {
-        let text = #"{"a":[1,2.5,-3,true,false,null],"s":"q\"b\\n\n\t\u0001é😀","o":{}}"#
+        let text = #"{"a":[1,2.5,-3,true,false,null,0,-0.5,1e3,2E-2],"s":"q\"b\\n\n\t\u0001é😀","o":{}}"#
         let value = try JSONValue.parse(text)
         #expect(value["s"]?.string == "q\"b\\n\n\t\u{01}é😀")
         #expect(try JSONValue.parse(value.text) == value)
         #expect(try JSONValue.parse(#""\ud83d\ude00""#) == .string("😀"))
     }
 
-    @Test(arguments: ["", "{", "[1,]", #"{"a" 1}"#, "tru", #""abc"#, "1 2", String(repeating: "[", count: 40) + String(repeating: "]", count: 40)])
+    @Test(arguments: [
+        "", "{", "[1,]", #"{"a" 1}"#, "tru", #""abc"#, "1 2", String(repeating: "[", count: 40) + String(repeating: "]", count: 40),
+        // Numbers by JSON's grammar only: no plus sign, no leading zero, digits after the point.
+        "+1", "01", "1.", ".5", "-", "1e", "1e+", "0x10", "1e400", "-1e400", "NaN", "Infinity",
+        // \u takes exactly four hex digits.
+        #""\u+e00""#, #""\u12""#, #""\u12g4""#, #""\u 123""#,
+        // Surrogates only as a high one followed by a low one.
+        #""\ud800""#, #""\ud800\u0041""#, #""\ud800\ue000""#, #""\udc00""#, #""x\udfff""#, #""\ud800x""#,
+    ])
     func malformedJSONIsRefused(text: String) {
         #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(text) }
+    }
+
+    /// Regression: a lone high surrogate anywhere in a line trapped the parser (SIGILL) and killed
+    /// the service. Now every such line is an error reply naming no field.
+    @Test func loneSurrogatesAreAnErrorNotACrash() throws {
+        for line in [#"{"v":1,"op":"label","job":"j","label":"\ud800\u0041"}"#, #"{"v":1,"op":"status","x":"\ud800"}"#] {
+            #expect { try Request.parse(line) } throws: { ($0 as! ProtocolError).field == nil }
+        }
+    }
+
+    /// Whatever bytes arrive, the parser answers with a value or an error and never traps.
+    @Test func randomBytesNeverTrap() {
+        var random = SystemRandomNumberGenerator()
+        let alphabet = Array(#"{}[]":,\u0123456789abcdefABCDEF+-.eE truefalsnul"#.utf8) + [0x00, 0x1B, 0xC3, 0xA9, 0xED, 0xA0, 0x80, 0xFF]
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 0...40, using: &random)
+            let bytes = (0..<length).map { _ in alphabet.randomElement(using: &random)! }
+            _ = try? Request.parse(String(decoding: bytes, as: UTF8.self))
+        }
     }
 
     @Test func requestsRoundTrip() throws {
         let requests: [Request] = [
             .begin(job: "ci-1", label: "Build \"x\"", total: 120), .begin(job: "j", label: nil, total: nil),
             .update(job: "j", value: 42, total: 200, label: "Linking"), .update(job: "j", value: 0.5, total: nil, label: nil),
+            .update(job: "j", value: 2e19, total: 1e20, label: nil),
             .label(job: "j", label: "ok"), .indeterminate(job: "j"), .finish(job: "j", outcome: .cancelled), .status,
-            .subscribe(job: nil), .subscribe(job: "j"), .press(long: true), .snapshot(folder: "/tmp/x"),
+            .subscribe(job: nil), .subscribe(job: "j"),
         ]
         for request in requests { #expect(try Request.parse(request.line) == request) }
     }
@@ -32,12 +60,14 @@ struct ProtocolTests {
         (#"{"v":2,"op":"status"}"#, "v"),
         (#"{"v":1}"#, "op"),
         (#"{"v":1,"op":"jump"}"#, "op"),
+        (#"{"v":1,"op":"press","long":true}"#, "op"),
         (#"{"v":1,"op":"update","job":"j"}"#, "value"),
         (#"{"v":1,"op":"update","job":"j","value":"ten"}"#, "value"),
         (#"{"v":1,"op":"update","job":"j","value":-1}"#, "value"),
         (#"{"v":1,"op":"begin","job":"j","total":0}"#, "total"),
         (#"{"v":1,"op":"begin","job":""}"#, "job"),
         (#"{"v":1,"op":"begin"}"#, "job"),
+        (#"{"v":1,"op":"begin","job":"a\u001b[31m"}"#, "job"),
         (#"{"v":1,"op":"finish","job":"j","outcome":"won"}"#, "outcome"),
         (#"{"v":1,"op":"label","job":"j","label":7}"#, "label"),
     ])
@@ -45,23 +75,47 @@ struct ProtocolTests {
         #expect { try Request.parse(line) } throws: { ($0 as! ProtocolError).field == field }
     }
 
-    @Test func limits() {
-        let long = String(repeating: "x", count: WireProtocol.maxLabelLength + 1)
-        #expect { try Request.parse(#"{"v":1,"op":"label","job":"j","label":"\#(long)"}"#) } throws: {
-            ($0 as! ProtocolError).message.contains("limit is \(WireProtocol.maxLabelLength)")
+    /// Regression: limits counted Characters, so a 4 KB id of combining marks passed the
+    /// 128-character limit. They count bytes now.
+    @Test func jobIdsAreLimitedInBytes() throws {
+        let marks = "a" + String(repeating: "\u{301}", count: 127)  // one Character, 255 bytes
+        #expect(marks.count == 1)
+        #expect { try Request.parse(Request.begin(job: marks, label: nil, total: nil).line) } throws: {
+            ($0 as! ProtocolError).message.contains("128 bytes")
         }
+        let fits = String(repeating: "é", count: 64)  // 128 bytes
+        #expect(try Request.parse(Request.begin(job: fits, label: nil, total: nil).line) == .begin(job: fits, label: nil, total: nil))
+    }
+
+    /// Long labels are kept (cut with "…" at 1024 bytes), never refused; escape sequences and
+    /// control characters are taken out before anything stores them.
+    @Test func labelsAreKeptCutAndCleaned() throws {
+        let long = String(repeating: "ä", count: 700)  // 1400 bytes
+        guard case .label(_, let label) = try Request.parse(Request.label(job: "j", label: long).line) else { Issue.record("not a label"); return }
+        #expect(label.utf8.count <= WireProtocol.maxLabelBytes && label.hasSuffix("…") && label.hasPrefix("ää"))
+        let hostile = "Build\u{1B}[31m red\u{1B}]0;pwned\u{07}\nnext\u{202E}"
+        guard case .label(_, let clean) = try Request.parse(Request.label(job: "j", label: hostile).line) else { Issue.record("not a label"); return }
+        #expect(clean == "Build red next")
         let huge = #"{"v":1,"op":"status","pad":""# + String(repeating: "x", count: 5000) + #""}"#
         #expect { try Request.parse(huge) } throws: { ($0 as! ProtocolError).message.contains("4096") }
     }
 
     @Test func repliesAndEventsRoundTrip() {
         let jobs = [JobStatus(job: "a", label: "Build", phase: "active", percent: 42, value: 42, total: 100, etaSeconds: 12)]
-        #expect(Reply.parse(Reply.jobs(jobs).line) == .jobs(jobs))
+        #expect(Reply.parse(Reply.jobs(jobs, omitted: 0).line) == .jobs(jobs, omitted: 0))
+        #expect(Reply.parse(Reply.jobs(jobs, omitted: 7).line) == .jobs(jobs, omitted: 7))
         #expect(Reply.parse(Reply.ok.line) == .ok)
         let error = ProtocolError(field: "value", "must be 0 or more")
         #expect(Reply.parse(Reply.error(error).line) == .error(error))
         let event = JobEvent(.finished, job: "a", outcome: .failed)
         #expect(JobEvent.parse(event.line) == event)
         #expect(JobEvent.parse(Reply.ok.line) == nil)
+    }
+
+    /// A reply with numbers no Int holds is read without trapping (a client must survive any service).
+    @Test func hostileRepliesAreReadSafely() {
+        let line = #"{"v":1,"ok":true,"jobs":[{"job":"a","phase":"active","percent":1e300,"total":1e19}],"omitted":-5}"#
+        guard case .jobs(let jobs, let omitted)? = Reply.parse(line) else { Issue.record("not read"); return }
+        #expect(jobs.first?.percent == nil && jobs.first?.total == 1e19 && omitted == 0)
     }
 }

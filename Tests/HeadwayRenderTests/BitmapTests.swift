@@ -1,30 +1,36 @@
 import HeadwayRender
 import Testing
 
-@Suite("Bitmaps, damage and text")
+@Suite("Bitmaps and text")
 struct BitmapTests {
-    @Test func damageCountsOnlyRealChanges() {
+    @Test func pixelsOutsideAreIgnoredAndReadAsOff() {
         var bitmap = Bitmap(width: 16, height: 16)
-        bitmap[3, 3] = false
-        #expect(bitmap.damage == nil)
-        bitmap[3, 3] = true
-        bitmap[9, 12] = true
-        #expect(bitmap.damage == PixelRect(x: 3, y: 3, width: 7, height: 10))
-        bitmap.clearDamage()
-        bitmap[3, 3] = true
-        #expect(bitmap.damage == nil)
         bitmap[-1, 4] = true
         bitmap[16, 0] = true
-        #expect(bitmap.damage == nil && !bitmap[16, 0])
+        #expect(bitmap.isBlank && !bitmap[16, 0])
+        bitmap[3, 3] = true
+        #expect(!bitmap.isBlank && bitmap.litCount() == 1)
     }
 
-    @Test func updateDamagesTheChangedPixelsOnly() {
-        var shown = Bitmap(width: 128, height: 64)
-        var next = shown
-        next.fill(PixelRect(x: 40, y: 33, width: 2, height: 3))
-        shown.update(to: next)
-        #expect(shown.bytes == next.bytes)
-        #expect(shown.damage == PixelRect(x: 40, y: 33, width: 2, height: 3))
+    /// Filling works a page byte at a time; it must light exactly the pixels a pixel-by-pixel fill
+    /// would, for rectangles crossing page boundaries anywhere.
+    @Test func fillByPagesEqualsFillByPixels() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let rect = PixelRect(x: .random(in: -5...40, using: &random), y: .random(in: -5...40, using: &random), width: .random(in: 0...30, using: &random), height: .random(in: 0...30, using: &random))
+            let on = Bool.random(using: &random)
+            var fast = Bitmap(width: 37, height: 35)
+            var slow = fast
+            if !on {
+                fast.fill(fast.bounds)
+                slow.fill(slow.bounds)
+            }
+            fast.fill(rect, on: on)
+            for y in rect.y..<rect.maxY where rect.height > 0 {
+                for x in rect.x..<rect.maxX where rect.width > 0 { slow[x, y] = on }
+            }
+            #expect(fast == slow, "\(rect) \(on)")
+        }
     }
 
     @Test func pagesHoldEightRowsLeastSignificantBitOnTop() {

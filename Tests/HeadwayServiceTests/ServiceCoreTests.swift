@@ -17,16 +17,18 @@ struct ServiceCoreTests {
             strip = try! .ws2812(name: "strip", count: 60, layout: .strip, bus: VirtualSPIBus(clock: clock))
             oled = SimulatedOLED(name: "oled", configuration: try! OLEDConfiguration(controller: .ssd1306), bus: VirtualI2CBus(clock: clock))
             core = ServiceCore(
-                outputs: [
-                    ServiceOutput(name: "strip", output: IndicatorOutput(leds: strip.driver), framesPerSecond: 50),
-                    ServiceOutput(name: "oled", output: IndicatorOutput(display: oled.driver), framesPerSecond: 20),
-                ],
+                devices: ServiceDevices(
+                    outputs: [
+                        ServiceOutput(name: "strip", medium: .leds(LEDOutput(strip.driver)), framesPerSecond: 50),
+                        ServiceOutput(name: "oled", medium: .display(DisplayOutput(oled.driver)), framesPerSecond: 20),
+                    ], buttons: []),
                 policy: policy, clock: clock)
         }
 
         @discardableResult
-        func send(_ request: Request, from connection: Int = 1) -> (Reply?, [JobEvent]) {
-            let (line, events) = core.handle(line: request.line, from: connection)
+        func send(_ request: Request, from connection: Int = 1, uid: UInt32 = 1000) -> (Reply?, [JobEvent]) {
+            let peer = Peer(connection: connection, credentials: PeerCredentials(pid: 4242, uid: uid, gid: uid))
+            let (line, events) = core.handle(line: request.line, from: peer)
             return (Reply.parse(line), events)
         }
 
@@ -77,7 +79,7 @@ struct ServiceCoreTests {
         fixture.send(.begin(job: "s", label: nil, total: 100))
         fixture.send(.update(job: "s", value: 10, total: nil, label: nil))
         fixture.advance(to: 7)
-        guard case .jobs(let jobs)? = fixture.send(.status).0 else { Issue.record("no status"); return }
+        guard case .jobs(let jobs, _)? = fixture.send(.status).0 else { Issue.record("no status"); return }
         #expect(jobs.first?.phase == "stalled")
         var lost: [JobEvent] = []
         while fixture.clock.now < 25 {
@@ -103,12 +105,13 @@ struct ServiceCoreTests {
 
     @Test func errorsAreAnsweredAndTheServiceGoesOn() {
         let fixture = Fixture()
-        let (line, _) = fixture.core.handle(line: "{oops", from: 1)
+        let (line, _) = fixture.core.handle(line: "{oops", from: Peer(connection: 1, credentials: nil))
         #expect(line.contains("\"ok\":false") && line.contains("not valid JSON"))
         let (reply, _) = fixture.send(.update(job: "ghost", value: 1, total: nil, label: nil))
-        #expect(reply == .error(ProtocolError(field: "job", "no job \"ghost\"; send begin first (jobs are forgotten after they finish or are lost)")))
-        let (press, _) = fixture.send(.press(long: false))
-        if case .error(let error)? = press { #expect(error.message.contains("simulator")) } else { Issue.record("press accepted without a simulator") }
+        #expect(reply == .error(ProtocolError(field: "job", "no job \"ghost\"; send begin first (jobs are forgotten once they are over)")))
+        // The simulator's own operations are not the service's.
+        let (press, _) = fixture.core.handle(line: #"{"v":1,"op":"press","long":false}"#, from: Peer(connection: 1, credentials: nil))
+        #expect(press.contains("\"field\":\"op\"") && press.contains("not an operation"))
         #expect(fixture.send(.begin(job: "fine", label: nil, total: 3)).0 == .ok)
     }
 }

@@ -51,7 +51,6 @@ struct OLEDDriverTests {
             for y in 0..<frame.height {
                 for x in 0..<frame.width where frame[x, y] { turned[frame.width - 1 - x, frame.height - 1 - y] = true }
             }
-            turned.clearDamage()
             return turned
         }
     }
@@ -200,7 +199,6 @@ struct OLEDDriverTests {
 extension Bitmap {
     var withoutDamage: Bitmap {
         var copy = self
-        copy.clearDamage()
         return copy
     }
 }

@@ -1,23 +1,6 @@
 import Headway
 import HeadwaySimulator
-import Synchronization
 import Testing
-
-/// A display that fails while `unplugged` is set, as an unplugged OLED would.
-final class FlakyDisplay: MonochromeDisplayDevice {
-    let width = 128, height = 64
-    let unplugged = Mutex(false)
-    let received = Mutex<[Bitmap]>([])
-
-    func show(_ bitmap: Bitmap) throws(DeviceError) {
-        if unplugged.withLock({ $0 }) { throw DeviceError(.notPresent, "no device at 0x3C") }
-        received.withLock { $0.append(bitmap) }
-    }
-
-    func setBrightness(_ brightness: Double) throws(DeviceError) {
-        if unplugged.withLock({ $0 }) { throw DeviceError(.notPresent, "no device at 0x3C") }
-    }
-}
 
 /// WS2812 LEDs on their own virtual SPI bus.
 func simulatedChain(_ count: Int, layout: LEDLayout, clock: any ProgressClock) -> SimulatedLEDChain {
@@ -40,7 +23,7 @@ struct ProgressIndicatorTests {
         let ring = simulatedChain(24, layout: .ring(), clock: clock)
         let oled = simulatedOLED(clock: clock)
         let indicator = ProgressIndicator(
-            label: "Backup", outputs: [IndicatorOutput(leds: ring.driver, layout: .ring()), IndicatorOutput(display: oled.driver)],
+            label: "Backup", outputs: [LEDOutput(ring.driver, layout: .ring()), DisplayOutput(oled.driver)],
             policy: policy, clock: clock)
         try indicator.update(value: 1, total: 4)
         clock.advance(by: 1)
@@ -57,7 +40,7 @@ struct ProgressIndicatorTests {
     @Test func unchangedFramesAreNotSent() throws {
         let clock = ManualClock()
         let oled = simulatedOLED(clock: clock)
-        let indicator = ProgressIndicator(outputs: [IndicatorOutput(display: oled.driver)], policy: policy, clock: clock)
+        let indicator = ProgressIndicator(outputs: [DisplayOutput(oled.driver)], policy: policy, clock: clock)
         try indicator.update(value: 0.5)
         clock.set(to: 3)
         try indicator.refresh()
@@ -77,29 +60,33 @@ struct ProgressIndicatorTests {
 
     @Test func aFailingOutputDoesNotStopTheOthersAndRecoversWithAWholeFrame() throws {
         let clock = ManualClock()
-        let flaky = FlakyDisplay()
+        let oled = simulatedOLED(clock: clock)
         let strip = simulatedChain(10, layout: .strip, clock: clock)
-        let indicator = ProgressIndicator(
-            outputs: [IndicatorOutput(display: flaky), IndicatorOutput(leds: strip.driver)], policy: policy, clock: clock)
+        let indicator = ProgressIndicator(outputs: [DisplayOutput(oled.driver), LEDOutput(strip.driver)], policy: policy, clock: clock)
         try indicator.update(value: 0.2)
         clock.set(to: 3)
         try indicator.refresh()
-        flaky.unplugged.withLock { $0 = true }
+        oled.bus.inject(.disappear(address: 0x3C, until: 4.05))
         try indicator.update(value: 0.6)
         clock.set(to: 4)
-        #expect(throws: DeviceError(.notPresent, "no device at 0x3C")) { try indicator.refresh() }
+        #expect(throws: DeviceError.self) { try indicator.refresh() }
         #expect(strip.levels[5] != strip.levels[9], "the strip was drawn although the display failed")
-        flaky.unplugged.withLock { $0 = false }
+        oled.bus.endFrame()
         clock.set(to: 4.1)
         try indicator.refresh()
-        let last = try #require(flaky.received.withLock { $0.last })
-        #expect(last.damage == last.bounds, "after a failure the display is sent the whole picture")
+        oled.bus.endFrame()
+        // Plugged back in, the display has lost power: it is set up again and sent the whole picture.
+        #expect(oled.bus.statistics.frames.last!.bytes > 1024, "after a failure the display is sent the whole picture")
+        #expect(oled.chip.protocolErrors.isEmpty)
+        var expected = Bitmap(width: 128, height: 64)
+        BarScreenStyle().render(ProgressStyleConfiguration(snapshot: indicator.snapshot), into: &expected)
+        #expect(oled.picture == expected)
     }
 
     @Test func runReturnsAfterTheSignal() async throws {
         let clock = ManualClock()
         let strip = simulatedChain(10, layout: .strip, clock: clock)
-        let indicator = ProgressIndicator(outputs: [IndicatorOutput(leds: strip.driver)], policy: policy, clock: clock)
+        let indicator = ProgressIndicator(outputs: [LEDOutput(strip.driver)], policy: policy, clock: clock)
         try indicator.update(value: 0.5)
         clock.set(to: 5)
         try indicator.finish(.succeeded)

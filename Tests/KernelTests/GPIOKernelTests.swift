@@ -78,7 +78,7 @@ extension Kernel {
 
         /// Waits for the button's events until `count` arrived or `seconds` passed.
         func events(_ button: ButtonMonitor, count: Int, within seconds: Double) throws -> [ButtonEvent] {
-            let clock = KernelClock()
+            let clock = MonotonicClock()
             let deadline = clock.now + seconds
             var events: [ButtonEvent] = []
             while events.count < count, clock.now < deadline {
@@ -94,7 +94,7 @@ extension Kernel {
             let offset: UInt32 = 9
             let restsHigh = bias == .pullUp
             let button = try ButtonMonitor(
-                chip: chip, offset: offset, bias: bias, activeLow: activeLow, clock: KernelClock(),
+                chip: chip, offset: offset, bias: bias, activeLow: activeLow, clock: MonotonicClock(),
                 debouncer: ButtonDebouncer(debounce: 0.03, longPress: 0.8))
             #expect(try lines.level(offset) == restsHigh, "the request's bias sets the simulated pull")
             #expect(try button.poll(timeout: 0.1).isEmpty, "nothing pressed yet")

@@ -1,4 +1,4 @@
-import HeadwayRender
+import HeadwaySurfaces
 
 /// An APA102 chain on two GPIO lines, data and clock, bit-banged (as Pimoroni's Blinkt! on GPIO 23
 /// and 24). Each bit is put on the data line with the clock low, then latched by raising the clock;

@@ -1,4 +1,4 @@
-import HeadwayRender
+import HeadwaySurfaces
 
 /// The bytes of an APA102 / SK9822 frame, shared by the SPI and the bit-banged drivers.
 ///

@@ -1,4 +1,4 @@
-import HeadwayRender
+import HeadwaySurfaces
 
 /// The order in which an LED chip expects its colour channels on the wire.
 public enum ColourOrder: String, Sendable, Equatable, CaseIterable {

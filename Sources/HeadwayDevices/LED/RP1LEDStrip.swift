@@ -1,4 +1,4 @@
-import HeadwayRender
+import HeadwaySurfaces
 
 /// WS2812s driven by the Raspberry Pi 5's kernel driver (`dtoverlay=ws2812-pio,gpio=18,num_leds=N`,
 /// optionally `rgbw`): each pixel is 4 bytes `RR GG BB WW` written to `/dev/leds0`; the kernel does

@@ -1,4 +1,4 @@
-import HeadwayRender
+import HeadwaySurfaces
 import Synchronization
 
 /// A WS2812 / WS2812B / SK6812 (RGB or RGBW) chain on an SPI bus's MOSI line.

@@ -1,28 +1,63 @@
-import HeadwayRender
+import HeadwayCore
+import HeadwaySurfaces
 import Synchronization
 
 /// An SSD1306 or SH1106 OLED on an I2C bus.
 ///
-/// Sends only what changed: each picture is compared with the last one the display acknowledged,
-/// and only the changed column runs of each page are rewritten (see ``PageRunPlanner``). After any
-/// bus error the display's state is unknown — it may have been unplugged and lost power — so the
-/// next ``show(_:)`` initialises it again and sends the whole picture. Nothing needs restarting when
-/// a display comes back.
+/// The driver is the one owner of what the glass shows. Each picture is compared with the last one
+/// the display acknowledged, and only the changed column runs of each page are rewritten (see
+/// ``PageRunPlanner``). When the driver cannot know what the display holds it initialises it again
+/// and sends the whole picture (a *resynchronisation*):
+/// - after any bus error: the display may have been unplugged and lost power;
+/// - when a picture follows a blank one (``Resynchronisation/afterBlank``): an idle service sends
+///   nothing, so a display re-plugged while it was dark would otherwise stay dark;
+/// - when the last resynchronisation is older than ``Resynchronisation/interval``: a display that
+///   lost power between two writes (a loose connector, a brown-out) cannot tell the driver, since
+///   these modules cannot be read over I2C; this bounds how long such a display stays wrong.
+/// Nothing needs restarting when a display comes back.
 public final class OLEDDisplay: MonochromeDisplayDevice {
+    /// When the driver sends everything again although no write failed.
+    public struct Resynchronisation: Sendable, Equatable {
+        /// Resynchronise at most this long after the last time (nil: only on errors and after blank).
+        public var interval: Seconds?
+        /// Resynchronise when a picture follows a blank one (the display was idle).
+        public var afterBlank: Bool
+
+        public init(interval: Seconds? = 30, afterBlank: Bool = true) {
+            self.interval = interval
+            self.afterBlank = afterBlank
+        }
+
+        public static let standard = Resynchronisation()
+        /// Only after bus errors: every picture costs exactly what changed (benchmarks, tests).
+        public static let onErrorsOnly = Resynchronisation(interval: nil, afterBlank: false)
+    }
+
     public let configuration: OLEDConfiguration
+    public let resynchronisation: Resynchronisation
     private let bus: any I2CBus
+    private let clock: any ProgressClock
 
     private struct State {
         var acknowledged: [UInt8]?   // what the display shows, as far as we know
         var initialised = false
         var contrast: UInt8
+        var lastResynchronised = -Double.infinity
+
+        /// Forgets everything about the display: the next picture initialises it and is sent whole.
+        mutating func forget() {
+            acknowledged = nil
+            initialised = false
+        }
     }
 
     private let state: Mutex<State>
 
-    public init(bus: any I2CBus, configuration: OLEDConfiguration) {
+    public init(bus: any I2CBus, configuration: OLEDConfiguration, clock: any ProgressClock = MonotonicClock(), resynchronisation: Resynchronisation = .standard) {
         self.bus = bus
         self.configuration = configuration
+        self.clock = clock
+        self.resynchronisation = resynchronisation
         state = Mutex(State(contrast: configuration.contrast))
     }
 
@@ -40,12 +75,18 @@ public final class OLEDDisplay: MonochromeDisplayDevice {
         guard bitmap.width == width, bitmap.height == height else {
             throw DeviceError(.unsupported, "a \(width)x\(height) display cannot show a \(bitmap.width)x\(bitmap.height) picture")
         }
+        let now = clock.now
         try state.withLock { (state: inout State) throws(DeviceError) in
+            if let shown = state.acknowledged {
+                let wakes = resynchronisation.afterBlank && !shown.contains { $0 != 0 } && !bitmap.isBlank
+                let due = resynchronisation.interval.map { now - state.lastResynchronised >= $0 } ?? false
+                if wakes || due { state.forget() }
+            }
+            guard state.acknowledged != bitmap.bytes else { return }
             do throws(DeviceError) {
-                try send(bitmap.bytes, &state)
+                try send(bitmap.bytes, &state, at: now)
             } catch {
-                state.acknowledged = nil
-                state.initialised = false
+                state.forget()
                 throw error
             }
         }
@@ -69,14 +110,13 @@ public final class OLEDDisplay: MonochromeDisplayDevice {
             do throws(DeviceError) {
                 try bus.write(OLEDCommands.messages([bytes], limit: bus.maxMessageLength), to: configuration.address)
             } catch {
-                state.acknowledged = nil
-                state.initialised = false
+                state.forget()
                 throw error
             }
         }
     }
 
-    private func send(_ picture: [UInt8], _ state: inout State) throws(DeviceError) {
+    private func send(_ picture: [UInt8], _ state: inout State, at now: Seconds) throws(DeviceError) {
         let limit = bus.maxMessageLength
         let address = configuration.address
         let firstFrame = !state.initialised
@@ -85,6 +125,7 @@ public final class OLEDDisplay: MonochromeDisplayDevice {
             for message in OLEDCommands.messages(setup, limit: limit) { try bus.write(message, to: address) }
             state.initialised = true
             state.acknowledged = nil
+            state.lastResynchronised = now
         }
         for run in planner.runs(from: state.acknowledged, to: picture) {
             try write(run, of: picture, limit: limit)

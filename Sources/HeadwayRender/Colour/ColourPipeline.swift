@@ -1,20 +1,5 @@
 import RealModule
 
-/// One LED's drive levels, 0…255 per channel, as a driver sends them.
-public struct RGB8: Sendable, Hashable {
-    public var red: UInt8
-    public var green: UInt8
-    public var blue: UInt8
-
-    public init(red: UInt8, green: UInt8, blue: UInt8) {
-        self.red = red
-        self.green = green
-        self.blue = blue
-    }
-
-    public static let off = RGB8(red: 0, green: 0, blue: 0)
-}
-
 /// What a chain of LEDs may draw from its supply, and what its LEDs draw.
 ///
 /// The estimate follows WLED's limiter: each channel draws `milliampsPerChannel` at full level and

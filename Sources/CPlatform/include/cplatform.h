@@ -1,0 +1,14 @@
+// System interfaces Swift's Glibc module does not import: struct ucred needs _GNU_SOURCE, and
+// glibc's pidfd_open() lives in a header the module leaves out. Each returns what the system
+// call returned (-1 with errno set on failure); no policy lives here.
+#ifndef HEADWAY_CPLATFORM_H
+#define HEADWAY_CPLATFORM_H
+
+#include <stdint.h>
+
+/// getsockopt(SO_PEERCRED): the process, user and group at the other end of a Unix socket.
+int hw_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid);
+/// pidfd_open(2): a descriptor that becomes readable when process `pid` exits.
+int hw_pidfd_open(int32_t pid);
+
+#endif

@@ -1,0 +1,26 @@
+import Synchronization
+
+/// Plain on/off LEDs on GPIO lines (a bar graph or a status LED) drawn in a style. Like an LED
+/// chain, it skips frames identical to the last one sent.
+public final class LightsOutput: IndicatorOutput {
+    public let device: any LineLevelsDevice
+    public let style: any ProgressStyle<LineLevels>
+    private let lastSent = Mutex<[Bool]?>(nil)
+
+    /// `device` drawn in `style` (default: ``BarGraphStyle``; ``StatusLEDStyle`` for one LED).
+    public init(_ device: any LineLevelsDevice, style: (any ProgressStyle<LineLevels>)? = nil) {
+        self.device = device
+        self.style = style ?? (device.count == 1 ? StatusLEDStyle() : BarGraphStyle())
+    }
+
+    public func draw(_ configuration: ProgressStyleConfiguration) throws(DeviceError) {
+        try lastSent.withLock { (last: inout [Bool]?) throws(DeviceError) in
+            var levels = LineLevels(count: device.count)
+            style.render(configuration, into: &levels)
+            guard last != levels.values else { return }
+            last = nil
+            try device.show(levels.values)
+            last = levels.values
+        }
+    }
+}

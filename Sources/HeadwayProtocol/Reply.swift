@@ -1,0 +1,79 @@
+import HeadwayCore
+
+/// One job as `status` reports it.
+public struct JobStatus: Sendable, Equatable {
+    public var job: String
+    public var label: String?
+    public var phase: String
+    public var percent: Int?
+    public var value: Double?
+    public var total: Double?
+    public var etaSeconds: Double?
+
+    public init(job: String, label: String?, phase: String, percent: Int?, value: Double?, total: Double?, etaSeconds: Double?) {
+        self.job = job
+        self.label = label
+        self.phase = phase
+        self.percent = percent
+        self.value = value
+        self.total = total
+        self.etaSeconds = etaSeconds
+    }
+
+    var json: JSONValue {
+        var members: [(String, JSONValue)] = [("job", .string(job)), ("phase", .string(phase))]
+        if let label { members.append(("label", .string(label))) }
+        if let percent { members.append(("percent", .number(Double(percent)))) }
+        if let value { members.append(("value", .number(value))) }
+        if let total { members.append(("total", .number(total))) }
+        if let etaSeconds { members.append(("eta", .number(etaSeconds.rounded()))) }
+        return .object(members)
+    }
+
+    /// Reads one entry of a reply; whatever the service sent, nothing here can trap.
+    init?(_ json: JSONValue) {
+        guard let job = json["job"]?.string, let phase = json["phase"]?.string else { return nil }
+        let percent = json["percent"]?.number.flatMap { (0...100).contains($0) ? Int($0) : nil }
+        self.init(
+            job: job, label: json["label"]?.string, phase: phase, percent: percent,
+            value: json["value"]?.number, total: json["total"]?.number, etaSeconds: json["eta"]?.number)
+    }
+}
+
+/// The service's answer to one request line.
+public enum Reply: Sendable, Equatable {
+    case ok
+    /// `status`: the jobs listed, and how many more exist than a reply lists.
+    case jobs([JobStatus], omitted: Int)
+    case error(ProtocolError)
+
+    public var line: String {
+        let v: (String, JSONValue) = ("v", .number(Double(WireProtocol.version)))
+        switch self {
+        case .ok:
+            return JSONValue.object([v, ("ok", .bool(true))]).text
+        case .jobs(let jobs, let omitted):
+            var members: [(String, JSONValue)] = [v, ("ok", .bool(true)), ("jobs", .array(jobs.map(\.json)))]
+            if omitted > 0 { members.append(("omitted", .number(Double(omitted)))) }
+            return JSONValue.object(members).text
+        case .error(let error):
+            var detail: [(String, JSONValue)] = [("message", .string(error.message))]
+            if let field = error.field { detail.insert(("field", .string(field)), at: 0) }
+            return JSONValue.object([v, ("ok", .bool(false)), ("error", .object(detail))]).text
+        }
+    }
+
+    /// Reads a reply line; `nil` when the line is not a reply (an event, say).
+    public static func parse(_ line: String) -> Reply? {
+        guard let json = try? JSONValue.parse(line), let ok = json["ok"]?.bool else { return nil }
+        if ok {
+            if case .array(let items) = json["jobs"] {
+                let omitted = json["omitted"]?.number.flatMap { $0 >= 0 && $0 < 1e9 ? Int($0) : nil } ?? 0
+                return .jobs(items.compactMap(JobStatus.init), omitted: omitted)
+            }
+            return .ok
+        }
+        let error = json["error"]
+        return .error(ProtocolError(field: error?["field"]?.string, error?["message"]?.string ?? "unknown error"))
+    }
+}

@@ -1,0 +1,99 @@
+import HeadwayCore
+
+/// A client's connection to the service, with a deadline: every call gives up when the time
+/// budget it was opened with runs out, so a hook never hangs on an absent or stuck service.
+/// Events that arrive while a reply is awaited are kept for ``nextEvent()``.
+public final class ServiceConnection {
+    public struct Failure: Error, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
+    }
+
+    public let fd: Int32
+    public let path: String
+    private var framer = LineFramer(maxLineBytes: WireProtocol.maxReplyBytes)
+    private var deadline: Double
+    private var events: [JobEvent] = []
+    private let clock = MonotonicClock()
+
+    /// Connects to `path`, giving up after `budget` seconds.
+    public init(path: String, budget: Double) throws(Failure) {
+        self.path = path
+        deadline = clock.now + budget
+        guard let address = SystemIO.socketAddress(path) else {
+            throw Failure(message: "socket path \(path) is longer than \(SystemIO.maxSocketPath) bytes")
+        }
+        guard let (fd, inProgress) = SystemIO.connect(address) else {
+            throw Failure(message: "cannot connect to \(path): \(SystemIO.describe(SystemIO.lastError))")
+        }
+        self.fd = fd
+        if inProgress {
+            guard !SystemIO.poll([(fd, .writable)], timeout: budget)[0].isEmpty else {
+                SystemIO.close(fd)
+                throw Failure(message: "timed out connecting to \(path)")
+            }
+        }
+    }
+
+    deinit { SystemIO.close(fd) }
+
+    /// Gives the connection a new budget from now (long-running commands between exchanges).
+    public func extend(by budget: Double) { deadline = clock.now + budget }
+
+    /// Sends `request` and waits for its reply (events that arrive first are kept).
+    public func send(_ request: Request) throws(Failure) -> Reply {
+        try write(request.line + "\n")
+        return try awaitReply()
+    }
+
+    /// Waits for the next reply line; events that arrive first are kept.
+    public func awaitReply() throws(Failure) -> Reply {
+        while true {
+            let line = try readLine(until: deadline)
+            if let reply = Reply.parse(line) { return reply }
+            if let event = JobEvent.parse(line) { events.append(event) }
+        }
+    }
+
+    /// The oldest event received and not yet taken.
+    public func nextEvent() -> JobEvent? { events.isEmpty ? nil : events.removeFirst() }
+
+    public func write(_ text: String) throws(Failure) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            switch SystemIO.write(fd, bytes) {
+            case .written(let count): bytes = bytes.dropFirst(count)
+            case .wouldBlock: try wait(for: .writable, until: deadline)
+            case .failed(let code): throw Failure(message: "lost the connection to \(path): \(SystemIO.describe(code))")
+            }
+        }
+    }
+
+    /// Whether a complete line has already been received.
+    public var hasBufferedLine: Bool { framer.buffered > 0 }
+
+    /// The next line from the service, waiting until `limit` (or for ever when `limit` is nil).
+    public func readLine(until limit: Double?) throws(Failure) -> String {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            switch framer.next() {
+            case .line(let line): return line
+            case .overlong(let bytes): throw Failure(message: "the service at \(path) sent a line of more than \(bytes) bytes")
+            case nil: break
+            }
+            switch SystemIO.read(fd, into: &buffer) {
+            case .bytes(let count): framer.append(buffer[0..<count])
+            case .wouldBlock: try wait(for: .readable, until: limit)
+            case .end: throw Failure(message: "the service at \(path) closed the connection")
+            case .failed(let code): throw Failure(message: "lost the connection to \(path): \(SystemIO.describe(code))")
+            }
+        }
+    }
+
+    private func wait(for readiness: Readiness, until limit: Double?) throws(Failure) {
+        let timeout = limit.map { max(0, $0 - clock.now) }
+        if SystemIO.poll([(fd, readiness)], timeout: timeout)[0].isEmpty, timeout != nil, let limit, clock.now >= limit {
+            throw Failure(message: "the service at \(path) did not answer in time")
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Headway
+import HeadwayProtocol
+import Logging
+
+/// The one host loop of `headwayd` and `headway-sim serve`: load the configuration, open its
+/// devices, listen (or take systemd's socket), serve, reload on SIGHUP, stop on SIGTERM. The two
+/// programs differ only in how they load and open (real buses or virtual chips) and in what they
+/// add around the core (the simulator's own operations, its terminal).
+///
+/// A reload keeps every job and every client. A configuration that fails to load or whose devices
+/// fail to open is reported (log and `systemctl status`) and the one in force stays.
+public final class ServiceHost {
+    public struct Settings {
+        /// The program's name, for logs.
+        public var name: String
+        public var socketPath: String
+        /// The group that may use the socket, overriding the configuration's `socket-group`.
+        public var socketGroup: String?
+        /// Leave the outputs showing their last state on exit (in addition to `persist:`).
+        public var persist: Bool
+
+        public init(name: String, socketPath: String, socketGroup: String? = nil, persist: Bool = false) {
+            self.name = name
+            self.socketPath = socketPath
+            self.socketGroup = socketGroup
+            self.persist = persist
+        }
+    }
+
+    public typealias Loader = () throws(ConfigurationError) -> ServiceConfiguration
+    public typealias Opener = (ServiceConfiguration) throws(ConfigurationError) -> ServiceDevices
+
+    public let settings: Settings
+    public let clock: any ProgressClock
+    private let logger: Logger
+    private let load: Loader
+    private let open: Opener
+    /// Wraps the core in a program's own operations (the simulator's `press` and `snapshot`).
+    public var makeHandler: (ServiceCore) -> LineHandler = { $0 }
+    /// Called after every tick.
+    public var afterTick: (ServiceCore) -> Void = { _ in }
+    /// Called after the devices were replaced (a reload).
+    public var afterReload: (ServiceCore) -> Void = { _ in }
+
+    public init(settings: Settings, clock: any ProgressClock = MonotonicClock(), logger: Logger, load: @escaping Loader, open: @escaping Opener) {
+        self.settings = settings
+        self.clock = clock
+        self.logger = logger
+        self.load = load
+        self.open = open
+    }
+
+    /// Loads the configuration and opens every device, then lets them go: `--check`.
+    public func check() throws(StartupFailure) -> String {
+        let configuration = try startupConfiguration()
+        let devices = try startupDevices(configuration)
+        return "\(configuration.source): \(devices.outputs.count) outputs and \(devices.buttons.count) buttons opened"
+    }
+
+    /// Serves until SIGTERM or SIGINT.
+    public func run() throws(StartupFailure) {
+        Platform.raiseDescriptorLimit(to: 65536)
+        var configuration = try startupConfiguration()
+        let devices = try startupDevices(configuration)
+        let activated = Platform.activatedListener()
+        let listener: Int32
+        if let activated {
+            listener = activated
+            if let wanted = settings.socketGroup ?? configuration.socketGroup, let actual = Platform.groupName(ofFileAt: settings.socketPath), actual != wanted {
+                logger.warning("socket-group \(wanted) is not applied: under socket activation systemd creates the socket (its group is \(actual)); set SocketGroup=\(wanted) in headway.socket")
+            }
+        } else {
+            do {
+                listener = try Platform.listen(path: settings.socketPath, mode: 0o660, group: settings.socketGroup ?? configuration.socketGroup)
+            } catch {
+                throw StartupFailure(error.description)
+            }
+        }
+        let core = ServiceCore(devices: devices, policy: configuration.policy, appearance: configuration.appearance, clock: clock)
+        let server = ServiceServer(core: core, listener: listener, logger: logger, handler: makeHandler(core))
+        server.afterTick = { [afterTick] in afterTick(core) }
+        server.onReload = { [self] in
+            if let reloaded = reload(from: configuration, core: core, server: server) { configuration = reloaded }
+        }
+        let summary = describe(configuration, core.outputs)
+        logger.info("\(summary); listening on \(settings.socketPath)")
+        server.ready(status: summary)
+        server.run()
+        server.disconnectClients()
+        if !(settings.persist || configuration.persist) { core.clearOutputs() }
+        SystemIO.close(listener)
+        if activated == nil { Platform.removeFile(settings.socketPath) }
+        logger.info("stopped")
+    }
+
+    private func describe(_ configuration: ServiceConfiguration, _ outputs: [ServiceOutput]) -> String {
+        let names = outputs.isEmpty ? "no outputs" : outputs.map(\.name).joined(separator: ", ")
+        return "driving \(names) from \(configuration.board ?? configuration.source)"
+    }
+
+    private func startupConfiguration() throws(StartupFailure) -> ServiceConfiguration {
+        do { return try load() } catch { throw StartupFailure(error.description) }
+    }
+
+    private func startupDevices(_ configuration: ServiceConfiguration) throws(StartupFailure) -> ServiceDevices {
+        do { return try open(configuration) } catch { throw StartupFailure(error.description) }
+    }
+
+    /// SIGHUP: the new configuration and its devices, or the old ones and a report of why not.
+    private func reload(from current: ServiceConfiguration, core: ServiceCore, server: ServiceServer) -> ServiceConfiguration? {
+        logger.info("reloading the configuration")
+        server.reloading()
+        let next: ServiceConfiguration
+        do {
+            next = try load()
+        } catch {
+            report("reload failed, keeping the configuration in force: \(error.description)", server)
+            return nil
+        }
+        // GPIO lines and buses are held exclusively: the old devices go before the new ones open.
+        core.reconfigure(.none, policy: current.policy, appearance: current.appearance)
+        do {
+            let devices = try open(next)
+            core.reconfigure(devices, policy: next.policy, appearance: next.appearance)
+        } catch {
+            report("reload failed, keeping the configuration in force: \(error.description)", server)
+            do {
+                core.reconfigure(try open(current), policy: current.policy, appearance: current.appearance)
+            } catch {
+                logger.critical("the configuration in force cannot open its devices again either: \(error.description); running without outputs")
+            }
+            afterReload(core)
+            return nil
+        }
+        afterReload(core)
+        let summary = describe(next, core.outputs)
+        logger.info("reloaded: \(summary)")
+        server.ready(status: summary)
+        return next
+    }
+
+    /// A reload that did not take: logged, shown in `systemctl status`, and the reload is over.
+    private func report(_ problem: String, _ server: ServiceServer) {
+        logger.error("\(problem)")
+        server.ready(status: problem)
+    }
+}

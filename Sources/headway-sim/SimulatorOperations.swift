@@ -1,0 +1,55 @@
+import Foundation
+import HeadwayProtocol
+import HeadwayService
+import HeadwaySimulator
+
+/// The simulator's own operations, answered around the service core rather than inside it:
+/// `{"v":1,"op":"press","long":false}` presses the rig's virtual button and
+/// `{"v":1,"op":"snapshot","folder":"/tmp/x"}` writes what its devices show. Every other line goes
+/// to the core unchanged.
+final class SimulatorOperations: LineHandler {
+    let core: ServiceCore
+    let rig: () -> SimulatorRig
+
+    init(core: ServiceCore, rig: @escaping () -> SimulatorRig) {
+        self.core = core
+        self.rig = rig
+    }
+
+    func handle(line: String, from peer: Peer) -> (reply: String, events: [JobEvent]) {
+        guard let json = try? RequestFields.object(line), let op = json["op"]?.string, op == "press" || op == "snapshot" else {
+            return core.handle(line: line, from: peer)
+        }
+        let fields = RequestFields(json: json)
+        do throws(ProtocolError) {
+            if op == "press" {
+                let long = try fields.bool("long") ?? false
+                guard let (chip, line) = rig().button else { throw ProtocolError(field: "op", "this rig has no button") }
+                chip.press(line, at: core.clock.now + 0.01, for: long ? 2.0 : 0.3)
+            } else {
+                guard let folder = try fields.string("folder"), !folder.isEmpty else { throw ProtocolError(field: "folder", "missing") }
+                try checkFolder(folder, for: peer)
+                do { try SnapshotWriter(directory: folder).write(rig()) } catch { throw ProtocolError(field: "folder", "\(error)") }
+            }
+            return (Reply.ok.line, [])
+        } catch {
+            return (Reply.error(error).line, [])
+        }
+    }
+
+    /// A snapshot goes only into an existing folder (never a symlink) owned by the user asking,
+    /// unless that user is root: the socket must not let one user make the simulator write into
+    /// another's files.
+    private func checkFolder(_ folder: String, for peer: Peer) throws(ProtocolError) {
+        let attributes: [FileAttributeKey: Any]
+        do { attributes = try FileManager.default.attributesOfItem(atPath: folder) } catch {
+            throw ProtocolError(field: "folder", "\(folder) does not exist; create it first (snapshot never creates folders)")
+        }
+        guard attributes[.type] as? FileAttributeType == .typeDirectory else {
+            throw ProtocolError(field: "folder", "\(folder) is not a folder (symlinks are not followed)")
+        }
+        if let uid = peer.credentials?.uid, uid != 0, (attributes[.ownerAccountID] as? NSNumber)?.uint32Value != uid {
+            throw ProtocolError(field: "folder", "\(folder) is not yours (user \(uid)); snapshots go only into your own folders")
+        }
+    }
+}
