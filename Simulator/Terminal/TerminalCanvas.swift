@@ -1,3 +1,4 @@
+import HeadwayCore
 import HeadwayRender
 
 /// A grid of character cells, each with an optional truecolor foreground, turned into terminal lines.
@@ -23,8 +24,10 @@ public struct TerminalCanvas: Sendable {
         rows[y][x] = Cell(character: character, colour: colour)
     }
 
+    /// Writes `text` from (`x`, `y`), one cell a character; escape sequences and control characters
+    /// never reach the terminal (labels come from whoever can reach the service).
     public mutating func write(_ text: String, x: Int, y: Int, colour: Colour? = nil) {
-        for (offset, character) in text.enumerated() { put(character, x: x + offset, y: y, colour: colour) }
+        for (offset, character) in DisplayText.sanitised(text).enumerated() { put(character, x: x + offset, y: y, colour: colour) }
     }
 
     /// The rows as text: with 24-bit colour escapes when `colour` is true, plain otherwise.

@@ -25,6 +25,9 @@ public struct LineFramer: Sendable {
     /// Bytes received and not yet returned as lines.
     public var buffered: Int { buffer.count - start }
 
+    /// Whether ``next()`` has a line (or an overlong notice) to give without more bytes.
+    public var hasCompleteLine: Bool { buffer[scanned...].contains(0x0A) || (!discarding && buffered > maxLineBytes) }
+
     public mutating func append(_ bytes: some Collection<UInt8>) { buffer.append(contentsOf: bytes) }
 
     /// The next complete line (or overlong notice), or `nil` until more bytes arrive.

@@ -70,7 +70,7 @@ public final class ServiceConnection {
     }
 
     /// Whether a complete line has already been received.
-    public var hasBufferedLine: Bool { framer.buffered > 0 }
+    public var hasBufferedLine: Bool { framer.hasCompleteLine }
 
     /// The next line from the service, waiting until `limit` (or for ever when `limit` is nil).
     public func readLine(until limit: Double?) throws(Failure) -> String {

@@ -59,6 +59,8 @@ public struct JobRegistry: Sendable {
     }
 
     public var count: Int { entries.count }
+    /// Timers on the heap, live or stale (bounded by a few per job, whatever the report rate).
+    var timerCount: Int { timers.count }
     /// How many jobs are shown (not pending, hidden or lost) as of the last change or ``advance(to:)``.
     public var visibleCount: Int { visibleIDs.count }
 

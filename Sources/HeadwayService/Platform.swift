@@ -146,7 +146,7 @@ enum Platform {
     }
 
     /// Sends `message` as one datagram to the Unix socket `path` (a leading `@` is the abstract
-    /// namespace), ignoring failures: sd_notify's contract.
+    /// namespace), without waiting and ignoring failures: sd_notify's contract.
     static func sendDatagram(_ message: String, to path: String) {
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return }
@@ -164,7 +164,8 @@ enum Platform {
         let payload = Array(message.utf8)
         _ = payload.withUnsafeBytes { body in
             withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, body.baseAddress, body.count, 0, $0, length) }
+                // Never wait: a notify socket nobody reads must not stop the service's loop.
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, body.baseAddress, body.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL), $0, length) }
             }
         }
     }

@@ -6,11 +6,12 @@ import Logging
 /// sends events to subscribers, and ticks the core when a frame is due — and only then: with no
 /// visible job, no pending phase change and no client, it sleeps in `poll` without a timeout.
 ///
-/// It stays fair under load. Each round reads at most ``readChunk`` bytes from a connection and
-/// answers at most ``linesPerRound`` of its lines before the others, the frame clock and the
-/// systemd watchdog get their turn; a connection whose replies pile up unread is not read from
-/// until it reads them (back-pressure), and one silent for ``idleTimeout`` without following any
-/// job is closed. At most ``connectionLimit`` clients are connected; one more is told so and closed.
+/// It stays fair under load. Each round reads at most ``Limits/readChunk`` bytes from a connection
+/// and answers at most ``Limits/linesPerRound`` of its lines before the others, the frame clock and
+/// the systemd watchdog get their turn. A connection is read from again only once what was read
+/// from it is answered and its replies are being taken (back-pressure both ways: neither its input
+/// nor its output grows without bound), and one silent for ``Limits/idleTimeout`` without following
+/// any job is closed. At most ``connectionLimit`` clients are connected; one more is told so and closed.
 /// When the process runs out of file descriptors, accepting pauses briefly instead of spinning.
 public final class ServiceServer {
     public enum Limits {
@@ -99,10 +100,11 @@ public final class ServiceServer {
             var buffered = false
             for fd in order {
                 let connection = connections[fd]!
-                var wanted: Readiness = connection.pending < Limits.backlogLimit ? .readable : []
+                // Read more only when what was read is answered and the replies are being taken.
+                var wanted: Readiness = connection.pending < Limits.backlogLimit && connection.framer.buffered < Limits.readChunk ? .readable : []
                 if connection.pending > 0 { wanted.insert(.writable) }
                 watched.append((fd, wanted))
-                if connection.framer.buffered > 0, connection.pending < Limits.backlogLimit { buffered = true }
+                if connection.framer.hasCompleteLine, connection.pending < Limits.backlogLimit { buffered = true }
             }
             var deadlines = [core.nextWakeup(), nextWatchdog, acceptPausedUntil, idleDeadline()].compactMap { $0 }
             if buffered { deadlines.append(now) }  // lines read but not answered yet: no sleeping

@@ -134,6 +134,20 @@ struct CaptureTests {
         #expect(a == b, "after the faults the display shows the same final picture")
     }
 
+    /// Regression: unplugged and plugged back while nothing was being sent (here during the grace
+    /// delay), the OLED stayed dark for the rest of the job.
+    @Test func aDisplayReplugedWhileIdleComesBack() throws {
+        let folder = HeadwaySimTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clean = try HeadwaySimTests.run(["demo", "--speed", "20", "--headless", "--snapshot", folder.appendingPathComponent("clean").path])
+        let replugged = try HeadwaySimTests.run(["demo", "--speed", "4", "--headless", "--unplug", "0.5:0.5", "--snapshot", folder.appendingPathComponent("replugged").path])
+        #expect(clean.status == 0 && replugged.status == 0, "\(replugged.stderr)")
+        let a = try Data(contentsOf: folder.appendingPathComponent("clean/oled.pbm"))
+        let b = try Data(contentsOf: folder.appendingPathComponent("replugged/oled.pbm"))
+        #expect(a == b, "the re-plugged display shows the same final picture")
+        #expect(b.dropFirst(10).contains { $0 != 0 }, "and it is not blank")
+    }
+
     @Test func replayReportsProtocolErrors() throws {
         let folder = HeadwaySimTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

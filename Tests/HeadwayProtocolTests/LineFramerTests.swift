@@ -52,3 +52,17 @@ struct LineFramerTests {
         #expect(expected == 100_000)
     }
 }
+
+extension LineFramerTests {
+    /// A loop may sleep while the framer holds only part of a line, and must not while it holds a
+    /// whole one.
+    @Test func knowsWhenALineIsWaiting() {
+        var framer = LineFramer(maxLineBytes: 16)
+        framer.append(Array("partial".utf8))
+        #expect(!framer.hasCompleteLine && framer.next() == nil && !framer.hasCompleteLine)
+        framer.append(Array(" line\nnext\n".utf8))
+        #expect(framer.hasCompleteLine)
+        #expect(framer.next() == .line("partial line") && framer.hasCompleteLine)
+        #expect(framer.next() == .line("next") && !framer.hasCompleteLine)
+    }
+}

@@ -31,6 +31,15 @@ struct ConfigurationTests {
         ("appearance:\n  tint: blue\noutputs:\n  - name: a\n    driver: leds0\n    count: 8\n", 2, "appearance.tint", "#rrggbb"),
         ("outputs:\n  - name: a\n    driver: leds0\n    count: 8\n  - name: a\n    driver: leds0\n    count: 8\n", 5, "outputs[1].name", "used twice"),
         ("outputs: [\n", 2, nil, "not valid YAML"),
+        // Regression: a duplicate key printed the whole file with no line number.
+        ("outputs:\n  - name: a\n    driver: leds0\n    count: 8\n    count: 9\n", 4, nil, "\"count\" appears more than once"),
+        // Regression: a ring's start beyond its LEDs was accepted.
+        ("outputs:\n  - name: r\n    driver: ws2812\n    bus: spi0.0\n    count: 24\n    layout: ring\n    start: 30\n", 7, "outputs[0].start", "out of range (0…23)"),
+        // Regression: one SPI bus or GPIO line given to two outputs was accepted.
+        ("outputs:\n  - name: a\n    driver: ws2812\n    bus: /dev/spidev0.0\n    count: 8\n  - name: b\n    driver: apa102\n    bus: spi0.0\n    count: 8\n", 6, "outputs[1].bus", "SPI bus spi0.0 is already used by output a (line 2)"),
+        ("outputs:\n  - name: bar\n    driver: gpio-leds\n    lines: [5, 6, 17]\nbuttons:\n  - line: 17\n", 6, "buttons[0].line", "GPIO line 17 of auto is already used by output bar"),
+        ("outputs:\n  - name: a\n    driver: ssd1306\n    bus: i2c-1\n  - name: b\n    driver: sh1106\n    bus: /dev/i2c-1\n", 5, "outputs[1].address", "0x3C on i2c-1 is already used"),
+        ("board: \"x\\e[31m\"\noutputs:\n  - name: a\n    driver: leds0\n    count: 8\n", 1, "board", "control characters"),
     ] as [(String, Int, String?, String)])
     func mistakesCiteLineAndKey(yaml: String, line: Int, key: String?, message: String) {
         #expect {
@@ -38,6 +47,52 @@ struct ConfigurationTests {
         } throws: { error in
             let error = error as! ConfigurationError
             return error.file == "test.yaml" && error.line == line && error.key == key && error.description.contains(message)
+        }
+    }
+
+    /// Regression: 371 bytes of nested aliases used as mapping keys cost 36 s of CPU. Anchors and
+    /// aliases are refused before the YAML is composed, with the line.
+    @Test func aliasBombsAreRefusedAtOnce() {
+        var yaml = "a0: &a0 [x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...9 { yaml += "a\(level): &a\(level) {? *a\(level - 1) : 1, ? [*a\(level - 1), *a\(level - 1)] : 2}\n" }
+        yaml += "outputs:\n  - name: a\n    driver: leds0\n    count: 8\n"
+        let start = ContinuousClock.now
+        #expect {
+            _ = try ConfigurationLoader.parse(yaml, source: "bomb.yaml")
+        } throws: { error in
+            let error = error as! ConfigurationError
+            return error.line == 1 && error.description.contains("anchors and aliases")
+        }
+        #expect(ContinuousClock.now - start < .seconds(1))
+    }
+
+    /// Where `&` and `*` are text, not YAML anchors, the file is taken.
+    @Test func ampersandsAndStarsInTextAreFine() throws {
+        let yaml = "board: Tom & Jerry * 2 # a *comment* &too\nappearance:\n  tint: \"#ff0000\"\noutputs:\n  - name: \"*quoted*\"\n    driver: leds0\n    path: '&/dev/leds0'\n    count: 8\n"
+        let configuration = try ConfigurationLoader.parse(yaml, source: "ok.yaml")
+        #expect(configuration.board == "Tom & Jerry * 2" && configuration.outputs.first?.name == "*quoted*")
+        #expect(YAMLAnchors.firstLine(in: "a:\n  - *x\n") == 2)
+        #expect(YAMLAnchors.firstLine(in: "a: [1, &y 2]\n") == 1)
+        #expect(YAMLAnchors.firstLine(in: "a: |\n  *not an alias\n  &nor this\nb: 2\n") == nil)
+        #expect(YAMLAnchors.firstLine(in: "a: !!str &x text\n") == 1)
+    }
+
+    /// Regression: an invalid-UTF-8 file was reported as "cannot read the file (does it exist…)".
+    @Test func unreadableFilesSayWhy() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let latin1 = folder.appendingPathComponent("latin1.yaml")
+        try Data("board: caf\u{E9}\n".utf8.prefix(9) + [0xE9, 0x0A, 0x6F, 0x3A]).write(to: latin1)
+        #expect { _ = try ConfigurationLoader.load(path: latin1.path) } throws: {
+            let error = $0 as! ConfigurationError
+            return error.line == 1 && error.message.contains("not UTF-8 text: byte 9")
+        }
+        #expect { _ = try ConfigurationLoader.load(path: folder.appendingPathComponent("missing.yaml").path) } throws: {
+            ($0 as! ConfigurationError).message.contains("no such file")
+        }
+        #expect { _ = try ConfigurationLoader.load(path: folder.path) } throws: {
+            ($0 as! ConfigurationError).message.contains("a folder")
         }
     }
 }

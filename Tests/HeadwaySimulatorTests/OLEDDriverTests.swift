@@ -35,12 +35,14 @@ struct OLEDDriverTests {
         let driver: OLEDDisplay
         let module: Module
 
-        init(_ module: Module) throws {
+        init(_ module: Module, resynchronisation: OLEDDisplay.Resynchronisation = .standard) throws {
             self.module = module
             bus = VirtualI2CBus(smbusOnly: module.smbusOnly, clock: clock)
             chip = VirtualOLED(controller: module.controller, width: module.width, height: module.height)
             bus.attach(chip)
-            driver = OLEDDisplay(bus: bus, configuration: try OLEDConfiguration(controller: module.controller, width: module.width, height: module.height, rotated: module.rotated))
+            driver = OLEDDisplay(
+                bus: bus, configuration: try OLEDConfiguration(controller: module.controller, width: module.width, height: module.height, rotated: module.rotated),
+                clock: clock, resynchronisation: resynchronisation)
         }
 
         /// What the glass should show for `frame`: the frame itself, or turned by 180° on a module

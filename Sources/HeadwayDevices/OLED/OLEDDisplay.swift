@@ -12,8 +12,9 @@ import Synchronization
 /// - when a picture follows a blank one (``Resynchronisation/afterBlank``): an idle service sends
 ///   nothing, so a display re-plugged while it was dark would otherwise stay dark;
 /// - when the last resynchronisation is older than ``Resynchronisation/interval``: a display that
-///   lost power between two writes (a loose connector, a brown-out) cannot tell the driver, since
-///   these modules cannot be read over I2C; this bounds how long such a display stays wrong.
+///   lost power between two writes (a loose connector, a brown-out) cannot tell the driver — "no
+///   data read is provided in serial mode operation" (SSD1306 datasheet §9.1) — so this bounds how
+///   long such a display stays wrong, for about 1 KB every 30 s.
 /// Nothing needs restarting when a display comes back.
 public final class OLEDDisplay: MonochromeDisplayDevice {
     /// When the driver sends everything again although no write failed.

@@ -1,0 +1,54 @@
+import HeadwayCore
+import Testing
+
+@Suite("Text for displays and terminals")
+struct TextTests {
+    /// Regression: totals or ETAs beyond Int's range trapped (Double → Int) when a display drew
+    /// them, taking the service down. Every number gives a short text now.
+    @Test(arguments: [1e19, 2e19, -3e30, 9.3e18, 1e308, Double.greatestFiniteMagnitude, .infinity, -.infinity, .nan, 0, -0.5, 1e15, 123_456.75])
+    func anyNumberHasACompactText(value: Double) {
+        let text = NumberText.compact(value)
+        #expect(!text.isEmpty && text.count <= 10, "\(value) → \(text)")
+    }
+
+    @Test func compactForms() {
+        #expect(NumberText.compact(42) == "42")
+        #expect(NumberText.compact(3.5) == "3.5")
+        #expect(NumberText.compact(-0.25) == "-0.3")
+        #expect(NumberText.compact(2e19) == "2e19")
+        #expect(NumberText.compact(2.54e20) == "2.5e20")
+        #expect(NumberText.compact(9.99e15) == "1e16")
+    }
+
+    @Test(arguments: [1e19, 9.3e18, .infinity, .nan, -5, 1e300])
+    func anyDurationHasAShortText(seconds: Double) {
+        let text = DurationText.short(seconds, rounding: .up)
+        #expect(!text.isEmpty && text.count <= 7, "\(seconds) → \(text)")
+    }
+
+    @Test func durationForms() {
+        #expect(DurationText.short(8) == "8s")
+        #expect(DurationText.short(65) == "1m05s")
+        #expect(DurationText.short(7380) == "2h03m")
+        #expect(DurationText.short(3 * 86_400 + 7200) == "3d02h")
+        #expect(DurationText.short(1e12) == ">9999d")
+    }
+
+    @Test func escapeSequencesAndControlsAreTakenOut() {
+        #expect(DisplayText.sanitised("plain text: ✓ é 😀") == "plain text: ✓ é 😀")
+        #expect(DisplayText.sanitised("a\u{1B}[1;31mred\u{1B}[0m") == "ared")
+        #expect(DisplayText.sanitised("x\u{1B}]0;title\u{07}y\u{1B}]2;t\u{1B}\\z") == "xyz")
+        #expect(DisplayText.sanitised("8bit\u{9B}31mcsi\u{9D}osc\u{9C}end") == "8bitcsiend")
+        #expect(DisplayText.sanitised("line\nbreak\ttab\r") == "line break tab ")
+        #expect(DisplayText.sanitised("bidi \u{202E}evil\u{2066}") == "bidi evil")
+        #expect(DisplayText.sanitised("\u{00}\u{07}\u{7F}\u{85}\u{1B}") == " ")
+    }
+
+    @Test func truncationKeepsCharactersWhole() {
+        #expect(DisplayText.truncated("short", maxBytes: 10) == "short")
+        let cut = DisplayText.truncated(String(repeating: "é", count: 10), maxBytes: 10)
+        #expect(cut == "ééé…" && cut.utf8.count <= 10)
+        let flags = DisplayText.truncated(String(repeating: "🇩🇪", count: 5), maxBytes: 12)
+        #expect(flags == "🇩🇪…")
+    }
+}

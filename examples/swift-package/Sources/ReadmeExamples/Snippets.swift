@@ -1,0 +1,61 @@
+// README's "Using it from Swift" snippets, each between `// README <name>` and `// README end`,
+// word for word (ReadmeTests compares them). What needs a Raspberry Pi is compiled here; what runs
+// on virtual devices is run by main.swift.
+import Headway
+import HeadwayLinux
+import HeadwaySimulator
+
+/// The first snippet, with `ring` and `oled` handed in.
+func showBackup(ring: any LEDChainDevice, oled: any MonochromeDisplayDevice) async throws {
+    // README show
+    let indicator = ProgressIndicator(label: "Backup", outputs: [
+        LEDOutput(ring, layout: .ring(start: 0, clockwise: true)),
+        DisplayOutput(oled, style: BarScreenStyle()),
+    ])
+    try indicator.update(value: 12, total: 200)       // throws ProgressError for bad numbers
+    try indicator.setLabel("Verifying")
+    try indicator.finish(.succeeded)
+    await indicator.run()                               // draws until the success signal is over
+    // README end
+}
+
+/// The devices of a Raspberry Pi (compiled here; they need the board to run).
+func openPiDevices(indicator: ProgressIndicator) throws {
+    // README oled
+    let bus = try LinuxI2CBus(number: 1)                                   // /dev/i2c-1
+    let oled = OLEDDisplay(bus: bus, configuration: try OLEDConfiguration(controller: .ssd1306, width: 128, height: 64))
+    // README end
+    // README leds
+    let spi = try LinuxSPIBus(bus: 0, chipSelect: 0, clockModel: .raspberryPi4)  // /dev/spidev0.0
+    let ring = try WS2812Strip(bus: spi, configuration: .init(count: 24))          // 3-bit encoding, GRB
+    let header = try GpiodChip.first(labelledAnyOf: GpiodChip.raspberryPiHeaderLabels)
+    let bar = try GPIOLEDs(chip: header, offsets: [5, 6, 13, 19, 26, 16, 20, 21])
+    let button = try ButtonMonitor(chip: header, offset: 17, clock: MonotonicClock())
+    for event in try button.poll(timeout: 0.05) { try indicator.handle(event) }  // pause / cancel
+    // README end
+    _ = (oled, ring, bar)
+}
+
+// README style
+/// Your own look: the whole ring in the tint while the job runs, green when it succeeded.
+struct Beacon: ProgressStyle {
+    func render(_ configuration: ProgressStyleConfiguration, into frame: inout LEDFrame) {
+        switch configuration.snapshot.phase {
+        case .active: frame.fill(configuration.appearance.tintLight)
+        case .finished(.succeeded): frame.fill(LinearColour(configuration.appearance.success))
+        default: frame.fill(.black)
+        }
+    }
+}
+
+/// Tried on a virtual WS2812 ring: the real driver's SPI bytes, decoded as the LEDs would.
+func beaconLightsTheRing() throws -> Bool {
+    let clock = ManualClock()
+    let ring = try SimulatedLEDChain.ws2812(name: "ring", count: 24, layout: .ring(), bus: VirtualSPIBus(clock: clock))
+    let indicator = ProgressIndicator(outputs: [LEDOutput(ring.driver, style: Beacon())], clock: clock)
+    clock.advance(by: 3)                         // past the grace delay
+    try indicator.refresh()
+    let tint = ColourPipeline().levels(for: LEDFrame(count: 1, colour: Appearance.standard.tintLight))[0]
+    return ring.levels.allSatisfy { $0 == tint }      // every LED decoded in the tint
+}
+// README end
