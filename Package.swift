@@ -64,11 +64,12 @@ let package = Package(
             name: "Headway",
             dependencies: ["HeadwayCore", "HeadwaySurfaces", "HeadwayRender", "HeadwayDevices"]
         ),
-        // The few system interfaces Swift's Glibc module does not import (SO_PEERCRED, pidfd_open).
+        // The few system interfaces Swift's Glibc module does not import (SO_PEERCRED, pidfd_open),
+        // and the build's version.
         .target(name: "CPlatform"),
         .target(
             name: "HeadwayProtocol",
-            dependencies: ["HeadwayCore"]
+            dependencies: ["HeadwayCore", "CPlatform"]
         ),
         .target(
             name: "HeadwayService",

@@ -4,12 +4,18 @@
 Usage: bdf_to_swift.py FONT.bdf OUTPUT.swift
 
 Each glyph becomes one row byte per pixel row (bit 7 = leftmost pixel), placed in the font's cell
-by the glyph's BBX offsets. Only the characters in WANTED are kept: printable ASCII plus a few
-symbols the styles use. The source of the face and its licence are written into the output.
+by the glyph's BBX offsets. Only the characters in WANTED are kept: printable ASCII, Latin-1 (the
+accented letters of most Western European names) and a few symbols labels and styles use. The
+source of the face and its licence are written into the output; a wanted character the face lacks
+is an error, so the list says exactly what the font has.
 """
 import sys
 
-WANTED = list(range(0x20, 0x7F)) + [0x2026, 0x00B0, 0x00B7]
+SYMBOLS = [0x2026, 0x2192, 0x2190, 0x2191, 0x2193, 0x2713, 0x2717, 0x2022, 0x2013, 0x2014, 0x2018, 0x2019, 0x201C, 0x201D, 0x20AC]
+WANTED = list(range(0x20, 0x7F)) + list(range(0xA1, 0x100)) + SYMBOLS
+# The 5x7 face has no check mark or ballot cross; its square root and multiplication sign are the
+# closest glyphs it has, so those stand in for them.
+ALIASES = {0x2713: 0x221A, 0x2717: 0x00D7}
 
 
 def parse(path):
@@ -65,6 +71,10 @@ def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     props, glyphs, cell = parse(sys.argv[1])
+    original = set(glyphs)
+    for alias, source in ALIASES.items():
+        if alias not in glyphs and source in glyphs:
+            glyphs[alias] = glyphs[source]
     missing = [hex(c) for c in WANTED if c not in glyphs]
     if missing:
         sys.exit(f"{sys.argv[1]}: glyphs missing: {', '.join(missing)}")
@@ -75,7 +85,7 @@ def main():
         f"// Licence: {props.get('COPYRIGHT', '?')} (X.Org misc-fixed, Debian package xfonts-base).",
         "",
         "extension BitmapFont {",
-        f"    /// The X.Org misc-fixed {width}x{height} face: printable ASCII plus \u2026, \u00b0 and \u00b7.",
+        f"    /// The X.Org misc-fixed {width}x{height} face: printable ASCII, Latin-1 and {''.join(chr(c) for c in SYMBOLS)}.",
         "    public static let fixed5x7 = BitmapFont(",
         f"        cellWidth: {width}, cellHeight: {height}, baseline: {height + cell[3]},",
         "        glyphs: [",
@@ -83,7 +93,8 @@ def main():
     for code in WANTED:
         bbx, rows = glyphs[code]
         data = ", ".join(f"0x{b:02X}" for b in place(cell, bbx, rows))
-        out.append(f"            0x{code:04X}: [{data}],  // {chr(code)}")
+        note = f" (the face's {chr(ALIASES[code])})" if code in ALIASES and code not in original else ""
+        out.append(f"            0x{code:04X}: [{data}],  // {chr(code)}{note}")
     out += ["        ]", "    )", "}", ""]
     with open(sys.argv[2], "w", encoding="utf-8") as handle:
         handle.write("\n".join(out))

@@ -7,9 +7,16 @@ public final class LiveTerminal {
     /// Draws on `fileDescriptor` (standard output by default).
     public init(fileDescriptor: Int32 = 1) { output = fileDescriptor }
 
-    /// Whether `fileDescriptor` is a terminal and colour is allowed (no `NO_COLOR`, not `TERM=dumb`).
+    /// Whether `fileDescriptor` is a terminal.
+    public static func isTerminal(_ fileDescriptor: Int32) -> Bool { Platform.isTerminal(fileDescriptor) }
+
+    /// The terminal's width in columns, when it says.
+    public static func columns(_ fileDescriptor: Int32 = 1) -> Int? { Platform.terminalColumns(fileDescriptor) }
+
+    /// Whether `fileDescriptor` is a terminal of at least ``RigPainter/width`` columns (a narrower
+    /// one would wrap every line) and colour is allowed (no `NO_COLOR`, not `TERM=dumb`).
     public static func canDrawLive(fileDescriptor: Int32 = 1) -> Bool {
-        guard Platform.isTerminal(fileDescriptor) else { return false }
+        guard Platform.isTerminal(fileDescriptor), (columns(fileDescriptor) ?? RigPainter.width) >= RigPainter.width else { return false }
         if Platform.environment("NO_COLOR") != nil { return false }
         if Platform.environment("TERM") == "dumb" { return false }
         return true

@@ -3,19 +3,23 @@ import HeadwayRender
 
 /// Draws a rig's virtual devices into a ``TerminalCanvas`` within 80 columns: displays as braille at
 /// their true pixel resolution (2x4 pixels a character), rings as circles of LEDs, strips as rows.
+/// The title and status lines use the terminal's whole width.
 public struct RigPainter: Sendable {
+    /// The columns the devices are laid out in, and the least a terminal needs to draw live.
     public static let width = 80
+    /// The terminal's width, for the title and status lines.
+    public let columns: Int
     private static let pixelColour = Colour(red: 0xE8, green: 0xF4, blue: 0xFF)
     private static let frameColour = Colour(red: 0x60, green: 0x60, blue: 0x68)
     private static let offColour = Colour(red: 0x3A, green: 0x3A, blue: 0x3A)
     private static let lampColour = Colour(red: 0xFF, green: 0x50, blue: 0x30)
 
-    public init() {}
+    public init(columns: Int = RigPainter.width) { self.columns = max(Self.width, columns) }
 
     /// Paints `rig` under a title line and over status lines.
     public func paint(_ rig: SimulatorRig, title: String, status: [String]) -> TerminalCanvas {
-        var canvas = TerminalCanvas(width: Self.width, height: 1)
-        canvas.write(String(title.prefix(Self.width)), x: 0, y: 0)
+        var canvas = TerminalCanvas(width: columns, height: 1)
+        canvas.write(String(title.prefix(columns)), x: 0, y: 0)
         var y = 1
         var rightColumn = 0
         for display in rig.displays {
@@ -47,7 +51,7 @@ public struct RigPainter: Sendable {
             y += 2
         }
         for line in status {
-            canvas.write(String(line.prefix(Self.width)), x: 0, y: y)
+            canvas.write(String(line.prefix(columns)), x: 0, y: y)
             y += 1
         }
         return canvas

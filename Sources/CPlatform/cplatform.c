@@ -22,3 +22,9 @@ int hw_pidfd_open(int32_t pid) {
     return (int)syscall(434, pid, 0);  // the same number on every architecture since Linux 5.3
 #endif
 }
+
+#ifndef HEADWAY_VERSION
+#define HEADWAY_VERSION "development"
+#endif
+
+const char *hw_version(void) { return HEADWAY_VERSION; }

@@ -2,7 +2,8 @@
 ///
 /// A value type: every report is a mutation that either succeeds completely or throws a
 /// ``ProgressError`` and leaves the job unchanged. Time is always passed in (from an injected
-/// ``ProgressClock``), so the same reports give the same snapshots in every run.
+/// ``ProgressClock``), so the same reports give the same snapshots in every run. What each phase
+/// means, and when it changes, is in `ProgressJob+Phase.swift`.
 public struct ProgressJob: Sendable, Equatable {
     /// The highest fraction shown before a job has succeeded: the last step is kept for the end,
     /// so an indicator never reads as complete while the job is still running.
@@ -12,27 +13,44 @@ public struct ProgressJob: Sendable, Equatable {
     public private(set) var label: String?
     public private(set) var currentValueLabel: String?
     public let startedAt: Seconds
+    /// The last report of progress (or of a label): what a stall is measured from.
     public private(set) var lastReportAt: Seconds
+    /// The last message of any kind, heartbeats included: what liveness is measured from.
+    public private(set) var lastHeardAt: Seconds
     public private(set) var outcome: Outcome?
     public private(set) var finishedAt: Seconds?
     /// When the job was paused, while it is.
     public private(set) var pausedAt: Seconds?
+    /// Time spent paused before the current pause (not counted toward an estimate).
+    public private(set) var pausedBefore: Seconds = 0
     public let policy: LifecyclePolicy
+    /// How the job shows it is alive without progress reports.
+    public private(set) var liveness: Liveness
+    /// How long past runs of this job took (learned from history): a job that reports no progress
+    /// is shown as an estimate from it.
+    public private(set) var expectedDuration: Seconds?
+    /// Whether indicators print the percentage (the platform guidelines make it optional).
+    public var showsPercent: Bool
 
-    private var shown: DisplayedValue
-    private var estimator: RateEstimator
-    private var determinateSince: Seconds?
+    var shown: DisplayedValue
+    var estimator: RateEstimator
+    var determinateSince: Seconds?
 
     /// Begins a job at `time`, indeterminate unless `kind` says otherwise.
     public init(
         label: String? = nil, kind: ProgressKind = .indeterminate, policy: LifecyclePolicy = .standard,
-        at time: Seconds
+        liveness: Liveness = .reports, expectedDuration: Seconds? = nil, showsPercent: Bool = true, at time: Seconds
     ) throws(ProgressError) {
+        if let expectedDuration, !(expectedDuration.isFinite && expectedDuration > 0) { throw .invalidInterval(start: 0, end: expectedDuration) }
         self.label = label
         self.kind = .indeterminate
         self.policy = policy
+        self.liveness = liveness
+        self.expectedDuration = expectedDuration
+        self.showsPercent = showsPercent
         startedAt = time
         lastReportAt = time
+        lastHeardAt = time
         shown = DisplayedValue(duration: policy.easing, at: time)
         estimator = RateEstimator(stallThreshold: policy.stallAfter)
         switch kind {
@@ -58,7 +76,15 @@ public struct ProgressJob: Sendable, Equatable {
         if let label { self.label = label }
         estimator.record(value: clamped, at: time)
         shown.move(to: min(clamped / newTotal, Self.unfinishedCeiling), at: time)
-        lastReportAt = time
+        heard(at: time)
+    }
+
+    /// Reports `percent` (0…100) of the job's current total (1.0 for a job that has none): "35%"
+    /// of a job of 120 files is 42 files, and the total stays 120.
+    public mutating func update(percent: Double, label: String? = nil, at time: Seconds) throws(ProgressError) {
+        guard percent.isFinite, percent >= 0 else { throw .invalidValue(percent) }
+        let total = currentTotal ?? 1
+        try update(value: min(percent, 100) / 100 * total, total: total, label: label, at: time)
     }
 
     /// Reports that the job is alive but cannot say how far it is. Allowed only while the job has no
@@ -66,7 +92,14 @@ public struct ProgressJob: Sendable, Equatable {
     public mutating func indeterminate(at time: Seconds) throws(ProgressError) {
         try checkRunning()
         guard !kind.isDeterminate else { throw .indeterminateAfterDeterminate }
-        lastReportAt = time
+        heard(at: time)
+    }
+
+    /// A heartbeat: the job is alive. Not a report of progress, so a job whose progress stopped
+    /// still stalls; one without progress stays running.
+    public mutating func heartbeat(at time: Seconds) throws(ProgressError) {
+        try checkRunning()
+        lastHeardAt = time
     }
 
     /// Makes the job a clock-driven timer over `start...end` (a countdown when `countsDown`).
@@ -75,21 +108,21 @@ public struct ProgressJob: Sendable, Equatable {
         guard start.isFinite, end.isFinite, end > start else { throw .invalidInterval(start: start, end: end) }
         if case .determinate = kind {} else { determinateSince = time }
         kind = .timer(start: start, end: end, countsDown: countsDown)
-        lastReportAt = time
+        heard(at: time)
     }
 
     /// Changes the label (a report in its own right: it shows the job is alive).
     public mutating func setLabel(_ label: String?, at time: Seconds) throws(ProgressError) {
         try checkRunning()
         self.label = label
-        lastReportAt = time
+        heard(at: time)
     }
 
     /// Sets the text that describes the current value ("3 of 10 files").
     public mutating func setCurrentValueLabel(_ text: String?, at time: Seconds) throws(ProgressError) {
         try checkRunning()
         currentValueLabel = text
-        lastReportAt = time
+        heard(at: time)
     }
 
     /// The job started over: back to indeterminate at zero, the shown value jumps back.
@@ -101,148 +134,53 @@ public struct ProgressJob: Sendable, Equatable {
         determinateSince = nil
         shown.reset(at: time)
         estimator = RateEstimator(stallThreshold: policy.stallAfter)
-        lastReportAt = time
+        heard(at: time)
     }
 
-    /// Pauses the job (a person pressed its button): it is shown as paused, and neither stalls nor
-    /// gets lost however long the pause lasts.
+    /// Pauses the job (a person pressed its button, or asked): it is shown as paused, and neither
+    /// stalls nor gets lost however long the pause lasts.
     public mutating func pause(at time: Seconds) throws(ProgressError) {
         try checkRunning()
         if pausedAt == nil { pausedAt = time }
     }
 
-    /// Resumes a paused job; the pause does not count toward its rate.
+    /// Resumes a paused job; the pause counts neither toward its rate nor toward its estimate.
     public mutating func resume(at time: Seconds) throws(ProgressError) {
         try checkRunning()
-        guard pausedAt != nil else { return }
-        pausedAt = nil
-        lastReportAt = time
+        guard let pausedAt else { return }
+        pausedBefore += time - pausedAt
+        self.pausedAt = nil
+        heard(at: time)
         if case .determinate(let value, _) = kind { estimator.resume(value: value, at: time) }
     }
 
-    /// Ends the job. Success eases the indicator to full; failure and cancellation keep it where it was.
+    /// Ends the job. Success eases the indicator to full (from where an estimate had it); failure,
+    /// cancellation and an unknown end keep it where it was.
     public mutating func finish(_ outcome: Outcome, at time: Seconds) throws(ProgressError) {
         try checkRunning()
         if outcome == .succeeded {
+            if kind == .indeterminate, let estimated = estimatedFraction(at: time) { shown.reset(to: estimated, at: time) }
             if case .determinate(_, let total) = kind { kind = .determinate(value: total, total: total) }
             shown.move(to: 1, at: time)
         }
+        if let pausedAt { pausedBefore += time - pausedAt }
         self.outcome = outcome
         finishedAt = time
         pausedAt = nil
+        heard(at: time)
+    }
+
+    private mutating func heard(at time: Seconds) {
         lastReportAt = time
+        lastHeardAt = time
     }
 
     private func checkRunning() throws(ProgressError) {
         if let outcome { throw .alreadyFinished(outcome) }
     }
 
-    private var currentTotal: Double? {
+    var currentTotal: Double? {
         if case .determinate(_, let total) = kind { return total }
         return nil
-    }
-
-    // MARK: - What to show
-
-    /// The last sign of life: the last report, or for a timer the clock while its interval runs.
-    private func lastAlive(at time: Seconds) -> Seconds {
-        if case .timer(_, let end, _) = kind { return max(lastReportAt, min(time, end)) }
-        return lastReportAt
-    }
-
-    /// The job's phase at `time`.
-    public func phase(at time: Seconds) -> JobPhase {
-        if let outcome, let finishedAt {
-            // Quick jobs never flash: a success or a cancellation inside the grace delay is not
-            // shown at all. A failure always is: it is news whatever the job's length.
-            if finishedAt - startedAt < policy.grace, outcome != .failed { return .hidden }
-            return time - finishedAt < policy.linger ? .finished(outcome) : .hidden
-        }
-        if time - startedAt < policy.grace { return .pending }
-        if pausedAt != nil { return .paused }
-        let silence = time - lastAlive(at: time)
-        if silence >= policy.loseAfter { return .lost }
-        if silence >= policy.stallAfter { return .stalled(silence: silence) }
-        return .active
-    }
-
-    /// The next moment after `time` at which ``phase(at:)`` changes by itself if nothing is
-    /// reported (a grace delay ending, a stall, a linger running out); `nil` when it never will.
-    public func nextPhaseChange(after time: Seconds) -> Seconds? {
-        let next: Seconds?
-        if let finishedAt {
-            next = finishedAt + policy.linger
-        } else if time < startedAt + policy.grace {
-            next = startedAt + policy.grace
-        } else if pausedAt != nil {
-            next = nil
-        } else {
-            let alive = lastAlive(at: time)
-            if case .timer(_, let end, _) = kind, time < end { return end + policy.stallAfter }
-            next = time < alive + policy.stallAfter ? alive + policy.stallAfter : alive + policy.loseAfter
-        }
-        return next.flatMap { $0 > time ? $0 : nil }
-    }
-
-    /// Whether the job is over at `time`: finished and its signal shown (or never shown), or lost.
-    /// A service forgets such jobs.
-    public func isOver(at time: Seconds) -> Bool {
-        if let finishedAt { return time >= finishedAt + policy.linger }
-        return phase(at: time) == .lost
-    }
-
-    /// The fraction to draw at `time`, or `nil` while indeterminate.
-    public func displayedFraction(at time: Seconds) -> Double? {
-        switch kind {
-        case .indeterminate:
-            return outcome == .succeeded ? shown.fraction(at: time) : nil
-        case .determinate:
-            return shown.fraction(at: time)
-        case .timer(let start, let end, let countsDown):
-            if outcome == .succeeded { return shown.fraction(at: time) }
-            let elapsed = min(1, max(0, (min(time, finishedAt ?? time) - start) / (end - start)))
-            return countsDown ? 1 - elapsed : min(elapsed, Self.unfinishedCeiling)
-        }
-    }
-
-    /// Everything a style needs at `time`.
-    public func snapshot(at time: Seconds) -> ProgressSnapshot {
-        let phase = phase(at: time)
-        let phaseStart: Seconds
-        let phaseEnd: Seconds?
-        switch phase {
-        case .pending:
-            phaseStart = startedAt
-            phaseEnd = startedAt + policy.grace
-        case .active:
-            phaseStart = max(startedAt + policy.grace, lastAlive(at: time))
-            phaseEnd = lastAlive(at: time) + policy.stallAfter
-        case .stalled:
-            phaseStart = lastAlive(at: time) + policy.stallAfter
-            phaseEnd = lastAlive(at: time) + policy.loseAfter
-        case .paused:
-            phaseStart = max(startedAt + policy.grace, pausedAt ?? time)
-            phaseEnd = nil
-        case .finished:
-            phaseStart = finishedAt ?? time
-            phaseEnd = (finishedAt ?? time) + policy.linger
-        case .hidden, .lost:
-            phaseStart = time
-            phaseEnd = nil
-        }
-        var remaining: Seconds? = nil
-        if case .active = phase {
-            switch kind {
-            case .determinate(_, let total): remaining = estimator.timeRemaining(total: total, at: time)
-            case .timer(_, let end, _): remaining = max(0, end - time)
-            case .indeterminate: break
-            }
-        }
-        return ProgressSnapshot(
-            time: time, phase: phase, kind: kind, fraction: displayedFraction(at: time), label: label,
-            currentValueLabel: currentValueLabel, timeRemaining: remaining, rate: estimator.rate,
-            elapsed: time - startedAt, phaseElapsed: max(0, time - phaseStart),
-            determinateFor: determinateSince.map { time - $0 }, phaseEndsAt: phaseEnd
-        )
     }
 }

@@ -23,12 +23,19 @@ public struct ProgressSnapshot: Sendable, Equatable {
     public var determinateFor: Seconds?
     /// When the phase will change by itself if nothing is reported (for frame scheduling).
     public var phaseEndsAt: Seconds?
+    /// The fraction is an estimate from how long past runs took, not a report: shown differently,
+    /// with "~" on text displays, and never reaching 100 % before the job has succeeded.
+    public var isEstimate: Bool
+    /// How far past its estimate the job is running, when it is.
+    public var overdue: Seconds?
+    /// Whether the percentage is printed (it is optional).
+    public var showsPercent: Bool
 
     public init(
         time: Seconds, phase: JobPhase, kind: ProgressKind, fraction: Double?, label: String? = nil,
         currentValueLabel: String? = nil, timeRemaining: Seconds? = nil, rate: Double? = nil,
         elapsed: Seconds = 0, phaseElapsed: Seconds = 0, determinateFor: Seconds? = nil,
-        phaseEndsAt: Seconds? = nil
+        phaseEndsAt: Seconds? = nil, isEstimate: Bool = false, overdue: Seconds? = nil, showsPercent: Bool = true
     ) {
         self.time = time
         self.phase = phase
@@ -42,6 +49,9 @@ public struct ProgressSnapshot: Sendable, Equatable {
         self.phaseElapsed = phaseElapsed
         self.determinateFor = determinateFor
         self.phaseEndsAt = phaseEndsAt
+        self.isEstimate = isEstimate
+        self.overdue = overdue
+        self.showsPercent = showsPercent
     }
 
     /// Nothing to show: what an output draws when no job is visible.
@@ -51,10 +61,11 @@ public struct ProgressSnapshot: Sendable, Equatable {
 
     public var isVisible: Bool { phase.isVisible }
 
-    /// The whole percentage to print ("42%"), rounded down so that 99.9 % never reads as 100 %.
+    /// The whole percentage to print ("42%", "~42%" for an estimate), rounded down so that 99.9 %
+    /// never reads as 100 %; `nil` when unknown or not to be shown.
     public var percentText: String? {
-        guard let fraction else { return nil }
-        return "\(Int((fraction * 100).rounded(.down)))%"
+        guard showsPercent, let fraction else { return nil }
+        return "\(isEstimate ? "~" : "")\(Int((fraction * 100).rounded(.down)))%"
     }
 
     /// The job's own value label, else "value/total" for totals other than 1.
@@ -64,12 +75,15 @@ public struct ProgressSnapshot: Sendable, Equatable {
         return "\(NumberText.compact(value))/\(NumberText.compact(total))"
     }
 
-    /// What to say about time: "ETA 1m05s", "stalled 40s", a timer's "0:42 left", or `nil`.
+    /// What to say about time: "ETA 1m05s", "ETA ~1m05s" (an estimate), "overdue 2m10s",
+    /// "stalled 40s", a timer's "42s left", or `nil`.
     public var timeText: String? {
         if case .stalled(let silence) = phase { return "stalled \(DurationText.short(silence, rounding: .down))" }
         if phase == .paused { return "paused" }
-        guard case .active = phase, let timeRemaining else { return nil }
+        guard case .active = phase else { return nil }
+        if let overdue { return "overdue \(DurationText.short(overdue, rounding: .down))" }
+        guard let timeRemaining else { return nil }
         if case .timer = kind { return "\(DurationText.short(timeRemaining, rounding: .up)) left" }
-        return "ETA \(DurationText.short(timeRemaining, rounding: .up))"
+        return "ETA \(isEstimate ? "~" : "")\(DurationText.short(timeRemaining, rounding: .up))"
     }
 }

@@ -160,17 +160,23 @@ public enum SystemIO {
 
     // MARK: - Signals
 
-    /// Routes `signals` to a write on `fd` (unblocking them: a parent may have started us with them
-    /// blocked) and ignores SIGPIPE.
+    /// Routes `signals` to the pipe `fd` — two bytes each: the number, and 1 when the kernel sent it
+    /// (a terminal's Ctrl-C) rather than a process — unblocking them (a parent may have started us
+    /// with them blocked), and ignores SIGPIPE.
     static func routeSignals(_ signals: [Int32], toPipe fd: Int32) {
         signalPipeWriteEnd = fd
         var handled = sigset_t()
         sigemptyset(&handled)
         for number in signals {
-            signal(number) { number in
-                var byte = UInt8(truncatingIfNeeded: number)
-                _ = cWrite(signalPipeWriteEnd, &byte, 1)
+            var action = sigaction()
+            action.__sigaction_handler.sa_sigaction = { number, info, _ in
+                // SI_KERNEL (0x80): raised by the kernel, as a terminal's interrupt key is.
+                var bytes: (UInt8, UInt8) = (UInt8(truncatingIfNeeded: number), info?.pointee.si_code == 0x80 ? 1 : 0)
+                _ = withUnsafeBytes(of: &bytes) { cWrite(signalPipeWriteEnd, $0.baseAddress, 2) }
             }
+            action.sa_flags = SA_SIGINFO | SA_RESTART
+            sigemptyset(&action.sa_mask)
+            sigaction(number, &action, nil)
             sigaddset(&handled, number)
         }
         signal(SIGPIPE, SIG_IGN)

@@ -9,8 +9,15 @@ public struct JobStatus: Sendable, Equatable {
     public var value: Double?
     public var total: Double?
     public var etaSeconds: Double?
+    /// The percentage and ETA are an estimate from past runs, not reports.
+    public var estimate: Bool
+    /// How far past its estimate the job runs.
+    public var overdueSeconds: Double?
 
-    public init(job: String, label: String?, phase: String, percent: Int?, value: Double?, total: Double?, etaSeconds: Double?) {
+    public init(
+        job: String, label: String?, phase: String, percent: Int?, value: Double?, total: Double?, etaSeconds: Double?,
+        estimate: Bool = false, overdueSeconds: Double? = nil
+    ) {
         self.job = job
         self.label = label
         self.phase = phase
@@ -18,6 +25,8 @@ public struct JobStatus: Sendable, Equatable {
         self.value = value
         self.total = total
         self.etaSeconds = etaSeconds
+        self.estimate = estimate
+        self.overdueSeconds = overdueSeconds
     }
 
     var json: JSONValue {
@@ -27,6 +36,8 @@ public struct JobStatus: Sendable, Equatable {
         if let value { members.append(("value", .number(value))) }
         if let total { members.append(("total", .number(total))) }
         if let etaSeconds { members.append(("eta", .number(etaSeconds.rounded()))) }
+        if estimate { members.append(("estimate", .bool(true))) }
+        if let overdueSeconds { members.append(("overdue", .number(overdueSeconds.rounded()))) }
         return .object(members)
     }
 
@@ -36,7 +47,8 @@ public struct JobStatus: Sendable, Equatable {
         let percent = json["percent"]?.number.flatMap { (0...100).contains($0) ? Int($0) : nil }
         self.init(
             job: job, label: json["label"]?.string, phase: phase, percent: percent,
-            value: json["value"]?.number, total: json["total"]?.number, etaSeconds: json["eta"]?.number)
+            value: json["value"]?.number, total: json["total"]?.number, etaSeconds: json["eta"]?.number,
+            estimate: json["estimate"]?.bool ?? false, overdueSeconds: json["overdue"]?.number)
     }
 }
 

@@ -1,6 +1,14 @@
 /// Signals delivered as bytes on a pipe, so an event loop can `poll` for them with its other file
 /// descriptors instead of doing work inside a signal handler.
 public struct SignalPipe {
+    /// A signal that arrived.
+    public struct Received: Sendable, Equatable {
+        public var number: Int32
+        /// Raised by the kernel — a terminal's interrupt key reaches the whole foreground process
+        /// group this way — rather than sent by a process.
+        public var fromTerminal: Bool
+    }
+
     /// The end to poll and read signal numbers (one byte each) from.
     public let readEnd: Int32
     private let writeEnd: Int32
@@ -12,13 +20,11 @@ public struct SignalPipe {
     }
 
     /// The signals that arrived since the last call.
-    public func drain() -> [Int32] {
+    public func drain() -> [Received] {
         var buffer = [UInt8](repeating: 0, count: 64)
-        var numbers: [Int32] = []
-        while case .bytes(let count) = SystemIO.read(readEnd, into: &buffer) {
-            numbers += buffer[0..<count].map(Int32.init)
-        }
-        return numbers
+        var bytes: [UInt8] = []
+        while case .bytes(let count) = SystemIO.read(readEnd, into: &buffer) { bytes += buffer[0..<count] }
+        return stride(from: 0, to: bytes.count - 1, by: 2).map { Received(number: Int32(bytes[$0]), fromTerminal: bytes[$0 + 1] == 1) }
     }
 
     public func close() {

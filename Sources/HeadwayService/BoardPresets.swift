@@ -1,28 +1,31 @@
+import Headway
 import Foundation
 
-/// Board presets: the YAML files in `Boards/`, found by name.
+/// Board presets: the YAML files in `Boards/`, built into the programs (EmbeddedBoards.swift), so
+/// that `--board NAME` works from any directory. The package also installs them under
+/// /usr/share/headway/boards, to read and copy. `$HEADWAY_BOARDS`, a folder of presets, overrides
+/// the built-in ones (for trying a preset of your own).
 public enum BoardPresets {
-    /// Folders searched, in order: `$HEADWAY_BOARDS`, a `Boards` folder next to or above the
-    /// executable (a build tree), and the installed `/usr/share/headway/boards`.
-    public static func folders() -> [String] {
-        var folders: [String] = []
-        if let custom = ProcessInfo.processInfo.environment["HEADWAY_BOARDS"] { folders.append(custom) }
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<6 {
-            folders.append(directory.appendingPathComponent("Boards").path)
-            directory.deleteLastPathComponent()
+    /// The preset `name` (e.g. `raspberry-pi-5`), read like a configuration file.
+    public static func configuration(named name: String) throws(ConfigurationError) -> ServiceConfiguration {
+        if let folder = ProcessInfo.processInfo.environment["HEADWAY_BOARDS"], !folder.isEmpty {
+            let path = folder + "/" + name + ".yaml"
+            if FileManager.default.fileExists(atPath: path) { return try ConfigurationLoader.load(path: path) }
         }
-        folders.append("/usr/share/headway/boards")
-        return folders
+        guard let text = embedded[name] else {
+            throw ConfigurationError(
+                file: "--board", line: nil, key: nil,
+                "no board preset \"\(DisplayText.sanitised(name))\"; the presets are \(names.joined(separator: ", ")) (or set HEADWAY_BOARDS to a folder of your own)")
+        }
+        return try ConfigurationLoader.parse(text, source: "board preset \(name)")
     }
 
-    /// The preset file for `name` (e.g. `raspberry-pi-5`).
-    public static func path(named name: String) throws(ConfigurationError) -> String {
-        for folder in folders() {
-            let path = folder + "/" + name + ".yaml"
-            if FileManager.default.fileExists(atPath: path) { return path }
+    /// Every preset's name (the built-in ones and those in `$HEADWAY_BOARDS`).
+    public static var names: [String] {
+        var names = Set(embedded.keys)
+        if let folder = ProcessInfo.processInfo.environment["HEADWAY_BOARDS"], let files = try? FileManager.default.contentsOfDirectory(atPath: folder) {
+            names.formUnion(files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) })
         }
-        let known = Set(folders().flatMap { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] }.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) })
-        throw ConfigurationError(file: "--board", line: nil, key: nil, "no board preset \"\(name)\"; known: \(known.sorted().joined(separator: ", ")) (set HEADWAY_BOARDS to a folder of presets)")
+        return names.sorted()
     }
 }

@@ -71,7 +71,7 @@ public enum ConfigurationLoader {
             throw ConfigurationError(file: source, line: root?.mark?.line, key: nil, "the file must be a mapping with at least an outputs: list")
         }
         let reader = Reader(source: source)
-        try reader.allowOnly(["board", "outputs", "buttons", "appearance", "timings", "spi-clock", "socket-group", "persist"], in: top, context: nil)
+        try reader.allowOnly(["board", "outputs", "buttons", "appearance", "timings", "spi-clock", "socket-group", "persist", "focus", "state-directory"], in: top, context: nil)
         var appearance = Appearance.standard
         if let node = top["appearance"] { appearance = try reader.appearance(node) }
         var policy = LifecyclePolicy.standard
@@ -94,12 +94,19 @@ public enum ConfigurationLoader {
             for (index, item) in list.enumerated() { buttons.append(try reader.button(item, index: index)) }
         }
         try Resources.checkSharing(outputs: outputs, buttons: buttons, source: source)
-        return ServiceConfiguration(
+        var configuration = ServiceConfiguration(
             board: try top["board"].map { node throws(ConfigurationError) in try reader.string(node, "board") },
             outputs: outputs, buttons: buttons, appearance: appearance, policy: policy, spiClock: spiClock,
             socketGroup: try top["socket-group"].map { node throws(ConfigurationError) in try reader.string(node, "socket-group") },
             persist: try top["persist"].map { node throws(ConfigurationError) in try reader.bool(node, "persist") } ?? false,
             source: source)
+        if let node = top["focus"] { configuration.focus = try reader.choice(node, "focus", Focus.allCases.map { ($0.rawValue, $0) }) }
+        if let node = top["state-directory"] {
+            let folder = try reader.string(node, "state-directory")
+            guard folder.hasPrefix("/") else { throw reader.error(node, "state-directory", "must be an absolute path, like /var/lib/headway") }
+            configuration.stateDirectory = folder
+        }
+        return configuration
     }
 
     static func line(of error: YamlError) -> Int? {

@@ -64,7 +64,7 @@ struct Reader {
 
     func appearance(_ node: Node) throws(ConfigurationError) -> Appearance {
         guard let map = node.mapping else { throw error(node, "appearance", "must be a mapping (tint, track, brightness, …)") }
-        try allowOnly(["tint", "track", "stalled", "success", "failure", "cancelled", "brightness"], in: map, context: "appearance")
+        try allowOnly(["tint", "track", "stalled", "success", "failure", "cancelled", "ended", "overdue", "brightness", "percent"], in: map, context: "appearance")
         var look = Appearance.standard
         if let n = map["tint"] { look.tint = try colour(n, "appearance.tint") }
         if let n = map["track"] { look.track = n.scalar?.string == "none" ? nil : try colour(n, "appearance.track") }
@@ -72,18 +72,22 @@ struct Reader {
         if let n = map["success"] { look.success = try colour(n, "appearance.success") }
         if let n = map["failure"] { look.failure = try colour(n, "appearance.failure") }
         if let n = map["cancelled"] { look.cancelled = try colour(n, "appearance.cancelled") }
+        if let n = map["ended"] { look.ended = try colour(n, "appearance.ended") }
+        if let n = map["overdue"] { look.overdue = try colour(n, "appearance.overdue") }
+        if let n = map["percent"] { look.showsPercent = try bool(n, "appearance.percent") }
         if let n = map["brightness"] { look.brightness = try double(n, "appearance.brightness", 0...1) }
         return look
     }
 
     func timings(_ node: Node) throws(ConfigurationError) -> LifecyclePolicy {
-        guard let map = node.mapping else { throw error(node, "timings", "must be a mapping (grace, stall-after, linger, lose-after)") }
-        try allowOnly(["grace", "stall-after", "linger", "lose-after"], in: map, context: "timings")
+        guard let map = node.mapping else { throw error(node, "timings", "must be a mapping (grace, stall-after, linger, lose-after, alive-without-reports)") }
+        try allowOnly(["grace", "stall-after", "linger", "lose-after", "alive-without-reports"], in: map, context: "timings")
         var policy = LifecyclePolicy.standard
         if let n = map["grace"] { policy.grace = try double(n, "timings.grace", 0...600) }
         if let n = map["stall-after"] { policy.stallAfter = try double(n, "timings.stall-after", 1...86_400) }
         if let n = map["linger"] { policy.linger = try double(n, "timings.linger", 0...600) }
         if let n = map["lose-after"] { policy.loseAfter = try double(n, "timings.lose-after", 1...604_800) }
+        if let n = map["alive-without-reports"] { policy.aliveWithoutReports = try double(n, "timings.alive-without-reports", 60...2_592_000) }
         guard policy.loseAfter > policy.stallAfter else {
             throw error(node, "timings.lose-after", "must be longer than stall-after (\(policy.stallAfter) s)")
         }

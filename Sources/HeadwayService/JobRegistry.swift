@@ -27,6 +27,8 @@ public struct JobRegistry: Sendable {
         public internal(set) var job: ProgressJob
         /// The user who began the job (nil: the service itself).
         public let owner: UInt32?
+        /// The name runs of the same job share, for learned durations.
+        public let name: String?
         /// The time of the job's live timer on the heap, if it has one.
         var scheduled: Seconds?
         var visible = false
@@ -66,20 +68,23 @@ public struct JobRegistry: Sendable {
 
     public subscript(id: String) -> Entry? { entries[id] }
 
-    /// Starts job `id` (again, if it exists and `requester` may change it).
-    public mutating func begin(
-        _ id: String, label: String?, kind: ProgressKind, requester: UInt32?, at now: Seconds
-    ) throws(JobRefusal) {
+    /// Starts job `id` as `job` (again, if it exists and `requester` may change it).
+    public mutating func begin(_ id: String, _ job: ProgressJob, name: String? = nil, requester: UInt32?, at now: Seconds) throws(JobRefusal) {
         if let existing = entries[id] {
             try check(existing, id, requester)
         } else if entries.count >= limit {
             throw .tooManyJobs(limit: limit)
         }
+        let owner = entries.removeValue(forKey: id).map(\.owner) ?? requester
+        entries[id] = Entry(job: job, owner: owner, name: name)
+        refresh(id, at: now)
+    }
+
+    /// Starts job `id` with this registry's policy (tests and simple callers).
+    public mutating func begin(_ id: String, label: String?, kind: ProgressKind, requester: UInt32?, at now: Seconds) throws(JobRefusal) {
         let job: ProgressJob
         do { job = try ProgressJob(label: label, kind: kind, policy: policy, at: now) } catch { throw .progress(error) }
-        let owner = entries.removeValue(forKey: id).map(\.owner) ?? requester
-        entries[id] = Entry(job: job, owner: owner)
-        refresh(id, at: now)
+        try begin(id, job, requester: requester, at: now)
     }
 
     /// Applies `body` to job `id`; the job is unchanged when it throws.
@@ -143,13 +148,33 @@ public struct JobRegistry: Sendable {
 
     /// Up to `limit` visible jobs, newest first.
     public func newestVisible(at now: Seconds, limit: Int) -> [(id: String, snapshot: ProgressSnapshot)] {
+        visible(entries.reversed(), at: now, limit: limit)
+    }
+
+    /// Up to `limit` visible jobs, oldest first.
+    public func oldestVisible(at now: Seconds, limit: Int) -> [(id: String, snapshot: ProgressSnapshot)] {
+        visible(entries, at: now, limit: limit)
+    }
+
+    private func visible(_ order: some Sequence<(key: String, value: Entry)>, at now: Seconds, limit: Int) -> [(id: String, snapshot: ProgressSnapshot)] {
         var found: [(id: String, snapshot: ProgressSnapshot)] = []
         guard !visibleIDs.isEmpty else { return found }
-        for (id, entry) in entries.reversed() where entry.visible {
+        for (id, entry) in order where entry.visible {
             found.append((id, entry.job.snapshot(at: now)))
             if found.count == limit || found.count == visibleIDs.count { break }
         }
         return found
+    }
+
+    /// Whether job `id` is visible (as of the last change or advance).
+    public func isVisible(_ id: String) -> Bool { visibleIDs.contains(id) }
+
+    /// Where job `id` stands in the order jobs began (for sorting a few of them).
+    func order(of id: String) -> Int { entries.index(forKey: id) ?? Int.max }
+
+    /// The unfinished jobs whose liveness is process `pid`.
+    public func jobs(watching pid: Int32) -> [String] {
+        entries.filter { $0.value.job.outcome == nil && $0.value.job.liveness == .process(pid: pid) }.map(\.key)
     }
 
     /// Up to `limit` jobs, oldest first, with how many more there are.

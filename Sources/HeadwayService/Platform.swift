@@ -131,6 +131,13 @@ enum Platform {
 
     static func removeFile(_ path: String) { _ = cUnlink(path) }
 
+    /// Seconds since 1970 (UTC), from the system's real-time clock.
+    @Sendable static func wallClock() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+
     /// This process's user id.
     static var userID: UInt32 { getuid() }
 

@@ -14,8 +14,15 @@ public struct ServiceConfiguration: Sendable {
     public var socketGroup: String?
     /// Leave the outputs showing the last state when the daemon stops, instead of clearing them.
     public var persist: Bool
+    /// Which job a single-job output shows.
+    public var focus: Focus = .urgent
+    /// Where learned durations are kept (default: the service's state folder).
+    public var stateDirectory: String?
     /// The file it came from, for messages.
     public var source: String
+
+    /// What the service core takes from it.
+    public var settings: ServiceSettings { ServiceSettings(policy: policy, appearance: appearance, focus: focus) }
 }
 
 /// One output and how to drive it; `line` is where the file defines it.

@@ -1,5 +1,6 @@
 import Headway
 import HeadwayProtocol
+import Logging
 
 /// A client connection, as the service knows it.
 public typealias ConnectionID = Int
@@ -36,35 +37,64 @@ public struct ServiceDevices {
     public static var none: ServiceDevices { ServiceDevices(outputs: [], buttons: []) }
 }
 
-/// The service without its I/O: jobs, who may change them, which output shows what, frame
-/// scheduling, subscribers and buttons. The daemon and `headway-sim serve` run the same core;
-/// only the devices differ. Not thread-safe: one loop owns it.
+/// How the service behaves, from its configuration: timings, look, which job a single-job output
+/// shows.
+public struct ServiceSettings: Sendable {
+    public var policy: LifecyclePolicy
+    public var appearance: Appearance
+    public var focus: Focus
+
+    public init(policy: LifecyclePolicy = .standard, appearance: Appearance = .standard, focus: Focus = .urgent) {
+        self.policy = policy
+        self.appearance = appearance
+        self.focus = focus
+    }
+}
+
+/// The service without its I/O: jobs, who may change them, their liveness, learned durations,
+/// which output shows what, frame scheduling, subscribers and buttons. The daemon and
+/// `headway-sim serve` run the same core; only the devices differ. Not thread-safe: one loop owns it.
 public final class ServiceCore: LineHandler {
     /// Jobs a `status` reply lists at most (the newest); the rest are counted as omitted.
     public static let statusLimit = 1000
+    /// Processes watched at once (each holds a descriptor).
+    public static let processLimit = 1024
 
-    public private(set) var registry: JobRegistry
-    public private(set) var devices: ServiceDevices
-    public private(set) var appearance: Appearance
+    public internal(set) var registry: JobRegistry
+    public internal(set) var devices: ServiceDevices
+    public private(set) var settings: ServiceSettings
     public let clock: any ProgressClock
-    private var subscriptions = Subscriptions()
-    private var showingJobs = false
+    /// Seconds since 1970 (UTC), for countdowns `until` a time of day.
+    let wallClock: @Sendable () -> Double
+    let durations: DurationStore
+    let logger: Logger
+    var subscriptions = Subscriptions()
+    /// Processes whose life is a job's, with the descriptor that says when they end.
+    var watchedProcesses: [Int32: Int32] = [:]
+    var showingJobs = false
 
-    public init(devices: ServiceDevices, policy: LifecyclePolicy = .standard, appearance: Appearance = .standard, clock: any ProgressClock, jobLimit: Int = 10_000) {
-        registry = JobRegistry(policy: policy, limit: jobLimit)
+    public init(
+        devices: ServiceDevices, settings: ServiceSettings = ServiceSettings(), clock: any ProgressClock,
+        wallClock: (@Sendable () -> Double)? = nil, durations: DurationStore? = nil,
+        logger: Logger = Logger(label: "headway"), jobLimit: Int = 10_000
+    ) {
+        registry = JobRegistry(policy: settings.policy, limit: jobLimit)
         self.devices = devices
-        self.appearance = appearance
+        self.settings = settings
         self.clock = clock
+        self.wallClock = wallClock ?? Platform.wallClock
+        self.logger = logger
+        self.durations = durations ?? DurationStore(folder: nil, logger: logger)
     }
 
     public var outputs: [ServiceOutput] { devices.outputs }
 
-    /// Takes new devices, timings and look (a reload); jobs and subscribers stay. New jobs follow
-    /// the new timings; running ones keep theirs.
-    public func reconfigure(_ devices: ServiceDevices, policy: LifecyclePolicy, appearance: Appearance) {
+    /// Takes new devices and settings (a reload); jobs, subscribers and watched processes stay. New
+    /// jobs follow the new timings; running ones keep theirs.
+    public func reconfigure(_ devices: ServiceDevices, settings: ServiceSettings) {
         self.devices = devices
-        registry.policy = policy
-        self.appearance = appearance
+        self.settings = settings
+        registry.policy = settings.policy
         showingJobs = true  // draw every output once, even idle, so the new ones start right
     }
 
@@ -85,31 +115,97 @@ public final class ServiceCore: LineHandler {
     public func handle(_ request: Request, from peer: Peer) -> (Reply, [JobEvent]) {
         let now = clock.now
         let requester = peer.credentials?.uid
-        do throws(JobRefusal) {
+        do throws(ProtocolError) {
             switch request {
-            case .begin(let job, let label, let total):
-                try registry.begin(job, label: label, kind: total.map { .determinate(value: 0, total: $0) } ?? .indeterminate, requester: requester, at: now)
+            case .begin(let job, let options):
+                try begin(job, options, requester: requester, at: now)
             case .update(let job, let value, let total, let label):
-                try registry.change(job, requester: requester, at: now) { (job: inout ProgressJob) throws(ProgressError) in
-                    try job.update(value: value, total: total, label: label, at: now)
-                }
+                try change(job, requester, now) { (job: inout ProgressJob) throws(ProgressError) in try job.update(value: value, total: total, label: label, at: now) }
+            case .updatePercent(let job, let percent, let label):
+                try change(job, requester, now) { (job: inout ProgressJob) throws(ProgressError) in try job.update(percent: percent, label: label, at: now) }
             case .label(let job, let label):
-                try registry.change(job, requester: requester, at: now) { (job: inout ProgressJob) throws(ProgressError) in try job.setLabel(label, at: now) }
+                try change(job, requester, now) { (job: inout ProgressJob) throws(ProgressError) in try job.setLabel(label, at: now) }
             case .indeterminate(let job):
-                try registry.change(job, requester: requester, at: now) { (job: inout ProgressJob) throws(ProgressError) in try job.indeterminate(at: now) }
+                try change(job, requester, now) { (job: inout ProgressJob) throws(ProgressError) in try job.indeterminate(at: now) }
+            case .alive(let job):
+                try change(job, requester, now) { (job: inout ProgressJob) throws(ProgressError) in try job.heartbeat(at: now) }
+            case .pause(let job), .resume(let job):
+                let pause = if case .pause = request { true } else { false }
+                return (.ok, try setPaused(job, pause, requester: requester, at: now))
             case .finish(let job, let outcome):
-                try registry.change(job, requester: requester, at: now) { (job: inout ProgressJob) throws(ProgressError) in try job.finish(outcome, at: now) }
+                try finish(job, outcome, requester: requester, at: now)
                 return (.ok, [JobEvent(.finished, job: job, outcome: outcome)])
             case .status:
                 let (jobs, omitted) = registry.all(at: now, limit: Self.statusLimit)
                 return (.jobs(jobs.map(Self.status), omitted: omitted), [])
-            case .subscribe(let job):
-                if let problem = subscriptions.subscribe(peer.connection, to: job) { return (.error(problem), []) }
+            case .subscribe(let job, let controls):
+                if let problem = subscriptions.subscribe(peer.connection, to: job, controls: controls) { throw problem }
             }
             return (.ok, [])
         } catch {
-            return (.error(Self.protocolError(error)), [])
+            return (.error(error), [])
         }
+    }
+
+    private func begin(_ id: String, _ options: BeginOptions, requester: UInt32?, at now: Seconds) throws(ProtocolError) {
+        var kind = ProgressKind.indeterminate
+        if let total = options.total { kind = .determinate(value: 0, total: total) }
+        if let countdown = options.countdown { kind = .timer(start: now, end: now + countdown, countsDown: true) }
+        if let until = options.until {
+            let left = until - wallClock()
+            guard left > 0 else { throw ProtocolError(field: "until", "is \(DurationText.short(-left)) in the past; a countdown ends in the future") }
+            guard left <= 366 * 86_400 else { throw ProtocolError(field: "until", "is more than a year away") }
+            kind = .timer(start: now, end: now + left, countsDown: true)
+        }
+        var liveness = Liveness.reports
+        if let pid = options.pid {
+            try watch(pid)
+            liveness = .process(pid: pid)
+        } else if let heartbeat = options.heartbeat {
+            liveness = .heartbeat(interval: heartbeat)
+        }
+        let expected = kind == .indeterminate ? options.name.flatMap(durations.expected(for:)) : nil
+        do {
+            let job = try ProgressJob(
+                label: options.label, kind: kind, policy: settings.policy, liveness: liveness, expectedDuration: expected,
+                showsPercent: options.showsPercent, at: now)
+            try registry.begin(id, job, name: options.name, requester: requester, at: now)
+        } catch let refusal as JobRefusal {
+            throw Self.protocolError(refusal)
+        } catch let error as ProgressError {
+            throw Self.protocolError(.progress(error))
+        } catch {
+            throw ProtocolError(field: nil, "\(error)")
+        }
+    }
+
+    func change(_ id: String, _ requester: UInt32?, _ now: Seconds, _ body: (inout ProgressJob) throws(ProgressError) -> Void) throws(ProtocolError) {
+        do throws(JobRefusal) {
+            try registry.change(id, requester: requester, at: now, body)
+        } catch {
+            throw Self.protocolError(error)
+        }
+    }
+
+    /// Ends a job; a success teaches the job's name how long it takes.
+    func finish(_ id: String, _ outcome: Outcome, requester: UInt32?, at now: Seconds) throws(ProtocolError) {
+        try change(id, requester, now) { (job: inout ProgressJob) throws(ProgressError) in try job.finish(outcome, at: now) }
+        if outcome == .succeeded, let entry = registry[id], let name = entry.name {
+            durations.record(entry.job.runningTime(at: now), for: name)
+        }
+    }
+
+    /// Pauses or resumes a job that something can really pause: its controller (`headway run`)
+    /// stops or continues its command when told. Anything else is refused, saying why.
+    func setPaused(_ id: String, _ pause: Bool, requester: UInt32?, at now: Seconds) throws(ProtocolError) -> [JobEvent] {
+        guard registry[id] != nil else { throw Self.protocolError(.noSuchJob(id)) }
+        guard subscriptions.controller(of: id) != nil else {
+            throw ProtocolError(field: "job", "job \"\(id)\" cannot be \(pause ? "paused" : "resumed"): nothing that runs it can stop it (jobs under headway run can be)")
+        }
+        try change(id, requester, now) { (job: inout ProgressJob) throws(ProgressError) in
+            if pause { try job.pause(at: now) } else { try job.resume(at: now) }
+        }
+        return [JobEvent(pause ? .paused : .resumed, job: id)]
     }
 
     static func protocolError(_ refusal: JobRefusal) -> ProtocolError {
@@ -140,99 +236,7 @@ public final class ServiceCore: LineHandler {
         if case .determinate(let v, let t) = snapshot.kind { (value, total) = (v, t) }
         return JobStatus(
             job: job.id, label: snapshot.label, phase: snapshot.phase.name,
-            percent: snapshot.fraction.map { Int(($0 * 100).rounded(.down)) }, value: value, total: total, etaSeconds: snapshot.timeRemaining)
-    }
-
-    // MARK: - Subscribers and buttons
-
-    /// The connections subscribed to events of `job`.
-    public func subscribers(for job: String) -> Set<ConnectionID> { subscriptions.subscribers(for: job) }
-
-    /// Whether `connection` follows any job (such connections may stay silent for as long as
-    /// their jobs run).
-    public func isSubscribed(_ connection: ConnectionID) -> Bool { subscriptions.has(connection) }
-
-    public func disconnected(_ connection: ConnectionID) { subscriptions.remove(connection) }
-
-    /// A button was pressed: it acts on the job shown (the newest visible one that has not ended).
-    public func button(_ event: ButtonEvent) -> [JobEvent] {
-        let now = clock.now
-        guard let focused = registry.newestVisible(at: now, limit: 8).first(where: { $0.snapshot.phase.isRunning }) else { return [] }
-        switch event {
-        case .shortPress:
-            let paused = focused.snapshot.phase == .paused
-            do throws(JobRefusal) {
-                try registry.change(focused.id, requester: nil, at: now) { (job: inout ProgressJob) throws(ProgressError) in
-                    if paused { try job.resume(at: now) } else { try job.pause(at: now) }
-                }
-            } catch {
-                return []
-            }
-            return [JobEvent(paused ? .resumed : .paused, job: focused.id)]
-        case .longPress:
-            // Whoever runs the job should stop it; with nobody listening, the service cancels it.
-            guard subscribers(for: focused.id).isEmpty else { return [JobEvent(.cancelRequested, job: focused.id)] }
-            do throws(JobRefusal) {
-                try registry.change(focused.id, requester: nil, at: now) { (job: inout ProgressJob) throws(ProgressError) in try job.finish(.cancelled, at: now) }
-            } catch {
-                return []
-            }
-            return [JobEvent(.finished, job: focused.id, outcome: .cancelled)]
-        }
-    }
-
-    // MARK: - Frames
-
-    /// Forgets jobs that are over, reads the buttons and draws every output that is due. Returns the
-    /// events to deliver (lost jobs, presses) and output failures to report.
-    public func tick() -> (events: [JobEvent], failures: [String]) {
-        let now = clock.now
-        var events = registry.advance(to: now).filter(\.lost).map { JobEvent(.lost, job: $0.id) }
-        var failures: [String] = []
-        for monitor in devices.buttons {
-            do throws(DeviceError) {
-                let presses = try monitor.poll(timeout: 0)
-                if showingJobs { for press in presses { events += button(press) } }
-            } catch {
-                failures.append("button: \(error.message)")
-            }
-        }
-        let capacity = devices.outputs.map(OutputLayout.capacity).max() ?? 1
-        let jobs = registry.newestVisible(at: now, limit: capacity).map(\.snapshot)
-        let idle = ProgressSnapshot.idle(at: now)
-        let clearing = jobs.isEmpty && showingJobs
-        for output in devices.outputs where output.isDue(at: now) || clearing {
-            let drawing = OutputLayout.drawing(for: output, jobs: jobs, idle: idle, appearance: appearance)
-            if let failure = output.draw(drawing, at: now) { failures.append(failure) }
-        }
-        showingJobs = !jobs.isEmpty
-        return (events, failures)
-    }
-
-    /// Draws every output idle (dark LEDs, a blank display): what stopping leaves behind unless
-    /// the configuration asks to persist.
-    public func clearOutputs() {
-        let idle = ProgressStyleConfiguration(snapshot: .idle(at: clock.now), appearance: appearance)
-        for output in devices.outputs { try? output.output.draw(idle) }
-    }
-
-    /// When the loop must next call ``tick()``: at the next frame while anything is shown, at the
-    /// next phase change (a grace delay ending, a finished job to forget) otherwise, never when
-    /// there is nothing at all.
-    public func nextWakeup() -> Seconds? {
-        if showingJobs || registry.visibleCount > 0 {
-            return devices.outputs.map(\.nextFrame).min() ?? registry.nextChange()
-        }
-        return registry.nextChange()
-    }
-}
-
-extension JobPhase {
-    /// Shown and not yet ended (active, stalled or paused).
-    var isRunning: Bool {
-        switch self {
-        case .active, .stalled, .paused: true
-        default: false
-        }
+            percent: snapshot.fraction.map { Int(($0 * 100).rounded(.down)) }, value: value, total: total,
+            etaSeconds: snapshot.timeRemaining, estimate: snapshot.isEstimate, overdueSeconds: snapshot.overdue)
     }
 }

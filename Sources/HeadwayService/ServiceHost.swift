@@ -18,12 +18,19 @@ public final class ServiceHost {
         public var socketGroup: String?
         /// Leave the outputs showing their last state on exit (in addition to `persist:`).
         public var persist: Bool
+        /// Where learned durations are kept when the configuration does not say.
+        public var stateDirectory: String?
+        /// SIGHUP stops the service instead of reloading it: it runs in a terminal, and the terminal
+        /// closed.
+        public var hangUpStops: Bool
 
-        public init(name: String, socketPath: String, socketGroup: String? = nil, persist: Bool = false) {
+        public init(name: String, socketPath: String, socketGroup: String? = nil, persist: Bool = false, stateDirectory: String? = nil, hangUpStops: Bool = false) {
             self.name = name
             self.socketPath = socketPath
             self.socketGroup = socketGroup
             self.persist = persist
+            self.stateDirectory = stateDirectory
+            self.hangUpStops = hangUpStops
         }
     }
 
@@ -76,8 +83,10 @@ public final class ServiceHost {
                 throw StartupFailure(error.description)
             }
         }
-        let core = ServiceCore(devices: devices, policy: configuration.policy, appearance: configuration.appearance, clock: clock)
+        let durations = DurationStore(folder: configuration.stateDirectory ?? settings.stateDirectory, logger: logger)
+        let core = ServiceCore(devices: devices, settings: configuration.settings, clock: clock, durations: durations, logger: logger)
         let server = ServiceServer(core: core, listener: listener, logger: logger, handler: makeHandler(core))
+        server.hangUpStops = settings.hangUpStops
         server.afterTick = { [afterTick] in afterTick(core) }
         server.onReload = { [self] in
             if let reloaded = reload(from: configuration, core: core, server: server) { configuration = reloaded }
@@ -118,14 +127,14 @@ public final class ServiceHost {
             return nil
         }
         // GPIO lines and buses are held exclusively: the old devices go before the new ones open.
-        core.reconfigure(.none, policy: current.policy, appearance: current.appearance)
+        core.reconfigure(.none, settings: current.settings)
         do {
             let devices = try open(next)
-            core.reconfigure(devices, policy: next.policy, appearance: next.appearance)
+            core.reconfigure(devices, settings: next.settings)
         } catch {
             report("reload failed, keeping the configuration in force: \(error.description)", server)
             do {
-                core.reconfigure(try open(current), policy: current.policy, appearance: current.appearance)
+                core.reconfigure(try open(current), settings: current.settings)
             } catch {
                 logger.critical("the configuration in force cannot open its devices again either: \(error.description); running without outputs")
             }

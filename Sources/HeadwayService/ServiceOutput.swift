@@ -15,6 +15,8 @@ public final class ServiceOutput {
     public let framesPerSecond: Double
     private(set) var lastDrawn = -Double.infinity
     private var lastFailure: String?
+    /// Which jobs it shows, and where (kept from frame to frame: shown jobs stay put).
+    var layout = OutputLayout()
 
     public init(name: String, medium: Medium, framesPerSecond: Double) {
         self.name = name

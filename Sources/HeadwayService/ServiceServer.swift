@@ -59,6 +59,8 @@ public final class ServiceServer {
     public var onReload: () -> Void = {}
     /// Extra descriptors to watch, asked for on every round.
     public var sources: () -> [Source] = { [] }
+    /// SIGHUP stops the service instead of reloading it (a service in a terminal that closed).
+    public var hangUpStops = false
 
     public init(core: ServiceCore, listener: Int32, logger: Logger, handler: LineHandler? = nil) {
         self.core = core
@@ -93,7 +95,9 @@ public final class ServiceServer {
             let now = clock.now
             let accepting = acceptPausedUntil.map { now >= $0 } ?? true
             if accepting { acceptPausedUntil = nil }
-            let extra = sources()
+            let extra = sources() + core.processDescriptors.map { process in
+                Source(fd: process.fd) { [unowned self] in deliver(core.processEnded(process.pid)) }
+            }
             let order = Array(connections.keys)
             var watched: [(fd: Int32, wanted: Readiness)] = [(listener, accepting ? .readable : []), (signals.readEnd, .readable)]
             watched += extra.map { ($0.fd, .readable) }
@@ -111,8 +115,8 @@ public final class ServiceServer {
             let ready = SystemIO.poll(watched, timeout: deadlines.min().map { max(0, $0 - now) })
             if !ready[1].isEmpty {
                 var stop = false
-                for number in signals.drain() {
-                    if number == SignalNumber.hangUp { onReload() } else { stop = true }
+                for signal in signals.drain() {
+                    if signal.number == SignalNumber.hangUp, !hangUpStops { onReload() } else { stop = true }
                 }
                 if stop { return }
             }
@@ -256,7 +260,7 @@ public final class ServiceServer {
     private func disconnect(_ fd: Int32) {
         guard connections.removeValue(forKey: fd) != nil else { return }
         SystemIO.close(fd)
-        core.disconnected(ConnectionID(fd))
+        deliver(core.disconnected(ConnectionID(fd)))
     }
 
     /// When the first connection that follows no job will have been silent too long.

@@ -9,13 +9,17 @@ struct Subscriptions {
     private var everything = Set<ConnectionID>()
     private var byJob: [String: Set<ConnectionID>] = [:]
     private var jobsOf: [ConnectionID: Set<String>] = [:]
+    /// The connection that carries out pauses and cancellations of a job (`headway run`).
+    private var controllers: [String: ConnectionID] = [:]
 
-    /// Subscribes `connection` to `job` (or to every job); returns why not, when it may not.
-    mutating func subscribe(_ connection: ConnectionID, to job: String?) -> ProtocolError? {
+    /// Subscribes `connection` to `job` (or to every job), as its controller when `controls`
+    /// (the latest controller wins); returns why not, when it may not.
+    mutating func subscribe(_ connection: ConnectionID, to job: String?, controls: Bool = false) -> ProtocolError? {
         guard let job else {
             everything.insert(connection)
             return nil
         }
+        if controls { controllers[job] = connection }
         if jobsOf[connection]?.contains(job) == true { return nil }
         if jobsOf[connection, default: []].count >= Self.limitPerConnection {
             return ProtocolError(field: "job", "this connection already follows \(Self.limitPerConnection) jobs, its limit; leave out job to follow every job")
@@ -31,11 +35,21 @@ struct Subscriptions {
 
     func has(_ connection: ConnectionID) -> Bool { everything.contains(connection) || jobsOf[connection] != nil }
 
-    mutating func remove(_ connection: ConnectionID) {
+    /// The connection that controls `job`, if one does.
+    func controller(of job: String) -> ConnectionID? { controllers[job] }
+
+    /// Forgets `connection`; returns the jobs it controlled.
+    mutating func remove(_ connection: ConnectionID) -> [String] {
         everything.remove(connection)
+        var controlled: [String] = []
         for job in jobsOf.removeValue(forKey: connection) ?? [] {
             byJob[job]?.remove(connection)
             if byJob[job]?.isEmpty == true { byJob[job] = nil }
+            if controllers[job] == connection {
+                controllers[job] = nil
+                controlled.append(job)
+            }
         }
+        return controlled
     }
 }

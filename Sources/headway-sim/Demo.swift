@@ -97,7 +97,7 @@ struct Demo: ParsableCommand {
         let realTime = ScaledClock(MonotonicClock(), factor: speed)
         let live = !headless && LiveTerminal.canDrawLive()
         let terminal = LiveTerminal()
-        let painter = RigPainter()
+        let painter = RigPainter(columns: LiveTerminal.columns() ?? RigPainter.width)
         var lastPlainPhase = ""
         var lastPlainSecond = -1
         var faults: [(time: Double, fault: BusFault)] = []
@@ -112,7 +112,8 @@ struct Demo: ParsableCommand {
             let now = min(realTime.now, DemoScript.duration)
             while let event = pending.first, event.time <= now {
                 clock.set(to: max(clock.now, event.time))
-                try event.apply(indicator)
+                // A press may have cancelled the job: the script's later reports are moot then.
+                do { try event.apply(indicator) } catch ProgressError.alreadyFinished {}
                 pending = pending.dropFirst()
             }
             clock.set(to: max(clock.now, now))

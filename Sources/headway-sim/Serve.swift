@@ -17,7 +17,7 @@ struct Serve: ParsableCommand {
             """
     )
 
-    @Option(help: "A board preset (default: simulator).")
+    @Option(help: "A board preset (default: simulator; \(BoardPresets.names.joined(separator: ", "))).")
     var board: String?
 
     @Option(help: ArgumentHelp("A configuration file instead of a preset.", valueName: "FILE"))
@@ -38,10 +38,15 @@ struct Serve: ParsableCommand {
         let path = socket ?? SocketPath.forServer()
         let clock = MonotonicClock()
         var rig = SimulatorRig()
+        // In a terminal, SIGHUP means the terminal closed: stop rather than reload and linger.
+        let interactive = LiveTerminal.isTerminal(0) || LiveTerminal.isTerminal(1)
+        let settings = ServiceHost.Settings(
+            name: "headway-sim", socketPath: path, stateDirectory: StateDirectory.standard(for: "headway-sim"), hangUpStops: interactive)
         let host = ServiceHost(
-            settings: .init(name: "headway-sim", socketPath: path), clock: clock, logger: Logger(label: "headway-sim"),
+            settings: settings, clock: clock, logger: Logger(label: "headway-sim"),
             load: { [board, config] () throws(ConfigurationError) in
-                try ConfigurationLoader.load(path: config != nil ? config! : try BoardPresets.path(named: board ?? "simulator"))
+                if let config { return try ConfigurationLoader.load(path: config) }
+                return try BoardPresets.configuration(named: board ?? "simulator")
             },
             open: { configuration throws(ConfigurationError) in
                 let factory = SimulatorDeviceFactory(clock: clock)
@@ -62,7 +67,7 @@ struct Serve: ParsableCommand {
                     return "\(job.id): \(snapshot.phase.name)\(snapshot.percentText.map { " \($0)" } ?? "")\(snapshot.label.map { " · \($0)" } ?? "")"
                 }
                 let title = "Headway simulator · serve · \(path)"
-                terminal.draw(RigPainter().paint(rig, title: title, status: jobs.isEmpty ? ["idle: no jobs"] : jobs).lines(colour: true))
+                terminal.draw(RigPainter(columns: LiveTerminal.columns() ?? RigPainter.width).paint(rig, title: title, status: jobs.isEmpty ? ["idle: no jobs"] : jobs).lines(colour: true))
             }
         }
         defer { if live { terminal.finish() } }

@@ -1,7 +1,7 @@
 import HeadwayCore
 import HeadwayProtocol
 
-/// Carries out a ``ClientCommand``. Hook commands never fail the job because of the daemon: when it
+/// Carries out a ``ClientCommand``. Hook commands never fail the job because of the service: when it
 /// is absent, slow or refuses, they warn once on stderr and exit 0 (exit 1 with `--strict`).
 struct Client {
     let command: ClientCommand
@@ -14,32 +14,45 @@ struct Client {
             print(ClientCommand.usage)
             return 0
         case .version:
-            print("headway (protocol version \(WireProtocol.version))")
+            print("headway \(Version.current) (protocol version \(WireProtocol.version))")
             return 0
         case .status:
             return status()
         case .watch:
             return watch()
-        case .run(let arguments, let pattern, let label):
-            return RunCommand(client: self, arguments: arguments, pattern: pattern, label: label).run()
-        case .pipe(let size, let label):
-            return PipeCommand(client: self, size: size, label: label).run()
-        case .begin(let label, let total):
-            return send(.begin(job: command.job!, label: label, total: total))
-        case .set(let value, let total, let label):
-            return send(.update(job: command.job!, value: value, total: total, label: label))
+        case .run(let arguments, let pattern, let options):
+            return RunCommand(client: self, arguments: arguments, pattern: pattern, options: options).run()
+        case .pipe(let size, let options):
+            return PipeCommand(client: self, size: size, options: options).run()
+        case .begin(let options):
+            return send(.begin(job: job, options))
+        case .set(.value(let value, let total), let label):
+            return send(.update(job: job, value: value, total: total, label: label))
+        case .set(.percent(let percent), let label):
+            return send(.updatePercent(job: job, percent: percent, label: label))
         case .label(let text):
-            return send(.label(job: command.job!, label: text))
+            return send(.label(job: job, label: text))
         case .indeterminate:
-            return send(.indeterminate(job: command.job!))
+            return send(.indeterminate(job: job))
+        case .alive:
+            return send(.alive(job: job))
+        case .pause:
+            return send(.pause(job: job))
+        case .resume:
+            return send(.resume(job: job))
         case .finish(let outcome):
-            return send(.finish(job: command.job!, outcome: outcome))
+            return send(.finish(job: job, outcome: outcome))
+        case .end:
+            // Only when nothing said how the job went: an outcome reported before stands.
+            return send(.finish(job: job, outcome: .ended), quietWhenFinished: true)
         }
     }
 
-    /// Reports a problem with the daemon: a warning and success, or failure with --strict.
+    private var job: String { command.job! }
+
+    /// Reports a problem with the service: a warning and success, or failure with --strict.
     func soft(_ message: String) -> Int32 {
-        printError("headway: warning: \(message)\(command.strict ? "" : " (progress not shown; the job goes on)")")
+        printError("headway: warning: \(DisplayText.sanitised(message))\(command.strict ? "" : " (progress not shown; the job goes on)")")
         return command.strict ? 1 : 0
     }
 
@@ -52,10 +65,13 @@ struct Client {
         }
     }
 
-    private func send(_ request: Request) -> Int32 {
+    private func send(_ request: Request, quietWhenFinished: Bool = false) -> Int32 {
         guard let connection = connect() else { return command.strict ? 1 : 0 }
         do throws(ServiceConnection.Failure) {
-            if case .error(let error) = try connection.send(request) { return soft("the daemon refused it: \(error)") }
+            if case .error(let error) = try connection.send(request) {
+                if quietWhenFinished, error.message.contains("already finished") { return 0 }
+                return soft("the service refused it: \(error)")
+            }
             return 0
         } catch {
             return soft(error.message)
@@ -76,7 +92,7 @@ struct Client {
     private func watch() -> Int32 {
         guard let connection = connect(budget: 2) else { return 1 }
         do throws(ServiceConnection.Failure) {
-            _ = try connection.send(.subscribe(job: command.job))
+            _ = try connection.send(.subscribe(job: command.job, controls: false))
             while true {
                 let line = try connection.readLine(until: nil)
                 guard let event = JobEvent.parse(line) else { continue }
@@ -97,14 +113,13 @@ enum StatusTable {
         guard !jobs.isEmpty else { return "no jobs" }
         var rows = [["JOB", "PHASE", "PROGRESS", "ETA", "LABEL"]]
         for job in jobs {
-            var progress = job.percent.map { "\($0)%" } ?? "-"
+            var progress = job.percent.map { "\(job.estimate ? "~" : "")\($0)%" } ?? "-"
             if let value = job.value, let total = job.total, total != 1, total != 100 {
                 progress += " (\(NumberText.compact(value))/\(NumberText.compact(total)))"
             }
-            rows.append([
-                DisplayText.sanitised(job.job), DisplayText.sanitised(job.phase), progress,
-                job.etaSeconds.map { DurationText.short($0, rounding: .up) } ?? "-", DisplayText.sanitised(job.label ?? ""),
-            ])
+            let eta = job.overdueSeconds.map { "overdue \(DurationText.short($0))" }
+                ?? job.etaSeconds.map { "\(job.estimate ? "~" : "")\(DurationText.short($0, rounding: .up))" } ?? "-"
+            rows.append([DisplayText.sanitised(job.job), DisplayText.sanitised(job.phase), progress, eta, DisplayText.sanitised(job.label ?? "")])
         }
         let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in

@@ -4,48 +4,86 @@ import HeadwayProtocol
 /// What the user asked `headway` to do, read from its arguments.
 struct ClientCommand {
     enum Action {
-        case begin(label: String?, total: Double?)
-        case set(value: Double, total: Double?, label: String?)
+        case begin(BeginOptions)
+        case set(Progress, label: String?)
         case label(String)
         case indeterminate
+        case alive
+        case pause
+        case resume
         case finish(Outcome)
+        /// `end`: finish as "ended" only if nothing reported an outcome first (GitHub's completed hook).
+        case end
         case status
         case watch
-        case run(command: [String], pattern: String?, label: String?)
-        case pipe(size: Double?, label: String?)
+        case run(command: [String], pattern: String?, options: BeginOptions)
+        case pipe(size: Double?, options: BeginOptions)
         case help
         case version
+    }
+
+    /// A `set` value: an amount (of a total, when given) or a percentage of the job's total.
+    enum Progress: Equatable {
+        case value(Double, total: Double?)
+        case percent(Double)
     }
 
     var action: Action
     var job: String?
     var socket: String?
     var strict = false
-    /// How long a hook command may wait for the daemon in all, in seconds.
+    /// How long a hook command may wait for the service in all, in seconds.
     var timeout = 0.2
 
-    /// A mistake in the arguments: what was wrong and how to fix it.
+    /// A mistake in the arguments: what was wrong and how to fix it. `soft` mistakes are in the
+    /// values a hook passes along (a job runner's variables): they must never fail the job.
     struct UsageError: Error {
         let message: String
+        var soft = false
+        /// The command it concerns, when one was named.
+        var command: String?
     }
 
     static let usage = """
-        usage: headway [--job ID] [--socket PATH] [--strict] COMMAND
-          begin [--label TEXT] [--total N]   start a job (indeterminate without --total)
-          set VALUE [--label TEXT]           report progress: 42, 42/200 or 42%
+        usage: headway [--job ID] [--socket PATH] [--strict] [--timeout-ms N] COMMAND
+          begin [--label TEXT] [--total N | --countdown DURATION | --until TIME] [--name NAME]
+                [--pid PID] [--heartbeat SECONDS] [--no-percent]
+                                             start a job (indeterminate without --total)
+          set VALUE [--label TEXT]           report progress: 42, 42/200, or 35% (of the job's total)
           label TEXT                         change the label
           indeterminate                      the job cannot say how far it is
+          alive                              the job is alive (a heartbeat, see --heartbeat)
+          pause | resume                     pause or resume a job under headway run
           done | fail | cancel               end the job
+          finish STATUS                      end it as a runner's status says (success, failure, canceled, …)
+          end                                end it, result unknown, unless an outcome was reported
           status                             list the jobs
           watch                              print events (cancel requests, pauses) as they happen
-          run [--pattern REGEX] [--label TEXT] -- CMD ARGS...
-                                             run CMD, showing its progress (42%, [3/10], or REGEX)
+          run [--pattern REGEX] [--label TEXT] [--name NAME] -- CMD ARGS...
+                                             run CMD, showing its progress (42%, 3/10, [3/10], or REGEX)
           pipe [--size BYTES] [--label TEXT] copy stdin to stdout, showing the bytes that passed
-        --job defaults to the CI runner's job (GitHub Actions, GitLab, Buildkite). When the daemon is
-        absent or slow, commands give up within 200 ms, warn once and exit 0, unless --strict.
+        DURATION: 90, 90s, 5m, 1h30m. TIME: 14:30, 14:30:15 (today, or tomorrow when past) or
+        2026-11-22T14:30:00Z. --job defaults to the CI runner's job and --name to the runner's job name
+        (GitHub Actions, GitLab, Buildkite). A hook never fails its job: when the service is absent or
+        slow, or a value is wrong, commands warn once, give up within 200 ms and exit 0 (--strict: 1).
         """
 
-    static func parse(_ arguments: [String], environment: (String) -> String?) throws(UsageError) -> ClientCommand {
+    /// The commands hooks call, whose mistakes warn instead of failing the job.
+    static let hookCommands: Set<String> = ["begin", "set", "label", "indeterminate", "alive", "pause", "resume", "done", "fail", "cancel", "finish", "end"]
+
+    /// The one line to print after a mistake, pointing at the command's part of the usage.
+    static func hint(for command: String?) -> String {
+        let lines = usage.split(separator: "\n").dropFirst().map { $0.drop { $0 == " " } }
+        guard let command else { return "run headway --help for the commands" }
+        let line = lines.first { line in
+            let synopsis = line.split(separator: "  ", maxSplits: 1).first ?? line
+            return synopsis.split(separator: " ").first == Substring(command) || synopsis.split(separator: " | ").contains(Substring(command))
+        }
+        guard let line else { return "run headway --help for the commands" }
+        return "usage: headway " + line
+    }
+
+    static func parse(_ arguments: [String], environment: (String) -> String?, clock: LocalTime = LocalTime()) throws(UsageError) -> ClientCommand {
         var rest = arguments[...]
         var job: String?, socket: String?, strict = false
         var timeout = 0.2
@@ -57,7 +95,7 @@ struct ClientCommand {
             case "--socket": socket = try value(for: first, &rest)
             case "--strict": strict = true
             case "--timeout-ms":
-                guard let ms = Double(try value(for: first, &rest)), ms > 0 else { throw UsageError(message: "--timeout-ms takes a number of milliseconds above 0") }
+                guard let ms = Double(try value(for: first, &rest)), ms.isFinite, ms > 0 else { throw UsageError(message: "--timeout-ms takes a number of milliseconds above 0") }
                 timeout = ms / 1000
             case "-h", "--help": return ClientCommand(action: .help)
             case "--version": return ClientCommand(action: .version)
@@ -66,7 +104,22 @@ struct ClientCommand {
         }
         guard let name = rest.first else { throw UsageError(message: "a command is needed") }
         rest = rest.dropFirst()
-        var label: String?, total: Double?, pattern: String?, size: Double?
+        let soft = hookCommands.contains(name)
+        do throws(UsageError) {
+            var result = try parseCommand(name, &rest, job: &job, socket: &socket, strict: &strict, environment: environment, clock: clock)
+            result.timeout = timeout
+            return result
+        } catch {
+            throw UsageError(message: error.message, soft: soft, command: name)
+        }
+    }
+
+    private static func parseCommand(
+        _ name: String, _ rest: inout ArraySlice<String>, job: inout String?, socket: inout String?, strict: inout Bool,
+        environment: (String) -> String?, clock: LocalTime
+    ) throws(UsageError) -> ClientCommand {
+        var options = BeginOptions()
+        var pattern: String?, size: Double?
         var positional: [String] = []
         var command: [String] = []
         while let argument = rest.first {
@@ -76,8 +129,17 @@ struct ClientCommand {
             case "--job": job = try value(for: argument, &rest)
             case "--socket": socket = try value(for: argument, &rest)
             case "--strict": strict = true
-            case "--label": label = try value(for: argument, &rest)
-            case "--total": total = try number(try value(for: argument, &rest), "--total", positive: true)
+            case "--label": options.label = DisplayText.truncated(try value(for: argument, &rest), maxBytes: WireProtocol.maxLabelBytes)
+            case "--name": options.name = try value(for: argument, &rest)
+            case "--total": options.total = try number(try value(for: argument, &rest), "--total", positive: true)
+            case "--countdown": options.countdown = try duration(try value(for: argument, &rest))
+            case "--until": options.until = try clock.parse(try value(for: argument, &rest))
+            case "--pid":
+                let text = try value(for: argument, &rest)
+                guard let pid = Int32(text), pid > 1 else { throw UsageError(message: "--pid \"\(text)\" is not a process id") }
+                options.pid = pid
+            case "--heartbeat": options.heartbeat = try duration(try value(for: argument, &rest))
+            case "--no-percent": options.showsPercent = false
             case "--pattern": pattern = try value(for: argument, &rest)
             case "--size": size = try number(try value(for: argument, &rest), "--size", positive: true)
             default:
@@ -85,38 +147,54 @@ struct ClientCommand {
                 positional.append(argument)
             }
         }
+        guard [options.total, options.countdown, options.until].compactMap({ $0 }).count <= 1 else {
+            throw UsageError(message: "give one of --total, --countdown and --until")
+        }
         func noMore(_ allowed: Int = 0) throws(UsageError) {
             guard positional.count <= allowed else { throw UsageError(message: "\(name) takes \(allowed == 0 ? "no" : "\(allowed)") argument\(allowed == 1 ? "" : "s"), got \(positional.joined(separator: " "))") }
         }
+        if options.name == nil { options.name = JobIdentity.name(environment) }
         let action: Action
         switch name {
-        case "begin": try noMore(); action = .begin(label: label, total: total)
+        case "begin": try noMore(); action = .begin(options)
         case "set":
             try noMore(1)
-            guard let text = positional.first else { throw UsageError(message: "set needs a value: 42, 42/200 or 42%") }
-            let (value, parsedTotal) = try progress(text)
-            action = .set(value: value, total: parsedTotal, label: label)
+            guard let text = positional.first else { throw UsageError(message: "set needs a value: 42, 42/200 or 35%") }
+            action = .set(try progress(text), label: options.label)
         case "label":
             try noMore(1)
-            guard let text = positional.first ?? label else { throw UsageError(message: "label needs the text") }
+            guard let text = positional.first.map({ DisplayText.truncated($0, maxBytes: WireProtocol.maxLabelBytes) }) ?? options.label else { throw UsageError(message: "label needs the text") }
             action = .label(text)
         case "indeterminate": try noMore(); action = .indeterminate
+        case "alive": try noMore(); action = .alive
+        case "pause": try noMore(); action = .pause
+        case "resume": try noMore(); action = .resume
         case "done": try noMore(); action = .finish(.succeeded)
         case "fail": try noMore(); action = .finish(.failed)
         case "cancel": try noMore(); action = .finish(.cancelled)
+        case "end": try noMore(); action = .end
+        case "finish":
+            try noMore(1)
+            guard let status = positional.first else { throw UsageError(message: "finish needs the runner's status, e.g. finish success") }
+            action = .finish(try outcome(status))
         case "status": try noMore(); action = .status
         case "watch": try noMore(); action = .watch
         case "run":
             try noMore()
             guard !command.isEmpty else { throw UsageError(message: "run needs a command after --, e.g. headway run -- make -j4") }
             if let pattern { _ = try ProgressParser(pattern: pattern) }
-            action = .run(command: command, pattern: pattern, label: label)
-        case "pipe": try noMore(); action = .pipe(size: size, label: label)
+            if options.label == nil { options.label = String(command.joined(separator: " ").prefix(60)) }
+            if options.name == nil { options.name = options.label }
+            action = .run(command: command, pattern: pattern, options: options)
+        case "pipe":
+            try noMore()
+            if options.label == nil { options.label = "pipe" }
+            action = .pipe(size: size, options: options)
         case "help": action = .help
         default: throw UsageError(message: "unknown command \"\(name)\"")
         }
-        var result = ClientCommand(action: action, job: job, socket: socket, strict: strict, timeout: timeout)
-        if result.job == nil { result.job = JobIdentity.fromEnvironment(environment) }
+        var result = ClientCommand(action: action, job: job, socket: socket, strict: strict)
+        if result.job == nil { result.job = JobIdentity.job(environment) }
         switch action {
         case .status, .watch, .help, .version: break
         default:
@@ -135,26 +213,88 @@ struct ClientCommand {
 
     static func number(_ text: String, _ what: String, positive: Bool) throws(UsageError) -> Double {
         guard let value = Double(text), value.isFinite, positive ? value > 0 : value >= 0 else {
-            throw UsageError(message: "\(what) \"\(text)\" is not a number \(positive ? "above" : "of at least") 0")
+            throw UsageError(message: "\(what) \"\(DisplayText.sanitised(text))\" is not a number \(positive ? "above" : "of at least") 0")
         }
         return value
     }
 
-    /// `42` → (42, nil); `42/200` → (42, 200); `42%` → (42, 100).
-    static func progress(_ text: String) throws(UsageError) -> (Double, Double?) {
-        if text.hasSuffix("%") { return (try number(String(text.dropLast()), "value", positive: false), 100) }
+    /// `42` → 42; `42/200` → 42 of 200; `35%` → 35 % of the job's total.
+    static func progress(_ text: String) throws(UsageError) -> Progress {
+        if text.hasSuffix("%") {
+            let percent = try number(String(text.dropLast()), "value", positive: false)
+            guard percent <= 100 else { throw UsageError(message: "value \"\(DisplayText.sanitised(text))\" is more than 100%") }
+            return .percent(percent)
+        }
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        if parts.count == 2 { return (try number(String(parts[0]), "value", positive: false), try number(String(parts[1]), "total", positive: true)) }
-        return (try number(text, "value", positive: false), nil)
+        if parts.count == 2 { return .value(try number(String(parts[0]), "value", positive: false), total: try number(String(parts[1]), "total", positive: true)) }
+        return .value(try number(text, "value", positive: false), total: nil)
+    }
+
+    /// `90`, `90s`, `5m`, `1h30m`, `2h`, `1d` → seconds.
+    static func duration(_ text: String) throws(UsageError) -> Double {
+        var total = 0.0, digits = ""
+        for character in text {
+            if character.isNumber || character == "." {
+                digits.append(character)
+                continue
+            }
+            let unit: Double
+            switch character {
+            case "s": unit = 1
+            case "m": unit = 60
+            case "h": unit = 3600
+            case "d": unit = 86_400
+            default: throw UsageError(message: "duration \"\(DisplayText.sanitised(text))\" is not like 90, 90s, 5m or 1h30m")
+            }
+            guard let amount = Double(digits) else { throw UsageError(message: "duration \"\(DisplayText.sanitised(text))\" is not like 90, 90s, 5m or 1h30m") }
+            total += amount * unit
+            digits = ""
+        }
+        if !digits.isEmpty {
+            guard let seconds = Double(digits) else { throw UsageError(message: "duration \"\(DisplayText.sanitised(text))\" is not like 90, 90s, 5m or 1h30m") }
+            total += seconds
+        }
+        guard total > 0, total.isFinite else { throw UsageError(message: "duration \"\(DisplayText.sanitised(text))\" must be more than 0") }
+        return total
+    }
+
+    /// A runner's word for how a job went: GitHub's `job.status` (success, failure, cancelled),
+    /// GitLab's `CI_JOB_STATUS` (success, failed, canceled), or Headway's own.
+    static func outcome(_ status: String) throws(UsageError) -> Outcome {
+        switch status.lowercased() {
+        case "success", "succeeded", "passed", "ok", "0": return .succeeded
+        case "failure", "failed", "error", "errored": return .failed
+        case "cancelled", "canceled", "cancel": return .cancelled
+        case "ended", "unknown": return .ended
+        default:
+            throw UsageError(message: "status \"\(DisplayText.sanitised(status))\" is not one of success, failure (failed), cancelled (canceled), unknown")
+        }
     }
 }
 
-/// The job id a CI runner's environment implies.
+/// The job id and job name a CI runner's environment implies.
 enum JobIdentity {
-    static func fromEnvironment(_ environment: (String) -> String?) -> String? {
+    static func job(_ environment: (String) -> String?) -> String? {
         if let run = environment("GITHUB_RUN_ID"), let job = environment("GITHUB_JOB") { return "gh-\(run)-\(job)" }
         if let id = environment("CI_JOB_ID") { return "gl-\(id)" }
         if let id = environment("BUILDKITE_JOB_ID") { return "bk-\(id)" }
+        return nil
+    }
+
+    /// What runs of the same job share, for learned durations: repository (or project, pipeline)
+    /// and job.
+    static func name(_ environment: (String) -> String?) -> String? {
+        runnerName(environment).map { DisplayText.truncated(DisplayText.sanitised($0), maxBytes: 2 * WireProtocol.maxJobBytes) }
+    }
+
+    private static func runnerName(_ environment: (String) -> String?) -> String? {
+        if let repository = environment("GITHUB_REPOSITORY"), let job = environment("GITHUB_JOB") {
+            return [repository, environment("GITHUB_WORKFLOW"), job].compactMap { $0 }.joined(separator: "/")
+        }
+        if let project = environment("CI_PROJECT_PATH"), let job = environment("CI_JOB_NAME") { return "\(project)/\(job)" }
+        if let pipeline = environment("BUILDKITE_PIPELINE_SLUG"), let step = environment("BUILDKITE_STEP_KEY") ?? environment("BUILDKITE_LABEL") {
+            return "\(pipeline)/\(step)"
+        }
         return nil
     }
 }

@@ -3,17 +3,21 @@ import HeadwayProtocol
 
 /// `headway pipe [--size BYTES]`: copies stdin to stdout, like pv, reporting the bytes that passed
 /// (of `--size` when given; otherwise the job stays indeterminate and its label counts the bytes).
+/// The service watches this process: if it dies, the job fails.
 struct PipeCommand {
     let client: Client
     let size: Double?
-    let label: String?
+    let options: BeginOptions
 
     func run() -> Int32 {
         let job = client.command.job!
         var connection = client.connect()
-        let title = label ?? "pipe"
+        let title = options.label ?? "pipe"
+        var begin = options
+        begin.total = size
+        begin.pid = Platform.processID
         do throws(ServiceConnection.Failure) {
-            _ = try connection?.send(.begin(job: job, label: title, total: size))
+            _ = try connection?.send(.begin(job: job, begin))
         } catch {
             _ = client.soft(error.message)
             connection = nil

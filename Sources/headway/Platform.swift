@@ -1,5 +1,5 @@
 // Every call into the C library the client makes beyond HeadwayProtocol's SystemIO is in this
-// file: starting, signalling and waiting for the command of `headway run`.
+// file: starting, signalling and waiting for the command of `headway run`, and local time.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -8,11 +8,22 @@ import Musl
 
 private func cExit(_ code: Int32) -> Never { exit(code) }
 private func cPipe(_ fds: inout [Int32]) -> Int32 { pipe(&fds) }
+private func cKill(_ pid: pid_t, _ number: Int32) -> Int32 { kill(pid, number) }
 
 enum Platform {
     static let standardInput: Int32 = STDIN_FILENO
     static let standardOutput: Int32 = STDOUT_FILENO
     static let standardError: Int32 = STDERR_FILENO
+
+    static let stop = SIGSTOP
+    static let `continue` = SIGCONT
+    static let terminate = SIGTERM
+    static let kill = SIGKILL
+    static let interrupt = SIGINT
+    static let hangUp = SIGHUP
+
+    /// This process's id.
+    static var processID: Int32 { getpid() }
 
     /// A pipe whose ends are closed when a program is started (the child gets copies through
     /// `spawn`'s redirections only).
@@ -59,7 +70,39 @@ enum Platform {
     static func ignoreBrokenPipes() { _ = signal(SIGPIPE, SIG_IGN) }
 
     /// Sends `number` to process `pid`.
-    static func send(_ number: Int32, to pid: pid_t) { _ = kill(pid, number) }
+    static func send(_ number: Int32, to pid: pid_t) { _ = cKill(pid, number) }
+
+    /// `pid` and every process descended from it, parents first (read from /proc): what pausing a
+    /// command must stop, since a shell script's work is done by its children.
+    static func processTree(of pid: pid_t) -> [pid_t] {
+        var parents: [pid_t: [pid_t]] = [:]
+        guard let proc = opendir("/proc") else { return [pid] }
+        defer { closedir(proc) }
+        while let entry = readdir(proc) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let child = pid_t(name), let parent = parentProcess(of: child) else { continue }
+            parents[parent, default: []].append(child)
+        }
+        var tree = [pid]
+        var index = 0
+        while index < tree.count {
+            tree += parents[tree[index]] ?? []
+            index += 1
+        }
+        return tree
+    }
+
+    /// The parent of `pid` (field 4 of /proc/PID/stat, after the command name in parentheses).
+    private static func parentProcess(of pid: pid_t) -> pid_t? {
+        guard let file = fopen("/proc/\(pid)/stat", "r") else { return nil }
+        defer { fclose(file) }
+        var buffer = [CChar](repeating: 0, count: 512)
+        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
+        let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let close = line.lastIndex(of: ")") else { return nil }
+        let fields = line[line.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? pid_t(fields[1]) : nil
+    }
 
     /// Waits for `pid` to end: its exit status, or 128 + the signal that ended it.
     static func waitForExit(_ pid: pid_t) -> Int32 {
@@ -72,4 +115,50 @@ enum Platform {
     static func exit(_ code: Int32) -> Never { cExit(code) }
 
     static var noSuchFile: Int32 { ENOENT }
+}
+
+/// Times of day as people write them, in the local time zone, as seconds since 1970 (UTC).
+struct LocalTime {
+    /// Seconds since 1970 now.
+    var now: () -> Double = { Double(time(nil)) }
+
+    /// `14:30` or `14:30:15` (today, or tomorrow when that has passed), or ISO 8601
+    /// `2026-11-22T14:30:00Z` / `…+01:00` / `2026-11-22 14:30` (local).
+    func parse(_ text: String) throws(ClientCommand.UsageError) -> Double {
+        let wrong = ClientCommand.UsageError(message: "--until \"\(text)\" is not a time like 14:30, 14:30:15 or 2026-11-22T14:30:00Z")
+        let current = now()
+        var parts = tm()
+        var clock = time_t(current)
+        localtime_r(&clock, &parts)
+        var zone: Int?  // seconds east of UTC, when the text gives one
+        var body = Substring(text)
+        if body.hasSuffix("Z") {
+            zone = 0
+            body = body.dropLast()
+        } else if body.count > 6, let sign = body.dropLast(5).last, sign == "+" || sign == "-", let hours = Int(body.suffix(5).prefix(2)), let minutes = Int(body.suffix(2)) {
+            zone = (sign == "+" ? 1 : -1) * (hours * 3600 + minutes * 60)
+            body = body.dropLast(6)
+        }
+        let halves = body.split(whereSeparator: { $0 == "T" || $0 == " " })
+        guard (1...2).contains(halves.count) else { throw wrong }
+        if halves.count == 2 {
+            let date = halves[0].split(separator: "-").compactMap { Int32($0) }
+            guard date.count == 3 else { throw wrong }
+            (parts.tm_year, parts.tm_mon, parts.tm_mday) = (date[0] - 1900, date[1] - 1, date[2])
+        }
+        let clockParts = halves.last!.split(separator: ":").map { Int32($0) }
+        guard (2...3).contains(clockParts.count), clockParts.allSatisfy({ $0 != nil }) else { throw wrong }
+        let (hour, minute, second) = (clockParts[0]!, clockParts[1]!, clockParts.count == 3 ? clockParts[2]! : 0)
+        guard (0..<24).contains(hour), (0..<60).contains(minute), (0..<61).contains(second) else { throw wrong }
+        (parts.tm_hour, parts.tm_min, parts.tm_sec) = (hour, minute, second)
+        parts.tm_isdst = -1
+        var seconds: Double
+        if let zone {
+            seconds = Double(timegm(&parts)) - Double(zone)
+        } else {
+            seconds = Double(mktime(&parts))
+        }
+        if halves.count == 1, seconds <= current { seconds += 86_400 }  // a time of day already past: tomorrow
+        return seconds
+    }
 }

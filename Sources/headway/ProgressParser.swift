@@ -1,38 +1,63 @@
-/// Finds progress in a command's output lines: `42%`, `42.5%`, `[3/10]`, `(3/10)`, `3 of 10`, or a
-/// user's regular expression whose first two captures are the value and (optionally) the total.
+/// Finds progress in a command's output lines: `42%`, `42.5%`, `3/10` (a token of its own),
+/// `[3/10]`, `(3/10)`, `3 of 10`, or a user's regular expression whose first capture is the value
+/// and whose second (if any) is the total.
 struct ProgressParser {
     private let custom: Regex<AnyRegexOutput>?
 
-    init(pattern: String? = nil) throws(ClientCommand.UsageError) {
+    /// The built-in forms only.
+    static var standard: ProgressParser { ProgressParser() }
+
+    private init() { custom = nil }
+
+    init(pattern: String?) throws(ClientCommand.UsageError) {
         guard let pattern else {
             custom = nil
             return
         }
+        let regex: Regex<AnyRegexOutput>
         do {
-            custom = try Regex(pattern)
+            regex = try Regex(pattern)
         } catch {
             throw ClientCommand.UsageError(message: "--pattern \"\(pattern)\" is not a regular expression: \(error)")
         }
+        // The capture groups are the value (and the total): a pattern without one would never
+        // report anything. Its capture count shows in a match of the pattern or nothing, which the
+        // empty line always gives.
+        let probe = try? Regex<AnyRegexOutput>("(?:" + pattern + ")|")
+        guard let captures = probe.flatMap({ "".wholeMatch(of: $0) })?.output.count, captures >= 2 else {
+            throw ClientCommand.UsageError(message: "--pattern \"\(pattern)\" has no capture group; put the value in one, and the total in a second, e.g. \"done (\\d+) of (\\d+)\"")
+        }
+        custom = regex
     }
 
     /// (value, total) in `line`, the last match on the line winning (progress bars redraw).
     func progress(in line: Substring) -> (Double, Double)? {
         if let custom {
             guard let match = line.matches(of: custom).last, match.output.count >= 2,
-                let value = match.output[1].substring.flatMap({ Double($0) })
+                let value = match.output[1].substring.flatMap({ Double($0) }), value.isFinite, value >= 0
             else { return nil }
-            let total = match.output.count >= 3 ? match.output[2].substring.flatMap { Double($0) } : nil
-            return (value, total ?? 100)
+            let total = (match.output.count >= 3 ? match.output[2].substring.flatMap { Double($0) } : nil) ?? 100
+            guard total.isFinite, total > 0 else { return nil }
+            return (value, total)
         }
         if let match = line.matches(of: /(\d+(?:\.\d+)?)\s?%/).last, let value = Double(match.1) {
             return (min(value, 100), 100)
         }
-        if let match = line.matches(of: /[\[(](\d+)\s*\/\s*(\d+)[\])]/).last, let value = Double(match.1), let total = Double(match.2), total > 0 {
-            return (value, total)
+        if let match = line.matches(of: /[\[(](\d+)\s*\/\s*(\d+)[\])]/).last, let pair = Self.pair(match.1, match.2) {
+            return pair
         }
-        if let match = line.matches(of: /\b(\d+) of (\d+)\b/).last, let value = Double(match.1), let total = Double(match.2), total > 0 {
-            return (value, total)
+        if let match = line.matches(of: /(?:^|\s)(\d+)\/(\d+)(?=\s|$|[:,.;])/).last, let pair = Self.pair(match.1, match.2) {
+            return pair
+        }
+        if let match = line.matches(of: /\b(\d+) of (\d+)\b/).last, let pair = Self.pair(match.1, match.2) {
+            return pair
         }
         return nil
+    }
+
+    /// A value and a total that make sense as progress (finite, the total above 0).
+    private static func pair(_ value: Substring, _ total: Substring) -> (Double, Double)? {
+        guard let value = Double(value), let total = Double(total), value.isFinite, total.isFinite, total > 0 else { return nil }
+        return (value, total)
     }
 }

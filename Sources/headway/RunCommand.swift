@@ -1,25 +1,32 @@
 import HeadwayCore
 import HeadwayProtocol
 
-/// `headway run -- CMD ARGS...`: runs CMD with its output passed through unchanged, shows the job
-/// as indeterminate until the output contains progress (`42%`, `[3/10]`, `3 of 10` or `--pattern`),
-/// forwards SIGINT, SIGTERM and SIGHUP to CMD, stops CMD when the job's button asks for a cancel,
-/// and exits with CMD's status. Without a service CMD still runs; only the display is missing.
+/// `headway run -- CMD ARGS...`: runs CMD with its output passed through unchanged and exits with
+/// CMD's status. The job shows indeterminate until the output contains progress (`42%`, `3/10`,
+/// `[3/10]`, `3 of 10` or `--pattern`). It controls its job: a pause (a short press of the board's
+/// button, or `headway pause`) stops CMD and everything it started, a resume continues them, a
+/// cancel (a long press) ends CMD. SIGINT, SIGTERM and SIGHUP — Ctrl-C, or a CI runner cancelling —
+/// reach CMD and end the job as cancelled. The service watches this process: if it dies, the job
+/// fails. Without a service CMD still runs; only the display is missing.
 struct RunCommand {
     let client: Client
     let arguments: [String]
     let pattern: String?
-    let label: String?
+    let options: BeginOptions
+
+    /// What ended the command, when it was not its own doing.
+    enum Stop { case cancelRequested, interrupted }
 
     func run() -> Int32 {
         let job = client.command.job!
-        let parser = (try? ProgressParser(pattern: pattern)) ?? (try! ProgressParser())
+        let parser = (try? ProgressParser(pattern: pattern)) ?? ProgressParser.standard
         var connection = client.connect()
-        let title = label ?? String(arguments.joined(separator: " ").prefix(60))
+        var begin = options
+        begin.pid = Platform.processID
         if let live = connection {
             do throws(ServiceConnection.Failure) {
-                _ = try live.send(.begin(job: job, label: title, total: nil))
-                _ = try live.send(.subscribe(job: job))
+                _ = try live.send(.begin(job: job, begin))
+                _ = try live.send(.subscribe(job: job, controls: true))
             } catch {
                 _ = client.soft(error.message)
                 connection = nil
@@ -30,9 +37,7 @@ struct RunCommand {
             printError("headway: cannot create pipes: \(SystemIO.describe(SystemIO.lastError))")
             return 125
         }
-        // Signals for us are forwarded to CMD.
         let signals = SignalPipe([SignalNumber.interrupt, SignalNumber.terminate, SignalNumber.hangUp])
-
         guard let pid = Platform.spawn(arguments, output: output.write, errors: errors.write) else {
             let code = SystemIO.lastError
             printError("headway: cannot run \(arguments[0]): \(SystemIO.describe(code))")
@@ -45,17 +50,37 @@ struct RunCommand {
         let clock = MonotonicClock()
         var streams: [(fd: Int32, to: Int32, pending: [UInt8])] = [(output.read, Platform.standardOutput, []), (errors.read, Platform.standardError, [])]
         var lastSent: (time: Double, value: Double, total: Double)?
-        var cancelRequested = false
+        var stop: Stop?
+        var paused: [Int32] = []
         var killAt: Double?
         var warnedRefusal = false
         var chunk = [UInt8](repeating: 0, count: 16384)
 
+        /// Stopped processes get no SIGTERM: they are continued first, so they can end.
+        func continueCommand() {
+            for process in paused.reversed() { Platform.send(Platform.continue, to: process) }
+            paused = []
+        }
+
         func handle(_ event: JobEvent) {
-            guard event.kind == .cancelRequested, !cancelRequested else { return }
-            cancelRequested = true
-            printError("headway: cancel requested for \(DisplayText.sanitised(job)); stopping \(arguments[0])")
-            Platform.send(SignalNumber.terminate, to: pid)
-            killAt = clock.now + 5
+            switch event.kind {
+            case .cancelRequested where stop == nil:
+                stop = .cancelRequested
+                printError("headway: cancel requested for \(DisplayText.sanitised(job)); stopping \(arguments[0])")
+                continueCommand()
+                Platform.send(Platform.terminate, to: pid)
+                killAt = clock.now + 5
+            case .paused where paused.isEmpty:
+                // Parents first, so that none starts a new child while its children are stopped.
+                paused = Platform.processTree(of: pid)
+                for process in paused { Platform.send(Platform.stop, to: process) }
+                printError("headway: \(DisplayText.sanitised(job)) paused: \(arguments[0]) and its \(paused.count - 1) children stopped")
+            case .resumed where !paused.isEmpty:
+                continueCommand()
+                printError("headway: \(DisplayText.sanitised(job)) resumed")
+            default:
+                break
+            }
         }
 
         while !streams.isEmpty {
@@ -64,11 +89,17 @@ struct RunCommand {
             if let connection { watched.append((connection.fd, .readable)) }
             let ready = SystemIO.poll(watched, timeout: killAt.map { max(0, $0 - clock.now) })
             if let deadline = killAt, clock.now >= deadline {
-                Platform.send(SignalNumber.kill, to: pid)
+                Platform.send(Platform.kill, to: pid)
                 killAt = nil
             }
             if !ready[streams.count].isEmpty {
-                for number in signals.drain() { Platform.send(number, to: pid) }
+                for signal in signals.drain() {
+                    stop = stop ?? .interrupted
+                    continueCommand()
+                    // A terminal's Ctrl-C reached the whole foreground group, CMD too; anything
+                    // sent to this process alone is passed on.
+                    if !signal.fromTerminal { Platform.send(signal.number, to: pid) }
+                }
             }
             // Events and replies from the service.
             if let live = connection, !ready[streams.count + 1].isEmpty {
@@ -127,7 +158,7 @@ struct RunCommand {
         }
 
         let exitCode = Platform.waitForExit(pid)
-        let outcome: Outcome = cancelRequested ? .cancelled : exitCode == 0 ? .succeeded : .failed
+        let outcome: Outcome = stop != nil ? .cancelled : exitCode == 0 ? .succeeded : .failed
         if let live = connection {
             live.extend(by: client.command.timeout)
             do throws(ServiceConnection.Failure) { _ = try live.send(.finish(job: job, outcome: outcome)) } catch { _ = client.soft(error.message) }

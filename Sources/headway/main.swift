@@ -7,8 +7,10 @@ let command: ClientCommand
 do throws(ClientCommand.UsageError) {
     command = try ClientCommand.parse(Array(CommandLine.arguments.dropFirst()), environment: SystemIO.environment)
 } catch {
-    printError("headway: \(error.message)\n\n\(ClientCommand.usage)")
-    Platform.exit(2)
+    // A hook passes a runner's values along: a wrong one must not fail the job (unless --strict).
+    let strict = CommandLine.arguments.contains("--strict")
+    printError("headway: \(error.soft && !strict ? "warning: " : "")\(error.message)\n\(ClientCommand.hint(for: error.command))")
+    Platform.exit(error.soft && !strict ? 0 : 2)
 }
 
 Platform.exit(Client(command: command).run())

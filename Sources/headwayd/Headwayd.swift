@@ -16,11 +16,12 @@ struct Headwayd: ParsableCommand {
             priorities, and takes its socket from socket activation when LISTEN_FDS is set. SIGHUP \
             reloads the configuration, keeping every job (a configuration that fails to load is \
             reported and the old one stays); SIGTERM clears the outputs (or leaves them, with \
-            persist) and releases every line.
-            """
+            persist) and releases every line. Durations of past runs are kept in the state folder             (systemd's StateDirectory=, /var/lib/headway, or state-directory: in the configuration).
+            """,
+        version: Version.current
     )
 
-    @Option(help: "A board preset (raspberry-pi-4, raspberry-pi-5, …).")
+    @Option(help: "A board preset (\(BoardPresets.names.joined(separator: ", "))).")
     var board: String?
 
     @Option(help: ArgumentHelp("A configuration file (YAML; see docs/configuration.md).", valueName: "FILE"))
@@ -45,11 +46,14 @@ struct Headwayd: ParsableCommand {
 
     func run() throws {
         JournalLogHandler.bootstrap(label: "headwayd")
-        let settings = ServiceHost.Settings(name: "headwayd", socketPath: socket ?? SocketPath.forServer(), socketGroup: group, persist: persist)
+        let settings = ServiceHost.Settings(
+            name: "headwayd", socketPath: socket ?? SocketPath.forServer(), socketGroup: group, persist: persist,
+            stateDirectory: StateDirectory.standard(for: "headway"))
         let host = ServiceHost(
             settings: settings, logger: Logger(label: "headwayd"),
             load: { [board, config] () throws(ConfigurationError) in
-                try ConfigurationLoader.load(path: config != nil ? config! : try BoardPresets.path(named: board!))
+                if let config { return try ConfigurationLoader.load(path: config) }
+                return try BoardPresets.configuration(named: board!)
             },
             open: { configuration throws(ConfigurationError) in
                 try OutputBuilder.devices(for: configuration, factory: LinuxDeviceFactory())

@@ -28,7 +28,9 @@ final class SimulatedService {
         socket = folder.appendingPathComponent("headway.sock").path
         config = folder.appendingPathComponent("rig.yaml")
         log = folder.appendingPathComponent("service.log")
-        try Self.configuration(grace: grace, stallAfter: stallAfter, linger: linger, loseAfter: loseAfter, extra: extra).write(to: config, atomically: true, encoding: .utf8)
+        // Learned durations go to the test's own folder, never to the user's state folder.
+        let state = "state-directory: \(folder.appendingPathComponent("state").path)\n"
+        try Self.configuration(grace: grace, stallAfter: stallAfter, linger: linger, loseAfter: loseAfter, extra: state + extra).write(to: config, atomically: true, encoding: .utf8)
         let command = [Binaries.url("headway-sim").path, "serve", "--headless", "--config", config.path, "--socket", socket] + arguments
         if launcher.isEmpty {
             process.executableURL = URL(fileURLWithPath: command[0])

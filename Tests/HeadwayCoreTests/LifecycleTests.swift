@@ -40,11 +40,15 @@ struct LifecycleTests {
 
     @Test func anyReportEndsAStall() throws {
         var job = try ProgressJob(policy: policy, at: 0)
-        #expect(job.phase(at: 31) == .stalled(silence: 31))
-        try job.indeterminate(at: 31)
-        #expect(job.phase(at: 31) == .active)
+        try job.update(value: 1, total: 10, at: 1)
+        #expect(job.phase(at: 32) == .stalled(silence: 31))
+        try job.update(value: 2, at: 32)
+        #expect(job.phase(at: 32) == .active)
         try job.setLabel("still going", at: 70)
         #expect(job.phase(at: 71) == .active)
+        // A heartbeat is no report of progress: the job stalls all the same.
+        try job.heartbeat(at: 95)
+        #expect(job.phase(at: 101) == .stalled(silence: 31))
     }
 
     @Test func finishedLingersThenHides() throws {

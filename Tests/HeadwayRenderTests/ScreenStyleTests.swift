@@ -27,7 +27,9 @@ struct ScreenStyleTests {
         #expect(font.truncated(label, toFit: 128) == "Rendering the extremely …")
         #expect(font.truncated("short", toFit: 128) == "short")
         #expect(font.truncated("tab\there", toFit: 128) == "tabhere")
-        #expect(font.truncated("naïve", toFit: 128) == "na?ve")
+        #expect(font.truncated("naïve → Zürich ✓", toFit: 128) == "naïve → Zürich ✓", "Latin-1 and a few symbols are in the font")
+        #expect(font.truncated("nai\u{308}ve", toFit: 128) == "nai\u{308}ve", "a decomposed ï draws as its letter")
+        #expect(font.truncated("日本", toFit: 128) == "??")
     }
 
     @Test func truncationNeverOverflows() {

@@ -22,7 +22,7 @@ struct ServiceCoreTests {
                         ServiceOutput(name: "strip", medium: .leds(LEDOutput(strip.driver)), framesPerSecond: 50),
                         ServiceOutput(name: "oled", medium: .display(DisplayOutput(oled.driver)), framesPerSecond: 20),
                     ], buttons: []),
-                policy: policy, clock: clock)
+                settings: ServiceSettings(policy: policy), clock: clock)
         }
 
         @discardableResult
@@ -94,12 +94,17 @@ struct ServiceCoreTests {
         let fixture = Fixture()
         fixture.send(.begin(job: "b", label: nil, total: nil))
         fixture.advance(to: 2)
+        // Nothing runs this job that could stop it: a short press cannot pause it.
+        #expect(fixture.core.button(.shortPress) == [])
+        #expect(fixture.send(.pause(job: "b")).0 == .error(ProtocolError(field: "job", "job \"b\" cannot be paused: nothing that runs it can stop it (jobs under headway run can be)")))
+        // Its controller (headway run) can: the press pauses, and the controller is told.
+        fixture.send(.subscribe(job: "b", controls: true), from: 3)
         #expect(fixture.core.button(.shortPress) == [JobEvent(.paused, job: "b")])
+        #expect(fixture.core.registry["b"]?.job.pausedAt != nil)
         #expect(fixture.core.button(.shortPress) == [JobEvent(.resumed, job: "b")])
-        // With a subscriber the press asks it to cancel; without one the service cancels itself.
-        fixture.send(.subscribe(job: "b"), from: 3)
+        // With a subscriber a long press asks it to cancel; without one the service cancels itself.
         #expect(fixture.core.button(.longPress) == [JobEvent(.cancelRequested, job: "b")])
-        fixture.core.disconnected(3)
+        _ = fixture.core.disconnected(3)
         #expect(fixture.core.button(.longPress) == [JobEvent(.finished, job: "b", outcome: .cancelled)])
     }
 

@@ -20,6 +20,16 @@ extension Bitmap {
         }
     }
 
+    /// Every other pixel of `rect` in a checkerboard: the "estimate" fill, half the light of a
+    /// solid one and plainly not a report.
+    public mutating func dots(_ rect: PixelRect) {
+        let area = rect.intersection(bounds)
+        guard !area.isEmpty else { return }
+        for y in area.y..<area.maxY {
+            for x in area.x..<area.maxX { self[x, y] = (x + y) % 2 == 0 }
+        }
+    }
+
     /// A straight line from (`x0`, `y0`) to (`x1`, `y1`), `thickness` pixels wide.
     public mutating func line(from start: (x: Int, y: Int), to end: (x: Int, y: Int), thickness: Int = 1, on: Bool = true) {
         let steps = Swift.max(abs(end.x - start.x), abs(end.y - start.y), 1)

@@ -21,10 +21,11 @@ public struct BitmapFont: Sendable {
         return glyphs[0x3F] ?? Array(repeating: 0, count: cellHeight)
     }
 
-    /// Whether the font has a glyph of its own for `character`.
+    /// Whether the font has a glyph of its own for `character` (a letter followed by combining marks
+    /// it cannot draw, as in decomposed "é", counts as its letter).
     public func contains(_ character: Character) -> Bool {
-        guard character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first else { return false }
-        return glyphs[scalar.value] != nil
+        guard let scalar = character.unicodeScalars.first, glyphs[scalar.value] != nil else { return false }
+        return character.unicodeScalars.dropFirst().allSatisfy { $0.properties.canonicalCombiningClass != .notReordered }
     }
 
     /// The width in pixels of `text` drawn at `scale`.

@@ -66,4 +66,15 @@ public struct LEDPainter {
             frame[led] = track.mixed(with: colour, amount: Float(coverage))
         }
     }
+
+    /// Dims every `every`-th LED of the first `fraction` of the chain (starting `offset` positions
+    /// in) to `factor` of its light: a dashed fill.
+    public func dim(_ frame: inout LEDFrame, upTo fraction: Double, every: Int, offset: Int, by factor: Float) {
+        let count = frame.count
+        let lit = Int((min(1, max(0, fraction)) * Double(count)).rounded(.up))
+        for position in stride(from: offset % every, to: min(lit, count), by: every) {
+            let led = layout.index(ofPosition: position, count: count)
+            frame[led] = frame[led].scaled(by: factor)
+        }
+    }
 }

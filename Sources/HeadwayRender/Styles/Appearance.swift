@@ -9,8 +9,15 @@ public struct Appearance: Sendable, Equatable {
     public var success: Colour
     public var failure: Colour
     public var cancelled: Colour
+    /// The colour of a job that ended without saying how (neither success nor failure).
+    public var ended: Colour
+    /// The colour of a job running past the duration its past runs took.
+    public var overdue: Colour
     /// Overall light, 0…1, applied in linear light (LED styles; displays map it to contrast).
     public var brightness: Double
+    /// Whether displays print the percentage (the platform guidelines make it optional; a job can
+    /// also hide it for itself).
+    public var showsPercent: Bool
 
     public init(
         tint: Colour = Colour(red: 0x00, green: 0xA0, blue: 0xFF),
@@ -19,7 +26,10 @@ public struct Appearance: Sendable, Equatable {
         success: Colour = Colour(red: 0x20, green: 0xE0, blue: 0x40),
         failure: Colour = Colour(red: 0xFF, green: 0x10, blue: 0x10),
         cancelled: Colour = Colour(red: 0x90, green: 0x90, blue: 0x90),
-        brightness: Double = 1
+        ended: Colour = Colour(red: 0x70, green: 0x70, blue: 0xA0),
+        overdue: Colour = Colour(red: 0xC0, green: 0x40, blue: 0xFF),
+        brightness: Double = 1,
+        showsPercent: Bool = true
     ) {
         self.tint = tint
         self.track = track
@@ -27,7 +37,10 @@ public struct Appearance: Sendable, Equatable {
         self.success = success
         self.failure = failure
         self.cancelled = cancelled
+        self.ended = ended
+        self.overdue = overdue
         self.brightness = min(1, max(0, brightness))
+        self.showsPercent = showsPercent
     }
 
     public static let standard = Appearance()

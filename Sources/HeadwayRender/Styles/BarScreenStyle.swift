@@ -4,8 +4,10 @@ import HeadwayCore
 ///
 /// On 64-row displays the percentage is drawn double size; on 32-row displays everything fits in
 /// three lines. Indeterminate jobs show a sweeping block and a spinner, stalled jobs a hatched bar
-/// with "stalled 40s" (stalled and paused jobs show nothing moving), finished jobs an outcome
-/// screen. Long labels end in "…".
+/// with "stalled 40s" (stalled and paused jobs show nothing moving), an estimate from past runs a
+/// dotted bar with "~42%" and "ETA ~3m05s" (then "overdue 1m10s"), finished jobs an outcome screen.
+/// Long labels end in "…"; "+2" in the corner says two more jobs are running. The percentage is
+/// left out when the job or the appearance asks.
 public struct BarScreenStyle: ProgressStyle {
     public var font: BitmapFont
 
@@ -17,26 +19,28 @@ public struct BarScreenStyle: ProgressStyle {
         guard snapshot.isVisible else { return }
         if case .finished(let outcome) = snapshot.phase {
             ScreenParts.finished(&bitmap, outcome: outcome, snapshot: snapshot, font: font)
-            return
-        }
-        if bitmap.height >= 48 {
-            drawTall(snapshot, showsTrack: configuration.appearance.track != nil, &bitmap)
+        } else if bitmap.height >= 48 {
+            drawTall(configuration, &bitmap)
         } else {
-            drawShort(snapshot, showsTrack: configuration.appearance.track != nil, &bitmap)
+            drawShort(configuration, &bitmap)
         }
+        ScreenParts.otherJobs(&bitmap, count: configuration.otherJobs, font: font)
     }
 
-    private func drawTall(_ snapshot: ProgressSnapshot, showsTrack: Bool, _ bitmap: inout Bitmap) {
+    private func drawTall(_ configuration: ProgressStyleConfiguration, _ bitmap: inout Bitmap) {
+        let snapshot = configuration.snapshot
+        let showsTrack = configuration.appearance.track != nil
         let width = bitmap.width
-        if let label = snapshot.label { bitmap.draw(font.truncated(label, toFit: width), x: 0, y: 0, font: font) }
+        let corner = configuration.otherJobs > 0 ? font.width(of: "+99") + 2 : 0
+        if let label = snapshot.label { bitmap.draw(font.truncated(label, toFit: width - corner), x: 0, y: 0, font: font) }
         let bar = PixelRect(x: 0, y: 30, width: width, height: 12)
         if let fraction = snapshot.fraction {
-            let percent = snapshot.percentText ?? ""
+            let percent = configuration.percentText ?? ""
             let percentEnd = bitmap.draw(percent, x: 0, y: 11, font: font, scale: 2)
             if let value = snapshot.valueText {
                 bitmap.draw(font.truncated(value, toFit: width - percentEnd - 4), endingAt: width, y: 15, font: font)
             }
-            ScreenParts.bar(&bitmap, in: bar, fraction: fraction, stalled: snapshot.phase.isStalled, showsTrack: showsTrack)
+            ScreenParts.bar(&bitmap, in: bar, fraction: fraction, fill: .init(snapshot), showsTrack: showsTrack)
         } else {
             if !snapshot.phase.isStill {
                 ScreenParts.spinner(&bitmap, centerX: 9, centerY: 18, radius: 9, thickness: 4, elapsed: snapshot.elapsed)
@@ -52,15 +56,19 @@ public struct BarScreenStyle: ProgressStyle {
         if let time = snapshot.timeText { bitmap.draw(font.truncated(time, toFit: width), x: 0, y: 50, font: font) }
     }
 
-    private func drawShort(_ snapshot: ProgressSnapshot, showsTrack: Bool, _ bitmap: inout Bitmap) {
+    private func drawShort(_ configuration: ProgressStyleConfiguration, _ bitmap: inout Bitmap) {
+        let snapshot = configuration.snapshot
+        let showsTrack = configuration.appearance.track != nil
         let width = bitmap.width
-        let percent = snapshot.percentText ?? ""
-        let labelRoom = width - font.width(of: percent) - (percent.isEmpty ? 0 : 4)
+        let corner = configuration.otherJobs > 0 ? font.width(of: "+99") + 2 : 0
+        let percent = configuration.percentText ?? ""
+        let percentRight = width - corner
+        let labelRoom = percentRight - font.width(of: percent) - (percent.isEmpty ? 0 : 4)
         if let label = snapshot.label { bitmap.draw(font.truncated(label, toFit: labelRoom), x: 0, y: 0, font: font) }
-        if !percent.isEmpty { bitmap.draw(percent, endingAt: width, y: 0, font: font) }
+        if !percent.isEmpty { bitmap.draw(percent, endingAt: percentRight, y: 0, font: font) }
         let bar = PixelRect(x: 0, y: 10, width: width, height: 10)
         if let fraction = snapshot.fraction {
-            ScreenParts.bar(&bitmap, in: bar, fraction: fraction, stalled: snapshot.phase.isStalled, showsTrack: showsTrack)
+            ScreenParts.bar(&bitmap, in: bar, fraction: fraction, fill: .init(snapshot), showsTrack: showsTrack)
         } else if snapshot.phase.isStill {
             bitmap.stroke(bar)
             bitmap.hatch(PixelRect(x: bar.x + 2, y: bar.y + 2, width: bar.width - 4, height: bar.height - 4))

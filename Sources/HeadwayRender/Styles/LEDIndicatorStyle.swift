@@ -5,13 +5,18 @@ import RealModule
 ///
 /// - Determinate (and timers): a fill along the layout, its leading LED blended in linear light; the
 ///   last lit LED pulses gently so a fill at rest still shows the job is alive.
+/// - An estimate (no progress reported; past runs say how long the job takes): a dashed fill, every
+///   other LED dimmed, so it cannot be taken for reported progress. Past the estimate (overdue): the
+///   dashes in the overdue colour, trading places every second — alive, and late.
 /// - Indeterminate: a comet circling a ring, or a segment sweeping back and forth along a strip.
 ///   When a total becomes known the animation cross-fades into the fill in ``crossFade`` seconds.
 /// - Stalled: the fill (or the whole chain, when indeterminate) turns the stalled colour and breathes
 ///   slowly; nothing moves along the chain, because nothing is progressing.
 /// - Paused: the fill in the tint, dimmed and breathing slowly.
 /// - Finished: success completes the fill and washes into the success colour; failure blinks the fill
-///   in the failure colour; cancellation dims it; each fades out by the end of the linger.
+///   in the failure colour; cancellation dims it; an end without a result shows the fill in the
+///   neutral `ended` colour; each fades out by the end of the linger.
+/// - Other jobs running that this chain does not show: its last LED is a dim white marker.
 public struct LEDIndicatorStyle: ProgressStyle {
     public var layout: LEDLayout
     /// Seconds one comet revolution (or one sweep there and back) takes.
@@ -51,10 +56,23 @@ public struct LEDIndicatorStyle: ProgressStyle {
         default:
             drawActive(snapshot, look, painter, &frame)
         }
+        if configuration.otherJobs > 0 {
+            frame[layout.index(ofPosition: frame.count - 1, count: frame.count)] = LinearColour(red: 0.06, green: 0.06, blue: 0.06)
+        }
         frame.scale(by: Float(look.brightness))
     }
 
     private func drawActive(_ snapshot: ProgressSnapshot, _ look: Appearance, _ painter: LEDPainter, _ frame: inout LEDFrame) {
+        if snapshot.isEstimate, let fraction = snapshot.fraction {
+            let overdue = snapshot.overdue != nil
+            let colour = overdue ? LinearColour(look.overdue) : look.tintLight
+            painter.fill(&frame, fraction: fraction, colour: colour, track: look.trackLight)
+            // Every other LED of the fill dimmed: an estimate, not a report. Overdue, the dashes
+            // trade places every second.
+            let shift = overdue ? Int(snapshot.elapsed.rounded(.down)) % 2 : 0
+            painter.dim(&frame, upTo: fraction, every: 2, offset: shift, by: 0.2)
+            return
+        }
         guard let fraction = snapshot.fraction else {
             drawIndeterminate(snapshot.elapsed, look, painter, &frame)
             return
@@ -106,6 +124,8 @@ public struct LEDIndicatorStyle: ProgressStyle {
             painter.fill(&frame, fraction: max(snapshot.fraction ?? 1, 1 / Double(frame.count)), colour: colour, track: look.trackLight)
         case .cancelled:
             painter.fill(&frame, fraction: snapshot.fraction ?? 1, colour: LinearColour(look.cancelled).scaled(by: 0.5), track: look.trackLight)
+        case .ended:
+            painter.fill(&frame, fraction: snapshot.fraction ?? 1, colour: LinearColour(look.ended), track: look.trackLight)
         }
         frame.scale(by: fadeOut)
     }

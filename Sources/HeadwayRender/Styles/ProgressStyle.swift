@@ -20,16 +20,23 @@ public protocol ProgressStyle<Surface>: Sendable {
     func render(_ configuration: ProgressStyleConfiguration, into surface: inout Surface)
 }
 
-/// What a style is given: the job at one moment and how it should look.
+/// What a style is given: the job at one moment, how it should look, and how many other jobs are
+/// running that this surface does not show.
 public struct ProgressStyleConfiguration: Sendable, Equatable {
     public var snapshot: ProgressSnapshot
     public var appearance: Appearance
+    /// Other jobs running that this output does not show (a display shows "+2", a ring a marker).
+    public var otherJobs: Int
 
-    public init(snapshot: ProgressSnapshot, appearance: Appearance = .standard) {
+    public init(snapshot: ProgressSnapshot, appearance: Appearance = .standard, otherJobs: Int = 0) {
         self.snapshot = snapshot
         self.appearance = appearance
+        self.otherJobs = otherJobs
     }
 
     /// The moment being drawn.
     public var time: Seconds { snapshot.time }
+
+    /// The percentage to print, when the job and the appearance both want it.
+    public var percentText: String? { appearance.showsPercent ? snapshot.percentText : nil }
 }

@@ -2,8 +2,9 @@ import HeadwayCore
 
 /// A display style with a ring that fills clockwise from 12 o'clock, the percentage inside it and
 /// label, value and ETA beside it.
-/// Indeterminate jobs show the ring as a spinner; stalled rings are hatched; finished jobs get the
-/// same outcome screen as ``BarScreenStyle``.
+/// Indeterminate jobs show the ring as a spinner; stalled rings are hatched, an estimate from past
+/// runs dotted with "~42%"; finished jobs get the same outcome screen as ``BarScreenStyle``; "+2" in
+/// the corner says two more jobs are running.
 public struct RingScreenStyle: ProgressStyle {
     public var font: BitmapFont
 
@@ -13,6 +14,7 @@ public struct RingScreenStyle: ProgressStyle {
         bitmap.clear()
         let snapshot = configuration.snapshot
         guard snapshot.isVisible else { return }
+        defer { ScreenParts.otherJobs(&bitmap, count: configuration.otherJobs, font: font) }
         if case .finished(let outcome) = snapshot.phase {
             ScreenParts.finished(&bitmap, outcome: outcome, snapshot: snapshot, font: font)
             return
@@ -30,25 +32,29 @@ public struct RingScreenStyle: ProgressStyle {
         if let fraction = snapshot.fraction {
             var arc = Bitmap(width: bitmap.width, height: bitmap.height)
             arc.arc(centerX: centerX, centerY: centerY, inner: outer - thickness, outer: outer, start: 0, sweep: fraction)
-            merge(arc, into: &bitmap, hatched: stalled)
-            let percent = snapshot.percentText ?? ""
+            merge(arc, into: &bitmap, fill: stalled ? .hatched : snapshot.isEstimate ? .dotted : .solid)
+            let percent = configuration.percentText ?? ""
             let scale = tall && percent.count <= 3 ? 2 : 1
             let textY = Int(centerY) - font.cellHeight * scale / 2
             bitmap.draw(percent, centeredAt: Int(centerX) + 1, y: textY, font: font, scale: scale)
         } else if stalled {
             var ring = Bitmap(width: bitmap.width, height: bitmap.height)
             ring.arc(centerX: centerX, centerY: centerY, inner: outer - thickness, outer: outer, start: 0, sweep: 1)
-            merge(ring, into: &bitmap, hatched: true)
+            merge(ring, into: &bitmap, fill: .hatched)
         } else {
             ScreenParts.spinner(&bitmap, centerX: centerX, centerY: centerY, radius: outer, thickness: thickness, elapsed: snapshot.elapsed)
         }
         drawText(snapshot, tall: tall, textX: Int(centerX + outer) + 5, &bitmap)
     }
 
-    private func merge(_ shape: Bitmap, into bitmap: inout Bitmap, hatched: Bool) {
+    private func merge(_ shape: Bitmap, into bitmap: inout Bitmap, fill: ScreenParts.Fill) {
         for y in 0..<shape.height {
             for x in 0..<shape.width where shape[x, y] {
-                if !hatched || (x + y) % 4 < 2 { bitmap[x, y] = true } else { bitmap[x, y] = false }
+                switch fill {
+                case .solid: bitmap[x, y] = true
+                case .hatched: bitmap[x, y] = (x + y) % 4 < 2
+                case .dotted: bitmap[x, y] = (x + y) % 2 == 0
+                }
             }
         }
     }

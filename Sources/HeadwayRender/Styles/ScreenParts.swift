@@ -10,14 +10,39 @@ enum ScreenParts {
         bitmap.arc(centerX: centerX, centerY: centerY, inner: radius - thickness, outer: radius, start: start, sweep: 0.3)
     }
 
-    /// A horizontal bar: track outline (unless hidden), then the fill inset by two pixels. Stalled
-    /// fills are hatched, a look that cannot be mistaken for progress.
-    static func bar(_ bitmap: inout Bitmap, in rect: PixelRect, fraction: Double, stalled: Bool, showsTrack: Bool) {
+    /// How a bar's fill is drawn: solid for reported progress, hatched when stalled (a look that
+    /// cannot be mistaken for progress), dotted for an estimate from past runs.
+    enum Fill {
+        case solid, hatched, dotted
+
+        init(_ snapshot: ProgressSnapshot) {
+            self = snapshot.phase.isStalled ? .hatched : snapshot.isEstimate ? .dotted : .solid
+        }
+    }
+
+    /// A horizontal bar: track outline (unless hidden), then the fill inset by two pixels.
+    static func bar(_ bitmap: inout Bitmap, in rect: PixelRect, fraction: Double, fill: Fill, showsTrack: Bool) {
         if showsTrack { bitmap.stroke(rect) }
         let inner = PixelRect(x: rect.x + 2, y: rect.y + 2, width: rect.width - 4, height: rect.height - 4)
         let filled = Int((Double(inner.width) * min(1, max(0, fraction))).rounded(.down))
         let area = PixelRect(x: inner.x, y: inner.y, width: filled, height: inner.height)
-        if stalled { bitmap.hatch(area) } else { bitmap.fill(area) }
+        switch fill {
+        case .solid: bitmap.fill(area)
+        case .hatched: bitmap.hatch(area)
+        case .dotted: bitmap.dots(area)
+        }
+    }
+
+    /// "+2" in the top right corner: other jobs are running that this display does not show.
+    /// Returns the width it took (0 when there are none).
+    @discardableResult
+    static func otherJobs(_ bitmap: inout Bitmap, count: Int, font: BitmapFont) -> Int {
+        guard count > 0 else { return 0 }
+        let text = "+\(min(count, 99))"
+        let width = font.width(of: text) + 2
+        bitmap.fill(PixelRect(x: bitmap.width - width, y: 0, width: width, height: font.cellHeight + 1), on: false)
+        bitmap.draw(text, endingAt: bitmap.width, y: 0, font: font)
+        return width
     }
 
     /// The indeterminate bar: a block a quarter of the bar wide sweeping back and forth.
@@ -42,6 +67,7 @@ enum ScreenParts {
         case .succeeded: word = "Done"
         case .failed: word = "Failed"
         case .cancelled: word = "Cancelled"
+        case .ended: word = "Ended"
         }
         let took = "\(word) in \(DurationText.short(snapshot.elapsed - snapshot.phaseElapsed))"
         if tall {
@@ -58,7 +84,7 @@ enum ScreenParts {
         }
     }
 
-    /// A check mark, a cross or a bar in a circle.
+    /// A check mark, a cross, a bar or a dot (an end without a result) in a circle.
     static func icon(_ bitmap: inout Bitmap, outcome: Outcome, rect: PixelRect) {
         let cx = Double(rect.x) + Double(rect.width) / 2, cy = Double(rect.y) + Double(rect.height) / 2
         let r = Double(rect.width) / 2
@@ -76,6 +102,8 @@ enum ScreenParts {
             bitmap.line(from: point(0.67, 0.33), to: point(0.33, 0.67), thickness: 3)
         case .cancelled:
             bitmap.line(from: point(0.3, 0.5), to: point(0.7, 0.5), thickness: 3)
+        case .ended:
+            bitmap.arc(centerX: cx, centerY: cy, inner: 0, outer: r / 4, start: 0, sweep: 1)
         }
     }
 }

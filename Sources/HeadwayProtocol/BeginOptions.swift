@@ -1,0 +1,71 @@
+import HeadwayCore
+
+/// How a job begins: its label, what it knows of its size or time, how it shows it is alive.
+public struct BeginOptions: Sendable, Equatable {
+    public var label: String?
+    /// The amount of work in all: the job is determinate from the start.
+    public var total: Double?
+    /// A countdown of this many seconds from now: determinate progress driven by the clock.
+    public var countdown: Double?
+    /// A countdown to this moment, in seconds since 1970 (UTC).
+    public var until: Double?
+    /// The name runs of the same job share (`acme/widgets/test`), for durations learned from them.
+    public var name: String?
+    /// A process whose life is the job's: when it ends without a `finish`, the job failed.
+    public var pid: Int32?
+    /// Heartbeats (`alive`) will come at least this often, in seconds.
+    public var heartbeat: Double?
+    /// Whether indicators print the percentage.
+    public var showsPercent: Bool
+
+    public init(
+        label: String? = nil, total: Double? = nil, countdown: Double? = nil, until: Double? = nil, name: String? = nil,
+        pid: Int32? = nil, heartbeat: Double? = nil, showsPercent: Bool = true
+    ) {
+        self.label = label
+        self.total = total
+        self.countdown = countdown
+        self.until = until
+        self.name = name
+        self.pid = pid
+        self.heartbeat = heartbeat
+        self.showsPercent = showsPercent
+    }
+
+    init(_ fields: RequestFields) throws(ProtocolError) {
+        self.init(
+            label: try fields.label(required: false), total: try fields.number("total", required: false, positive: true),
+            countdown: try fields.number("countdown", required: false, positive: true),
+            until: try fields.number("until", required: false, positive: true), showsPercent: try fields.bool("percent") ?? true)
+        let times = [total, countdown, until].compactMap { $0 }.count
+        guard times <= 1 else { throw ProtocolError(field: "total", "give one of total, countdown and until") }
+        if let countdown, countdown > 366 * 86_400 { throw ProtocolError(field: "countdown", "must be at most a year (31622400 s)") }
+        if let name = try fields.string("name") {
+            guard !name.isEmpty, name.utf8.count <= WireProtocol.maxJobBytes * 2, DisplayText.sanitised(name) == name else {
+                throw ProtocolError(field: "name", "must be 1…\(WireProtocol.maxJobBytes * 2) bytes without control characters")
+            }
+            self.name = name
+        }
+        if let pid = try fields.number("pid", required: false, positive: true) {
+            guard pid == pid.rounded(), pid > 1, pid < 4_194_304 else { throw ProtocolError(field: "pid", "must be a process id (2…4194303)") }
+            self.pid = Int32(pid)
+        }
+        if let heartbeat = try fields.number("heartbeat", required: false, positive: true) {
+            guard (1...86_400).contains(heartbeat) else { throw ProtocolError(field: "heartbeat", "must be 1…86400 seconds") }
+            self.heartbeat = heartbeat
+        }
+    }
+
+    var members: [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = []
+        if let label { members.append(("label", .string(label))) }
+        if let total { members.append(("total", .number(total))) }
+        if let countdown { members.append(("countdown", .number(countdown))) }
+        if let until { members.append(("until", .number(until))) }
+        if let name { members.append(("name", .string(name))) }
+        if let pid { members.append(("pid", .number(Double(pid)))) }
+        if let heartbeat { members.append(("heartbeat", .number(heartbeat))) }
+        if !showsPercent { members.append(("percent", .bool(false))) }
+        return members
+    }
+}

@@ -1,0 +1,78 @@
+import HeadwayCore
+
+/// Reading a request's members, each refusal naming its field. Public so that programs adding
+/// operations of their own around the service (the simulator) check lines the same way.
+public struct RequestFields {
+    public let json: JSONValue
+
+    public init(json: JSONValue) { self.json = json }
+
+    /// The line as a JSON object with a supported `"v"`.
+    public static func object(_ line: String) throws(ProtocolError) -> JSONValue {
+        guard line.utf8.count <= WireProtocol.maxLineBytes else {
+            throw ProtocolError(field: nil, "the line is \(line.utf8.count) bytes; the limit is \(WireProtocol.maxLineBytes)")
+        }
+        let json: JSONValue
+        do { json = try JSONValue.parse(line) } catch { throw ProtocolError(field: nil, "\(error)") }
+        guard case .object = json else { throw ProtocolError(field: nil, "a request is a JSON object, e.g. {\"v\":1,\"op\":\"status\"}") }
+        guard let version = json["v"] else { throw ProtocolError(field: "v", "missing; this service speaks version \(WireProtocol.version)") }
+        guard version.number == Double(WireProtocol.version) else {
+            throw ProtocolError(field: "v", "version \(DisplayText.sanitised(String(version.text.prefix(20)))) is not supported; this service speaks version \(WireProtocol.version)")
+        }
+        return json
+    }
+
+    public func operation() throws(ProtocolError) -> String {
+        guard let op = json["op"]?.string else { throw ProtocolError(field: "op", "missing or not a string; one of \(Request.operations)") }
+        return op
+    }
+
+    /// The `job` member: 1…128 bytes, nothing a terminal would interpret.
+    public func job() throws(ProtocolError) -> String {
+        guard let job = json["job"]?.string else { throw ProtocolError(field: "job", "missing or not a string") }
+        guard !job.isEmpty, job.utf8.count <= WireProtocol.maxJobBytes else {
+            throw ProtocolError(field: "job", "must be 1…\(WireProtocol.maxJobBytes) bytes, not \(job.utf8.count)")
+        }
+        guard DisplayText.sanitised(job) == job else {
+            throw ProtocolError(field: "job", "may not contain control characters, escape sequences or line breaks")
+        }
+        return job
+    }
+
+    /// The `label` member, made safe to show and cut to ``WireProtocol/maxLabelBytes`` (never refused
+    /// for its length).
+    public func label(required: Bool) throws(ProtocolError) -> String? {
+        guard let value = json["label"] else {
+            if required { throw ProtocolError(field: "label", "missing") }
+            return nil
+        }
+        guard let label = value.string else { throw ProtocolError(field: "label", "must be a string") }
+        return DisplayText.truncated(DisplayText.sanitised(label), maxBytes: WireProtocol.maxLabelBytes)
+    }
+
+    /// A number member: finite, and greater than 0 (`positive`) or at least 0.
+    public func number(_ field: String, required: Bool, positive: Bool) throws(ProtocolError) -> Double? {
+        guard let value = json[field] else {
+            if required { throw ProtocolError(field: field, "missing") }
+            return nil
+        }
+        guard let number = value.number else { throw ProtocolError(field: field, "must be a number, not \(DisplayText.sanitised(String(value.text.prefix(40))))") }
+        if positive, number <= 0 { throw ProtocolError(field: field, "must be greater than 0, not \(JSONValue.format(number))") }
+        if !positive, number < 0 { throw ProtocolError(field: field, "must be 0 or more, not \(JSONValue.format(number))") }
+        return number
+    }
+
+    /// A string member (optional).
+    public func string(_ field: String) throws(ProtocolError) -> String? {
+        guard let value = json[field] else { return nil }
+        guard let text = value.string else { throw ProtocolError(field: field, "must be a string") }
+        return text
+    }
+
+    /// A boolean member (optional).
+    public func bool(_ field: String) throws(ProtocolError) -> Bool? {
+        guard let value = json[field] else { return nil }
+        guard let flag = value.bool else { throw ProtocolError(field: field, "must be true or false") }
+        return flag
+    }
+}

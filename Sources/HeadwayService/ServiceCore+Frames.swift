@@ -1,0 +1,125 @@
+import Headway
+import HeadwayProtocol
+
+/// Buttons, frames and their schedule.
+extension ServiceCore {
+    /// The connections subscribed to events of `job`.
+    public func subscribers(for job: String) -> Set<ConnectionID> { subscriptions.subscribers(for: job) }
+
+    /// Whether `connection` follows any job (such connections may stay silent for as long as
+    /// their jobs run).
+    public func isSubscribed(_ connection: ConnectionID) -> Bool { subscriptions.has(connection) }
+
+    /// A client went away. A job it paused for its command cannot stay paused: it is resumed.
+    public func disconnected(_ connection: ConnectionID) -> [JobEvent] {
+        let now = clock.now
+        var events: [JobEvent] = []
+        for job in subscriptions.remove(connection) where registry[job]?.job.pausedAt != nil {
+            if (try? setPausedByService(job, false, at: now)) != nil { events.append(JobEvent(.resumed, job: job)) }
+        }
+        return events
+    }
+
+    private func setPausedByService(_ id: String, _ pause: Bool, at now: Seconds) throws(ProtocolError) {
+        try change(id, nil, now) { (job: inout ProgressJob) throws(ProgressError) in
+            if pause { try job.pause(at: now) } else { try job.resume(at: now) }
+        }
+    }
+
+    /// The job a person at the board sees: the one the first single-job output shows, else the newest.
+    func focusedJob(at now: Seconds) -> (id: String, snapshot: ProgressSnapshot)? {
+        let shown = devices.outputs.lazy.compactMap(\.layout.focused).first { self.registry.isVisible($0) }
+        if let shown, let entry = registry[shown] { return (shown, entry.job.snapshot(at: now)) }
+        return registry.newestVisible(at: now, limit: 1).first
+    }
+
+    /// A button was pressed: it acts on the job shown. A short press pauses or resumes it when
+    /// something can really pause it (its controller, `headway run`); a long press (held: the
+    /// confirmation) asks whoever runs it to cancel, or cancels it when nobody listens.
+    public func button(_ event: ButtonEvent) -> [JobEvent] {
+        let now = clock.now
+        guard let focused = focusedJob(at: now), focused.snapshot.phase.isRunning else { return [] }
+        switch event {
+        case .shortPress:
+            guard (try? setPaused(focused.id, focused.snapshot.phase != .paused, requester: nil, at: now)) != nil else {
+                logger.info("button: job \(focused.id) cannot be paused (nothing that runs it can stop it)")
+                return []
+            }
+            return [JobEvent(focused.snapshot.phase == .paused ? .resumed : .paused, job: focused.id)]
+        case .longPress:
+            guard subscribers(for: focused.id).isEmpty else { return [JobEvent(.cancelRequested, job: focused.id)] }
+            guard (try? finish(focused.id, .cancelled, requester: nil, at: now)) != nil else { return [] }
+            return [JobEvent(.finished, job: focused.id, outcome: .cancelled)]
+        }
+    }
+
+    /// Forgets jobs that are over, reads the buttons and draws every output that is due. Returns the
+    /// events to deliver (lost jobs, presses) and output failures to report.
+    public func tick() -> (events: [JobEvent], failures: [String]) {
+        let now = clock.now
+        var events = registry.advance(to: now).filter(\.lost).map { JobEvent(.lost, job: $0.id) }
+        var failures: [String] = []
+        for monitor in devices.buttons {
+            do throws(DeviceError) {
+                let presses = try monitor.poll(timeout: 0)
+                if showingJobs { for press in presses { events += button(press) } }
+            } catch {
+                failures.append("button: \(error.message)")
+            }
+        }
+        let jobs = candidates(at: now)
+        let idle = ProgressSnapshot.idle(at: now)
+        let clearing = jobs.isEmpty && showingJobs
+        for output in devices.outputs where output.isDue(at: now) || clearing {
+            let drawing = output.layout.drawing(
+                for: output, jobs: jobs, visibleCount: registry.visibleCount, focus: settings.focus, idle: idle, appearance: settings.appearance)
+            if let failure = output.draw(drawing, at: now) { failures.append(failure) }
+        }
+        showingJobs = !jobs.isEmpty
+        return (events, failures)
+    }
+
+    /// The visible jobs the outputs choose from, in the order they began: the newest ones (as many
+    /// as the widest strip shows, more for urgency to choose among), the oldest, and every job an
+    /// output already shows — never a walk over all jobs.
+    private func candidates(at now: Seconds) -> [(id: String, snapshot: ProgressSnapshot)] {
+        guard registry.visibleCount > 0 else { return [] }
+        let widest = devices.outputs.map(OutputLayout.capacity).max() ?? 1
+        var found = registry.newestVisible(at: now, limit: max(widest, settings.focus == .urgent ? 64 : 1))
+        found += registry.oldestVisible(at: now, limit: 1)
+        for output in devices.outputs {
+            for id in output.layout.shownJobs where registry.isVisible(id) {
+                if let entry = registry[id] { found.append((id, entry.job.snapshot(at: now))) }
+            }
+        }
+        var seen = Set<String>()
+        return found.filter { seen.insert($0.id).inserted }.sorted { registry.order(of: $0.id) < registry.order(of: $1.id) }
+    }
+
+    /// Draws every output idle (dark LEDs, a blank display): what stopping leaves behind unless
+    /// the configuration asks to persist.
+    public func clearOutputs() {
+        let idle = ProgressStyleConfiguration(snapshot: .idle(at: clock.now), appearance: settings.appearance)
+        for output in devices.outputs { try? output.output.draw(idle) }
+    }
+
+    /// When the loop must next call ``tick()``: at the next frame while anything is shown, at the
+    /// next phase change (a grace delay ending, a finished job to forget) otherwise, never when
+    /// there is nothing at all.
+    public func nextWakeup() -> Seconds? {
+        if showingJobs || registry.visibleCount > 0 {
+            return devices.outputs.map(\.nextFrame).min() ?? registry.nextChange()
+        }
+        return registry.nextChange()
+    }
+}
+
+extension JobPhase {
+    /// Shown and not yet ended (active, stalled or paused).
+    var isRunning: Bool {
+        switch self {
+        case .active, .stalled, .paused: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,270 @@
+import Foundation
+import Headway
+import HeadwayProtocol
+@testable import HeadwayService
+import HeadwaySimulator
+import Testing
+
+/// CI jobs as each runner's hooks drive them, over their real length (25 minutes) on a manual clock,
+/// against the service core with the simulator's ring, strip and OLED: what a person sees at every
+/// minute, not only the mechanisms.
+@Suite("CI journeys")
+struct JourneyTests {
+    /// The service with the default timings (30 s stall, 10 min lose, 6 h alive without reports).
+    final class Board {
+        let clock = ManualClock()
+        let ring: SimulatedLEDChain
+        let oled: SimulatedOLED
+        let core: ServiceCore
+        let state: URL
+
+        init() {
+            state = FileManager.default.temporaryDirectory.appendingPathComponent("journey-\(UUID().uuidString)")
+            ring = try! .ws2812(name: "ring", count: 24, layout: .ring(), bus: VirtualSPIBus(clock: clock))
+            oled = SimulatedOLED(name: "oled", configuration: try! OLEDConfiguration(controller: .ssd1306), bus: VirtualI2CBus(clock: clock))
+            core = ServiceCore(devices: Self.devices(ring, oled), clock: clock, durations: DurationStore(folder: state.path, logger: .init(label: "test")))
+        }
+
+        deinit { try? FileManager.default.removeItem(at: state) }
+
+        static func devices(_ ring: SimulatedLEDChain, _ oled: SimulatedOLED) -> ServiceDevices {
+            ServiceDevices(
+                outputs: [
+                    ServiceOutput(name: "ring", medium: .leds(LEDOutput(ring.driver, layout: .ring())), framesPerSecond: 50),
+                    ServiceOutput(name: "oled", medium: .display(DisplayOutput(oled.driver)), framesPerSecond: 20),
+                ], buttons: [])
+        }
+
+        @discardableResult
+        func send(_ request: Request) -> Reply? {
+            let peer = Peer(connection: 1, credentials: PeerCredentials(pid: 4242, uid: 1000, gid: 1000))
+            return Reply.parse(core.handle(line: request.line, from: peer).reply)
+        }
+
+        /// Lets time pass to `time`, drawing a frame there.
+        func wait(until time: Seconds) {
+            clock.set(to: max(clock.now, time))
+            _ = core.tick()
+        }
+
+        func status(_ job: String) -> JobStatus? {
+            guard case .jobs(let jobs, _)? = send(.status) else { return nil }
+            return jobs.first { $0.job == job }
+        }
+
+        /// No LED of the ring shows the stalled colour (amber: red well above blue).
+        var ringIsNotAmber: Bool { ring.levels.allSatisfy { Int($0.red) <= Int($0.blue) + 8 } }
+        var ringIsLit: Bool { ring.levels.contains { $0 != .off } }
+        var oledText: String { "\(oled.picture.litCount())" }
+    }
+
+    /// A process standing in for a runner's worker: alive until killed. Killed with SIGKILL, as
+    /// test threads hand their blocked signals (SIGTERM among them) on to the processes they start.
+    final class Runner {
+        let process = Process()
+
+        init() throws {
+            process.executableURL = URL(fileURLWithPath: "/bin/sleep")
+            process.arguments = ["3600"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+
+        var pid: Int32 { process.processIdentifier }
+
+        func die() {
+            kill(pid, SIGKILL)
+            process.waitUntilExit()
+        }
+
+        deinit { if process.isRunning { die() } }
+    }
+
+    /// What each runner's started hook sends (examples/*), and how its completed hook ends the job.
+    enum Hook: String, CaseIterable {
+        case github, gitlab, buildkite
+
+        func begin(job: String, runner: Runner?) -> Request {
+            switch self {
+            case .github: .begin(job: job, BeginOptions(label: "widgets build", name: "acme/widgets/ci/build", pid: runner?.pid))
+            case .gitlab: .begin(job: job, BeginOptions(label: "widgets build", name: "acme/widgets/build", pid: runner?.pid))
+            case .buildkite: .begin(job: job, BeginOptions(label: "widgets :hammer:", name: "widgets/build"))
+            }
+        }
+
+        var watchesItsRunner: Bool { self != .buildkite }
+    }
+
+    /// Regression: a hook-started job that never reports progress — the normal CI job — read
+    /// "stalled" (amber) 30 s in and was lost and forgotten after 10 minutes, so a job longer than
+    /// that never showed its result. It reads as running for all of its 25 minutes, then shows
+    /// success or failure.
+    @Test(arguments: Hook.allCases, [Outcome.succeeded, .failed])
+    func aTwentyFiveMinuteJobReadsRunningThroughoutAndEndsRight(hook: Hook, outcome: Outcome) throws {
+        let board = Board()
+        let runner = try Runner()
+        #expect(board.send(hook.begin(job: "job-1", runner: hook.watchesItsRunner ? runner : nil)) == .ok)
+        for minute in stride(from: 0.5, through: 25, by: 0.5) {
+            board.wait(until: minute * 60)
+            let status = try #require(board.status("job-1"), "minute \(minute): the job is gone")
+            #expect(status.phase == "active", "minute \(minute): \(status.phase)")
+            #expect(board.ringIsLit && board.ringIsNotAmber, "minute \(minute): the ring \(board.ring.levels)")
+        }
+        #expect(board.send(.finish(job: "job-1", outcome: outcome)) == .ok)
+        board.wait(until: 25 * 60 + 1)
+        #expect(board.status("job-1")?.phase == outcome.rawValue)
+        let lit = board.ring.levels.filter { $0 != .off }
+        if outcome == .succeeded {
+            #expect(lit.count == 24 && lit.allSatisfy { $0.green > $0.red && $0.green > $0.blue }, "green for success")
+        } else {
+            #expect(lit.allSatisfy { $0.red > $0.green && $0.red > $0.blue }, "red for failure")
+        }
+        board.wait(until: 25 * 60 + 10)
+        #expect(board.status("job-1") == nil, "forgotten once its signal is over")
+        #expect(!board.ringIsLit)
+    }
+
+    /// With history from earlier runs, a job that reports no progress is shown as an estimate (a
+    /// dashed ring, "~" on the display, never 100 %), then as overdue once it runs past it.
+    @Test func pastRunsGiveAnEstimateThenOverdue() throws {
+        let board = Board()
+        for (run, minutes) in [20.0, 22, 24].enumerated() {
+            let start = board.clock.now
+            board.send(Hook.github.begin(job: "run-\(run)", runner: nil))
+            board.wait(until: start + minutes * 60)
+            board.send(.finish(job: "run-\(run)", outcome: .succeeded))
+            board.wait(until: start + minutes * 60 + 10)
+        }
+        // A failed run does not change the estimate.
+        let failedStart = board.clock.now
+        board.send(Hook.github.begin(job: "run-failed", runner: nil))
+        board.wait(until: failedStart + 60)
+        board.send(.finish(job: "run-failed", outcome: .failed))
+        board.wait(until: failedStart + 70)
+        #expect(abs((board.core.durations.expected(for: "acme/widgets/ci/build") ?? 0) - 22 * 60) < 0.01)
+
+        let start = board.clock.now
+        board.send(Hook.github.begin(job: "run-now", runner: nil))
+        board.wait(until: start + 11 * 60)
+        var status = try #require(board.status("run-now"))
+        #expect(status.phase == "active" && status.estimate && status.percent == 50 && status.etaSeconds == 11 * 60)
+        let levels = board.ring.levels
+        #expect(levels[0] != levels[1] && levels[13] == levels[15], "half the ring, dashed: \(levels)")
+        #expect(board.ringIsNotAmber)
+        board.wait(until: start + 21.9 * 60)
+        #expect(board.status("run-now")?.percent == 99, "never 100 % before the end")
+        board.wait(until: start + 25 * 60)
+        status = try #require(board.status("run-now"))
+        #expect(status.phase == "active" && status.overdueSeconds == 180 && status.percent == 99)
+        #expect(board.ring.levels.contains { $0.red > 40 && $0.blue > $0.green }, "the overdue colour")
+        board.send(.finish(job: "run-now", outcome: .succeeded))
+        board.wait(until: start + 25 * 60 + 2)
+        #expect(board.status("run-now")?.phase == "succeeded")
+        // The new run counts: the mean of the last three successes (22, 24 and 25 minutes).
+        #expect(abs((board.core.durations.expected(for: "acme/widgets/ci/build") ?? 0) - (22 + 24 + 25) * 60 / 3) < 0.01)
+    }
+
+    /// Learned durations outlive the service: a new core on the same state folder knows them.
+    @Test func learnedDurationsSurviveARestart() throws {
+        let board = Board()
+        board.send(Hook.gitlab.begin(job: "a", runner: nil))
+        board.wait(until: 300)
+        board.send(.finish(job: "a", outcome: .succeeded))
+        let restarted = DurationStore(folder: board.state.path, logger: .init(label: "test"))
+        #expect(restarted.expected(for: "acme/widgets/build") == 300)
+    }
+
+    /// A job whose runner process dies without reporting an end is failed, as soon as the kernel
+    /// says the process ended.
+    @Test func aJobWhoseRunnerDiesFailsWithinSeconds() throws {
+        let board = Board()
+        let runner = try Runner()
+        #expect(board.send(Hook.github.begin(job: "doomed", runner: runner)) == .ok)
+        board.wait(until: 300)
+        let (pid, fd) = try #require(board.core.processDescriptors.first)
+        #expect(pid == runner.pid)
+        runner.die()
+        #expect(!SystemIO.poll([(fd, .readable)], timeout: 2)[0].isEmpty, "the pidfd says so at once")
+        let events = board.core.processEnded(pid)
+        #expect(events == [JobEvent(.finished, job: "doomed", outcome: .failed)])
+        board.wait(until: 301)
+        #expect(board.status("doomed")?.phase == "failed")
+        #expect(board.core.processDescriptors.isEmpty)
+        // A job that ended first is not failed by its runner's end.
+        let second = try Runner()
+        board.send(Hook.github.begin(job: "fine", runner: second))
+        board.send(.finish(job: "fine", outcome: .succeeded))
+        second.die()
+        #expect(board.core.processEnded(second.pid).isEmpty)
+    }
+
+    /// A process id that does not exist is refused with what to pass instead.
+    @Test func anUnknownProcessIsRefused() {
+        let board = Board()
+        guard case .error(let error)? = board.send(.begin(job: "x", BeginOptions(pid: 4_000_000))) else { Issue.record("accepted"); return }
+        #expect(error.field == "pid" && error.message.contains("no process 4000000") && error.message.contains("$PPID"))
+    }
+
+    /// A reload in the middle of a job (new devices, new timings) keeps the job, its liveness and
+    /// its look; new jobs follow the new timings.
+    @Test func aReloadInTheMiddleKeepsTheJob() throws {
+        let board = Board()
+        let runner = try Runner()
+        board.send(Hook.github.begin(job: "long", runner: runner))
+        board.wait(until: 600)
+        let ring = try SimulatedLEDChain.ws2812(name: "ring", count: 24, layout: .ring(), bus: VirtualSPIBus(clock: board.clock))
+        let oled = SimulatedOLED(name: "oled", configuration: try OLEDConfiguration(controller: .ssd1306), bus: VirtualI2CBus(clock: board.clock))
+        board.core.reconfigure(Board.devices(ring, oled), settings: ServiceSettings(policy: LifecyclePolicy(grace: 5)))
+        board.wait(until: 601)
+        #expect(board.status("long")?.phase == "active")
+        #expect(ring.levels.contains { $0 != .off }, "the new ring shows it")
+        #expect(board.core.processDescriptors.map(\.pid) == [runner.pid], "still watching its runner")
+        board.send(.begin(job: "new", label: nil, total: nil))
+        board.wait(until: 603)
+        #expect(board.status("new")?.phase == "pending", "new jobs follow the new grace delay (5 s)")
+    }
+
+    /// Heartbeats keep a job without progress running; when they stop, it stalls, then is lost.
+    @Test func heartbeatsKeepAJobAlive() {
+        let board = Board()
+        board.send(.begin(job: "beat", BeginOptions(heartbeat: 60)))
+        for minute in 1...20 {
+            board.send(.alive(job: "beat"))
+            board.wait(until: Double(minute) * 60)
+            #expect(board.status("beat")?.phase == "active")
+        }
+        board.wait(until: 20 * 60 + 121)
+        #expect(board.status("beat")?.phase == "stalled")
+        board.wait(until: 20 * 60 + 600)
+        #expect(board.status("beat") == nil, "lost after ten minutes without a heartbeat")
+    }
+
+    /// Regression: `set 35%` on a job of 120 replaced its total with 100, and `set 50/120` then stuck.
+    @Test func percentReportsApplyToTheCurrentTotal() {
+        let board = Board()
+        board.send(.begin(job: "files", label: "Copying", total: 120))
+        board.send(.updatePercent(job: "files", percent: 35, label: nil))
+        var status = board.status("files")
+        #expect(status?.value == 42 && status?.total == 120)
+        board.send(.update(job: "files", value: 50, total: 120, label: nil))
+        board.wait(until: 5)
+        status = board.status("files")
+        #expect(status?.value == 50 && status?.total == 120 && status?.percent == 41)
+    }
+
+    /// Countdowns from the protocol: so many seconds from now, or until a time of day.
+    @Test func countdownsRunOnTheClock() {
+        let board = Board()
+        #expect(board.send(.begin(job: "tea", BeginOptions(label: "Tea", countdown: 300))) == .ok)
+        board.wait(until: 150)
+        #expect(board.status("tea")?.percent == 50 && board.status("tea")?.etaSeconds == 150)
+        let wall = Date().timeIntervalSince1970
+        #expect(board.send(.begin(job: "train", BeginOptions(until: wall + 600))) == .ok)
+        board.wait(until: 450)
+        let percent = board.status("train")?.percent ?? -1
+        #expect((48...52).contains(percent), "\(percent)")
+        guard case .error(let error)? = board.send(.begin(job: "late", BeginOptions(until: wall - 60))) else { Issue.record("accepted"); return }
+        #expect(error.field == "until" && error.message.contains("in the past"))
+    }
+}
