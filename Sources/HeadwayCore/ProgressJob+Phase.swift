@@ -67,7 +67,19 @@ extension ProgressJob {
         if let finishedAt { return finishedAt + policy.linger > time ? finishedAt + policy.linger : nil }
         if time < startedAt + policy.grace { return startedAt + policy.grace }
         if pausedAt != nil { return nil }
-        return [stallsAt(time), livenessEnds(at: time)].compactMap { $0 }.filter { $0 > time }.min()
+        return [stallsAt(time), livenessEnds(at: time), completesAtEnd ? timerEnd : nil].compactMap { $0 }.filter { $0 > time }.min()
+    }
+
+    private var timerEnd: Seconds? {
+        if case .timer(_, let end, _) = kind { return end }
+        return nil
+    }
+
+    /// Whether the job ``completesAtEnd`` and its timer has run out at `time` with no outcome
+    /// reported: its owner (the service) finishes it as a success then.
+    public func timerRanOut(at time: Seconds) -> Bool {
+        guard completesAtEnd, outcome == nil, pausedAt == nil, let timerEnd else { return false }
+        return time >= timerEnd
     }
 
     /// Whether the job is over at `time`: finished and its signal shown (or never shown), or lost.

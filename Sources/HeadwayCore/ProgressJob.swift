@@ -31,6 +31,9 @@ public struct ProgressJob: Sendable, Equatable {
     public private(set) var expectedDuration: Seconds?
     /// Whether indicators print the percentage (the platform guidelines make it optional).
     public var showsPercent: Bool
+    /// Whether the job is complete when its timer runs out (a countdown begun for its own sake:
+    /// a tea timer, a maintenance window) rather than when it reports so. See ``timerRanOut(at:)``.
+    public var completesAtEnd = false
 
     var shown: DisplayedValue
     var estimator: RateEstimator

@@ -48,6 +48,13 @@ public struct JobRegistry: Sendable {
         public var lost: Bool
     }
 
+    /// What ``advance(to:)`` found: jobs forgotten, and jobs whose timer ran out (for the owner of
+    /// the registry to finish, see ``ProgressJob/timerRanOut(at:)``).
+    public struct Advance: Sendable, Equatable {
+        public var departures: [Departure] = []
+        public var ranOut: [String] = []
+    }
+
     public var policy: LifecyclePolicy
     /// Most jobs held at once; `begin` of one more is refused.
     public let limit: Int
@@ -118,23 +125,24 @@ public struct JobRegistry: Sendable {
 
     private func isLive(_ timer: Timer) -> Bool { entries[timer.id]?.scheduled == timer.time }
 
-    /// Lets time pass to `now`: every job whose timer is due is looked at again, and jobs that are
-    /// over are forgotten (returned).
-    public mutating func advance(to now: Seconds) -> [Departure] {
-        var departures: [Departure] = []
+    /// Lets time pass to `now`: every job whose timer is due is looked at again, jobs that are
+    /// over are forgotten, and countdowns that ran out are named.
+    public mutating func advance(to now: Seconds) -> Advance {
+        var advance = Advance()
         while let timer = timers.min, timer.time <= now {
             timers.removeMin()
             guard isLive(timer), let entry = entries[timer.id] else { continue }
             entries[timer.id]?.scheduled = nil
             if entry.job.isOver(at: now) {
-                departures.append(Departure(id: timer.id, lost: entry.job.outcome == nil))
+                advance.departures.append(Departure(id: timer.id, lost: entry.job.outcome == nil))
                 entries.removeValue(forKey: timer.id)
                 visibleIDs.remove(timer.id)
             } else {
+                if entry.job.timerRanOut(at: now) { advance.ranOut.append(timer.id) }
                 refresh(timer.id, at: now)
             }
         }
-        return departures
+        return advance
     }
 
     /// When ``advance(to:)`` next has something to do, if ever.

@@ -57,7 +57,12 @@ extension ServiceCore {
     /// events to deliver (lost jobs, presses) and output failures to report.
     public func tick() -> (events: [JobEvent], failures: [String]) {
         let now = clock.now
-        var events = registry.advance(to: now).filter(\.lost).map { JobEvent(.lost, job: $0.id) }
+        let advance = registry.advance(to: now)
+        var events = advance.departures.filter(\.lost).map { JobEvent(.lost, job: $0.id) }
+        for id in advance.ranOut {
+            guard (try? finish(id, .succeeded, requester: nil, at: now)) != nil else { continue }
+            events.append(JobEvent(.finished, job: id, outcome: .succeeded))
+        }
         var failures: [String] = []
         for monitor in devices.buttons {
             do throws(DeviceError) {

@@ -166,9 +166,11 @@ public final class ServiceCore: LineHandler {
         }
         let expected = kind == .indeterminate ? options.name.flatMap(durations.expected(for:)) : nil
         do {
-            let job = try ProgressJob(
+            var job = try ProgressJob(
                 label: options.label, kind: kind, policy: settings.policy, liveness: liveness, expectedDuration: expected,
                 showsPercent: options.showsPercent, at: now)
+            // A countdown begun through the service is its own job: it is done when it runs out.
+            job.completesAtEnd = options.countdown != nil || options.until != nil
             try registry.begin(id, job, name: options.name, requester: requester, at: now)
         } catch let refusal as JobRefusal {
             throw Self.protocolError(refusal)

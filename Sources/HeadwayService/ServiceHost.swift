@@ -119,33 +119,19 @@ public final class ServiceHost {
     private func reload(from current: ServiceConfiguration, core: ServiceCore, server: ServiceServer) -> ServiceConfiguration? {
         logger.info("reloading the configuration")
         server.reloading()
-        let next: ServiceConfiguration
-        do {
-            next = try load()
-        } catch {
-            report("reload failed, keeping the configuration in force: \(error.description)", server)
-            return nil
-        }
-        // GPIO lines and buses are held exclusively: the old devices go before the new ones open.
-        core.reconfigure(.none, settings: current.settings)
-        do {
-            let devices = try open(next)
-            core.reconfigure(devices, settings: next.settings)
-        } catch {
-            report("reload failed, keeping the configuration in force: \(error.description)", server)
-            do {
-                core.reconfigure(try open(current), settings: current.settings)
-            } catch {
-                logger.critical("the configuration in force cannot open its devices again either: \(error.description); running without outputs")
-            }
-            afterReload(core)
-            return nil
-        }
+        let reload = Reload(load: load, open: open, logger: logger)
+        let outcome = reload(from: current, core: core)
         afterReload(core)
-        let summary = describe(next, core.outputs)
-        logger.info("reloaded: \(summary)")
-        server.ready(status: summary)
-        return next
+        switch outcome {
+        case .reloaded(let next):
+            let summary = describe(next, core.outputs)
+            logger.info("reloaded: \(summary)")
+            server.ready(status: summary)
+            return next
+        case .kept(let problem):
+            report("reload failed, keeping the configuration in force: \(problem)", server)
+            return nil
+        }
     }
 
     /// A reload that did not take: logged, shown in `systemctl status`, and the reload is over.

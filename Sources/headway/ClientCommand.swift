@@ -65,7 +65,8 @@ struct ClientCommand {
         DURATION: 90, 90s, 5m, 1h30m. TIME: 14:30, 14:30:15 (today, or tomorrow when past) or
         2026-11-22T14:30:00Z. --job defaults to the CI runner's job and --name to the runner's job name
         (GitHub Actions, GitLab, Buildkite). A hook never fails its job: when the service is absent or
-        slow, or a value is wrong, commands warn once, give up within 200 ms and exit 0 (--strict: 1).
+        slow, or a value is wrong, commands warn once, give up within 200 ms and exit 0 (--strict:
+        1, or 2 for a wrong value).
         """
 
     /// The commands hooks call, whose mistakes warn instead of failing the job.
@@ -212,9 +213,11 @@ struct ClientCommand {
     }
 
     static func number(_ text: String, _ what: String, positive: Bool) throws(UsageError) -> Double {
-        guard let value = Double(text), value.isFinite, positive ? value > 0 : value >= 0 else {
-            throw UsageError(message: "\(what) \"\(DisplayText.sanitised(text))\" is not a number \(positive ? "above" : "of at least") 0")
+        let shown = DisplayText.truncated(DisplayText.sanitised(text), maxBytes: 40)
+        guard let value = Double(text), positive ? value > 0 : value >= 0 else {
+            throw UsageError(message: "\(what) \"\(shown)\" is not a number \(positive ? "above" : "of at least") 0")
         }
+        guard value.isFinite else { throw UsageError(message: "\(what) \"\(shown)\" is too large to be a number") }
         return value
     }
 

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Every end-to-end suite starts processes that block while they run: one test at a time.
 @Suite("End to end", .serialized)
 enum EndToEnd {}
@@ -66,6 +70,55 @@ struct HeadwaySimTests {
         for phase in ["pending", "active", "stalled", "succeeded"] { #expect(result.stdout.contains(phase), "\(phase) line") }
         #expect(result.stdout.contains("ETA"))
         #expect(result.stdout.contains("Compiling 120 files"))
+    }
+
+    /// Regression: the demo's first impression was "Fetching sources stalled 2s": it opens on a
+    /// working indeterminate job.
+    @Test func theDemoOpensWorkingNotStalled() throws {
+        let result = try Self.run(["demo", "--speed", "5"])
+        let lines = result.stdout.split(separator: "\n")
+        let beforeCompiling = lines.prefix { !$0.contains("Compiling") }
+        #expect(beforeCompiling.contains { $0.contains("active") && $0.contains("Fetching sources [working]") }, "\(beforeCompiling)")
+        #expect(!beforeCompiling.contains { $0.contains("stalled") }, "\(beforeCompiling)")
+    }
+
+    /// Regression: `--press 12:2`, as documented, exited 1: a long press cancels the demo's job.
+    @Test func aDocumentedLongPressCancelsTheDemoJob() throws {
+        let result = try Self.run(["demo", "--speed", "10", "--press", "12:2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("cancelled"), "\(result.stdout)")
+    }
+
+    /// Runs `command` in a pseudo-terminal `columns` wide (util-linux `script`), for `seconds`.
+    static func inTerminal(columns: Int, seconds: Int, _ command: String) throws -> String {
+        // Without NO_COLOR, which the test runner may set: the live view is what is tested.
+        let shell = "stty cols \(columns) rows 50; exec env -u NO_COLOR timeout -s INT \(seconds) \(command)"
+        return try SimulatedService.run(URL(fileURLWithPath: "/usr/bin/script"), ["-qefc", shell, "/dev/null"], environment: ["TERM": "xterm-256color"]).stdout
+    }
+
+    /// Regression: at 60 columns the live view scrolled and garbled; a terminal narrower than the
+    /// rig gets the text lines, a wide one the live view.
+    @Test func aNarrowTerminalGetsTextLines() throws {
+        let demo = Binaries.url("headway-sim").path + " demo --speed 8"
+        let narrow = try Self.inTerminal(columns: 60, seconds: 20, demo)
+        #expect(narrow.contains("active    Compiling 120 files") && !narrow.contains("\u{1B}["), "\(narrow.prefix(400).debugDescription)")
+        let wide = try Self.inTerminal(columns: 100, seconds: 20, demo)
+        #expect(wide.contains("\u{1B}[") && wide.contains("oled 128x64"), "\(wide.prefix(400).debugDescription)")
+    }
+
+    /// Regression: closing the terminal of `headway-sim serve` (SIGHUP) left it running, orphaned.
+    @Test func closingTheTerminalStopsAnInteractiveServe() throws {
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let socket = folder.appendingPathComponent("s.sock").path
+        let serve = try BackgroundProcess(
+            URL(fileURLWithPath: "/usr/bin/script"), ["-qefc", "exec \(Binaries.url("headway-sim").path) serve --socket \(socket)", "/dev/null"],
+            environment: ["TERM": "xterm-256color"])
+        #expect(BackgroundProcess.eventually(within: 5) { FileManager.default.fileExists(atPath: socket) })
+        let simulator = try #require(BackgroundProcess.children(of: serve.pid).first)
+        kill(simulator, SIGHUP)
+        #expect(BackgroundProcess.eventually(within: 3) { kill(simulator, 0) != 0 }, "serve stopped")
+        #expect(!FileManager.default.fileExists(atPath: socket), "and removed its socket")
     }
 
     @Test func renderWritesTheStateAsked() throws {

@@ -23,23 +23,37 @@ final class SimulatedService {
         return board + "timings:\n  grace: \(grace)\n  stall-after: \(stallAfter)\n  linger: \(linger)\n  lose-after: \(loseAfter)\n" + extra
     }
 
-    init(grace: Double = 0.3, stallAfter: Double = 1.5, linger: Double = 5, loseAfter: Double = 30, extra: String = "", environment: [String: String] = [:], arguments: [String] = [], launcher: [String] = []) throws {
-        folder = EndToEnd.HeadwaySimTests.temporaryFolder()
-        socket = folder.appendingPathComponent("headway.sock").path
-        config = folder.appendingPathComponent("rig.yaml")
-        log = folder.appendingPathComponent("service.log")
+    /// The simulator rig with fast timings from a configuration file in the test's folder.
+    convenience init(grace: Double = 0.3, stallAfter: Double = 1.5, linger: Double = 5, loseAfter: Double = 30, extra: String = "", environment: [String: String] = [:], arguments: [String] = [], launcher: [String] = []) throws {
+        let folder = EndToEnd.HeadwaySimTests.temporaryFolder()
+        let config = folder.appendingPathComponent("rig.yaml")
         // Learned durations go to the test's own folder, never to the user's state folder.
         let state = "state-directory: \(folder.appendingPathComponent("state").path)\n"
         try Self.configuration(grace: grace, stallAfter: stallAfter, linger: linger, loseAfter: loseAfter, extra: state + extra).write(to: config, atomically: true, encoding: .utf8)
-        let command = [Binaries.url("headway-sim").path, "serve", "--headless", "--config", config.path, "--socket", socket] + arguments
-        if launcher.isEmpty {
-            process.executableURL = URL(fileURLWithPath: command[0])
-            process.arguments = Array(command.dropFirst())
-        } else {
-            process.executableURL = URL(fileURLWithPath: launcher[0])
-            process.arguments = Array(launcher.dropFirst()) + command
-        }
+        try self.init(folder: folder, command: launcher + [Binaries.url("headway-sim").path, "serve", "--headless", "--config", config.path] + arguments, environment: environment)
+    }
+
+    /// `headway-sim serve --headless` as an installed program is run: found by name on PATH, from
+    /// a working directory of its own (the test's folder), with its default configuration.
+    static func installed(arguments: [String] = []) throws -> SimulatedService {
+        let folder = EndToEnd.HeadwaySimTests.temporaryFolder()
+        let environment = [
+            "PATH": Binaries.folder.path + ":/usr/bin:/bin",
+            "STATE_DIRECTORY": folder.appendingPathComponent("state").path,
+            "HEADWAY_BOARDS": "",
+        ]
+        return try SimulatedService(folder: folder, command: ["/usr/bin/env", "headway-sim", "serve", "--headless"] + arguments, environment: environment, directory: folder)
+    }
+
+    private init(folder: URL, command: [String], environment: [String: String], directory: URL? = nil) throws {
+        self.folder = folder
+        socket = folder.appendingPathComponent("headway.sock").path
+        config = folder.appendingPathComponent("rig.yaml")
+        log = folder.appendingPathComponent("service.log")
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst()) + ["--socket", socket]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let directory { process.currentDirectoryURL = directory }
         FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         process.standardError = try FileHandle(forWritingTo: log)

@@ -25,6 +25,33 @@ struct LifecycleTests {
         }
     }
 
+    /// Regression: a job that failed inside the grace delay was never shown. Quick successes and
+    /// cancellations stay hidden; a failure is news whatever the length.
+    @Test func aFailureInsideTheGraceDelayIsShown() throws {
+        let policy = LifecyclePolicy(grace: 2, linger: 3)
+        var failed = try ProgressJob(policy: policy, at: 0)
+        try failed.finish(.failed, at: 0.5)
+        #expect(failed.phase(at: 0.6) == .finished(.failed))
+        #expect(failed.phase(at: 3.6) == .hidden)
+        var quick = try ProgressJob(policy: policy, at: 0)
+        try quick.finish(.succeeded, at: 0.5)
+        #expect(quick.phase(at: 0.6) == .hidden)
+    }
+
+    /// A job that reports no progress reads as running while it is alive: never stalled, and lost
+    /// only after `aliveWithoutReports` without a word; a watched process is never lost by time.
+    @Test func aJobWithoutProgressReportsIsAliveUntilItsLivenessEnds() throws {
+        let policy = LifecyclePolicy(grace: 2, stallAfter: 30, linger: 3, loseAfter: 600, aliveWithoutReports: 6 * 3600)
+        let silent = try ProgressJob(policy: policy, at: 0)
+        for minute in stride(from: 1.0, to: 359, by: 7) { #expect(silent.phase(at: minute * 60) == .active, "minute \(minute)") }
+        #expect(silent.phase(at: 6 * 3600) == .lost)
+        let watched = try ProgressJob(policy: policy, liveness: .process(pid: 1), at: 0)
+        #expect(watched.phase(at: 48 * 3600) == .active && watched.nextPhaseChange(after: 10) == nil)
+        var reporting = try ProgressJob(kind: .determinate(value: 1, total: 10), policy: policy, at: 0)
+        try reporting.update(value: 2, at: 10)
+        #expect(reporting.phase(at: 41) == .stalled(silence: 31), "one that reports progress still stalls")
+    }
+
     @Test func stalledAfterSilenceThenLost() throws {
         var job = try ProgressJob(policy: policy, at: 0)
         try job.update(value: 3, total: 10, at: 5)

@@ -30,6 +30,11 @@ struct ScreenStyleTests {
         #expect(font.truncated("naïve → Zürich ✓", toFit: 128) == "naïve → Zürich ✓", "Latin-1 and a few symbols are in the font")
         #expect(font.truncated("nai\u{308}ve", toFit: 128) == "nai\u{308}ve", "a decomposed ï draws as its letter")
         #expect(font.truncated("日本", toFit: 128) == "??")
+        // Regression: non-ASCII letters were drawn as "?".
+        for character in "éüßñÅ→←✓✗…€" {
+            #expect(font.contains(character) && font.rows(for: character) != font.rows(for: "?"), "\(character)")
+        }
+        #expect(font.rows(for: "é") != font.rows(for: "e"))
     }
 
     @Test func truncationNeverOverflows() {
@@ -43,6 +48,22 @@ struct ScreenStyleTests {
             #expect(BitmapFont.fixed5x7.width(of: cut) <= width)
             #expect(cut.hasSuffix("…") == (text.count * 5 > width && width >= 5))
         }
+    }
+
+    /// The percentage is optional: hidden by the job (`begin --no-percent`) or by the appearance,
+    /// the screens draw the same bar without it.
+    @Test func thePercentageCanBeHidden() {
+        var quiet = Fixture.active(0.42)
+        quiet.showsPercent = false
+        func check(_ style: some ProgressStyle<Bitmap>) {
+            let shown = Fixture.bitmap(Fixture.active(0.42), style: style)
+            let hiddenByJob = Fixture.bitmap(quiet, style: style)
+            let hiddenByAppearance = Fixture.bitmap(Fixture.active(0.42), style: style, appearance: Appearance(showsPercent: false))
+            #expect(hiddenByJob.litCount() < shown.litCount(), "\(type(of: style))")
+            #expect(hiddenByJob == hiddenByAppearance, "\(type(of: style))")
+        }
+        check(BarScreenStyle())
+        check(RingScreenStyle())
     }
 
     @Test func hiddenTrackDrawsNoOutline() {

@@ -14,6 +14,63 @@ struct ConfigurationTests {
         #expect(configuration.buttons.count == 1)
     }
 
+    /// The presets built into the programs are the files in Boards/ (Scripts/embed-boards writes
+    /// them); the built-in one is what `--board NAME` loads, from any directory.
+    @Test func builtInPresetsAreTheBoardsFiles() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.presets.path).filter { $0.hasSuffix(".yaml") }
+        #expect(Set(files.map { String($0.dropLast(5)) }) == Set(BoardPresets.embedded.keys), "run Scripts/embed-boards")
+        for file in files {
+            let text = try String(contentsOf: Self.presets.appendingPathComponent(file), encoding: .utf8)
+            let normalised = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.replacing(#/\s+$/#, with: "") }
+                .joined(separator: "\n").trimmingCharacters(in: .newlines)
+            #expect(BoardPresets.embedded[String(file.dropLast(5))] == normalised, "\(file): run Scripts/embed-boards")
+            let name = String(file.dropLast(5))
+            #expect(try BoardPresets.configuration(named: name).outputs.count == ConfigurationLoader.load(path: Self.presets.appendingPathComponent(file).path).outputs.count)
+        }
+    }
+
+    /// The keys of the liveness and overview work: focus, state directory, the alive-without-
+    /// reports timing, and the looks of ended, overdue and the percentage.
+    @Test func focusStateAndLooksAreRead() throws {
+        let yaml = """
+            focus: oldest
+            state-directory: /var/lib/headway-test
+            timings:
+              alive-without-reports: 7200
+            appearance:
+              ended: "#102030"
+              overdue: "#a000c0"
+              percent: false
+            outputs:
+              - name: a
+                driver: leds0
+                count: 8
+
+            """
+        let configuration = try ConfigurationLoader.parse(yaml, source: "test.yaml")
+        #expect(configuration.focus == .oldest && configuration.stateDirectory == "/var/lib/headway-test")
+        #expect(configuration.policy.aliveWithoutReports == 7200)
+        #expect(configuration.appearance.ended == Colour(red: 0x10, green: 0x20, blue: 0x30))
+        #expect(configuration.appearance.overdue == Colour(red: 0xA0, green: 0, blue: 0xC0))
+        #expect(!configuration.appearance.showsPercent)
+        #expect(try ConfigurationLoader.parse("outputs:\n  - name: a\n    driver: leds0\n    count: 8\n", source: "t").focus == .urgent, "urgent by default")
+    }
+
+    @Test(arguments: [
+        ("focus: loudest\n", "focus", "newest, oldest"),
+        ("state-directory: state\n", "state-directory", "absolute path"),
+        ("timings:\n  alive-without-reports: 5\n", "timings.alive-without-reports", "out of range"),
+        ("appearance:\n  percent: maybe\n", "appearance.percent", "true or false"),
+    ])
+    func badNewKeysSayWhatToFix(yaml: String, key: String, message: String) {
+        #expect {
+            _ = try ConfigurationLoader.parse(yaml + "outputs:\n  - name: a\n    driver: leds0\n    count: 8\n", source: "test.yaml")
+        } throws: { error in
+            let error = error as! ConfigurationError
+            return error.line == 1 || error.line == 2 ? error.key == key && error.description.contains(message) : false
+        }
+    }
+
     @Test func piPresetsHaveARingOnSPI0AnOLEDOnI2C1AndAButton() throws {
         for name in ["raspberry-pi-4", "raspberry-pi-5"] {
             let configuration = try ConfigurationLoader.load(path: Self.presets.appendingPathComponent(name + ".yaml").path)

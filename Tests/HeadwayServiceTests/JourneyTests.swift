@@ -10,6 +10,9 @@ import Testing
 /// minute, not only the mechanisms.
 @Suite("CI journeys")
 struct JourneyTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    var packageRoot: URL { Self.packageRoot }
+
     /// The service with the default timings (30 s stall, 10 min lose, 6 h alive without reports).
     final class Board {
         let clock = ManualClock()
@@ -225,6 +228,45 @@ struct JourneyTests {
         #expect(board.status("new")?.phase == "pending", "new jobs follow the new grace delay (5 s)")
     }
 
+    /// A reload whose file has a typo (or whose devices do not open) keeps the job, and the
+    /// configuration in force: its devices, its timings. A good file after that is taken.
+    @Test func aBrokenReloadKeepsTheJobAndTheOldConfiguration() throws {
+        let board = Board()
+        let file = board.state.appendingPathComponent("rig.yaml")
+        try FileManager.default.createDirectory(at: board.state, withIntermediateDirectories: true)
+        let preset = try String(contentsOf: packageRoot.appendingPathComponent("Boards/simulator.yaml"), encoding: .utf8)
+        try (preset + "timings:\n  grace: 1\n").write(to: file, atomically: true, encoding: .utf8)
+        var current = try ConfigurationLoader.load(path: file.path)
+        board.core.reconfigure(Board.devices(board.ring, board.oled), settings: current.settings)
+        var opened = 0
+        let reload = Reload(
+            load: { () throws(ConfigurationError) in try ConfigurationLoader.load(path: file.path) },
+            open: { _ in
+                opened += 1
+                return Board.devices(board.ring, board.oled)
+            },
+            logger: .init(label: "test"))
+        let runner = try Runner()
+        board.send(Hook.gitlab.begin(job: "kept", runner: runner))
+        board.wait(until: 120)
+
+        try (preset + "timings:\n  grace: 1\n  stall-after: [\n").write(to: file, atomically: true, encoding: .utf8)
+        guard case .kept(let problem) = reload(from: current, core: board.core) else { Issue.record("a broken file was taken"); return }
+        #expect(problem.contains(#/rig\.yaml:\d+: /#), "says where: \(problem)")
+        #expect(opened == 0, "the devices in force were never let go")
+        #expect(board.core.settings.policy.grace == 1)
+        board.wait(until: 121)
+        #expect(board.status("kept")?.phase == "active" && board.ringIsLit && board.ringIsNotAmber)
+        #expect(board.core.processDescriptors.map(\.pid) == [runner.pid])
+
+        try (preset + "timings:\n  grace: 4\n").write(to: file, atomically: true, encoding: .utf8)
+        guard case .reloaded(let next) = reload(from: current, core: board.core) else { Issue.record("a good file was refused"); return }
+        current = next
+        #expect(board.core.settings.policy.grace == 4 && opened == 1)
+        board.wait(until: 122)
+        #expect(board.status("kept")?.phase == "active" && board.ringIsLit)
+    }
+
     /// Heartbeats keep a job without progress running; when they stop, it stalls, then is lost.
     @Test func heartbeatsKeepAJobAlive() {
         let board = Board()
@@ -259,9 +301,12 @@ struct JourneyTests {
         #expect(board.send(.begin(job: "tea", BeginOptions(label: "Tea", countdown: 300))) == .ok)
         board.wait(until: 150)
         #expect(board.status("tea")?.percent == 50 && board.status("tea")?.etaSeconds == 150)
+        board.wait(until: 300)
+        board.wait(until: 300.1)
+        #expect(board.status("tea")?.phase == "succeeded", "a countdown is done when it runs out, never stalled")
         let wall = Date().timeIntervalSince1970
         #expect(board.send(.begin(job: "train", BeginOptions(until: wall + 600))) == .ok)
-        board.wait(until: 450)
+        board.wait(until: 600)
         let percent = board.status("train")?.percent ?? -1
         #expect((48...52).contains(percent), "\(percent)")
         guard case .error(let error)? = board.send(.begin(job: "late", BeginOptions(until: wall - 60))) else { Issue.record("accepted"); return }

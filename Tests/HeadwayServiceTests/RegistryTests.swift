@@ -77,7 +77,7 @@ struct RegistryTests {
         var departures: [JobRegistry.Departure] = []
         while let next = registry.nextChange() {
             #expect(next <= 3.5)
-            departures += registry.advance(to: next)
+            departures += registry.advance(to: next).departures
         }
         #expect(departures == [JobRegistry.Departure(id: "quick", lost: false)])
         #expect(registry.count == 0)

@@ -1,3 +1,4 @@
+import Foundation
 import HeadwayCore
 import HeadwayRender
 @testable import HeadwaySimulator
@@ -18,6 +19,25 @@ struct TerminalTests {
         #expect(lines.contains { $0.contains("oled 128x64") })
         #expect(lines.contains { $0.hasPrefix("strip ") })
         #expect(lines.filter { $0.contains("●") }.count >= 5, "the lit ring spans several rows")
+    }
+
+    /// Regression: the status line was cut at 80 columns however wide the terminal.
+    @Test func aWideTerminalShowsTheWholeStatusLine() {
+        let rig = SimulatorRig.standard(clock: ManualClock())
+        let status = "job-1: active 42% ·" + String(repeating: " a long GitLab job name", count: 4)
+        let lines = RigPainter(columns: 140).paint(rig, title: "title", status: [status]).lines(colour: false)
+        #expect(lines.contains { $0.contains(status) }, "\(lines)")
+        #expect(lines.allSatisfy { $0.count <= 140 })
+    }
+
+    /// Regression: escapes in a label changed the terminal's colours and title, and a newline
+    /// garbled the picture. What reaches the canvas is printable, on one line.
+    @Test func labelsNeverReachTheTerminalRaw() {
+        var canvas = TerminalCanvas(width: 40, height: 2)
+        canvas.write("job: \u{1B}]0;owned\u{07}\u{1B}[31mred\nnext\r\u{9B}2J", x: 0, y: 0)
+        let lines = canvas.lines(colour: false)
+        #expect(lines.allSatisfy { line in !line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } }, "\(lines.map(\.debugDescription))")
+        #expect(lines[0].hasPrefix("job: ") && lines[0].contains("red") && lines[1].trimmingCharacters(in: .whitespaces).isEmpty)
     }
 
     @Test(arguments: [8, 12, 16, 24, 35, 60])
