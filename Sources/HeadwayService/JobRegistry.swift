@@ -61,6 +61,9 @@ public struct JobRegistry: Sendable {
     private(set) var entries: OrderedDictionary<String, Entry> = [:]
     private var timers = Heap<Timer>()
     private var visibleIDs = Set<String>()
+    /// Jobs that need a person (stalled, or signalling a failure), as of the last change or
+    /// ``advance(to:)``: found without walking every job.
+    public private(set) var urgentIDs = Set<String>()
 
     public init(policy: LifecyclePolicy = .standard, limit: Int = 10_000) {
         self.policy = policy
@@ -114,7 +117,12 @@ public struct JobRegistry: Sendable {
     /// change (a timer already set earlier stays: it will find the job again when it fires).
     private mutating func refresh(_ id: String, at now: Seconds) {
         guard var entry = entries[id] else { return }
-        entry.visible = entry.job.phase(at: now).isVisible
+        let phase = entry.job.phase(at: now)
+        entry.visible = phase.isVisible
+        switch phase {
+        case .stalled, .finished(.failed): urgentIDs.insert(id)
+        default: urgentIDs.remove(id)
+        }
         if let next = entry.job.nextPhaseChange(after: now), entry.scheduled.map({ next < $0 }) ?? true {
             timers.insert(Timer(time: next, id: id))
             entry.scheduled = next
@@ -137,6 +145,7 @@ public struct JobRegistry: Sendable {
                 advance.departures.append(Departure(id: timer.id, lost: entry.job.outcome == nil))
                 entries.removeValue(forKey: timer.id)
                 visibleIDs.remove(timer.id)
+                urgentIDs.remove(timer.id)
             } else {
                 if entry.job.timerRanOut(at: now) { advance.ranOut.append(timer.id) }
                 refresh(timer.id, at: now)

@@ -90,8 +90,13 @@ extension ServiceCore {
     private func candidates(at now: Seconds) -> [(id: String, snapshot: ProgressSnapshot)] {
         guard registry.visibleCount > 0 else { return [] }
         let widest = devices.outputs.map(OutputLayout.capacity).max() ?? 1
-        var found = registry.newestVisible(at: now, limit: max(widest, settings.focus == .urgent ? 64 : 1))
+        var found = registry.newestVisible(at: now, limit: widest)
         found += registry.oldestVisible(at: now, limit: 1)
+        if settings.focus == .urgent {
+            for id in registry.urgentIDs.prefix(16) {
+                if let entry = registry[id] { found.append((id, entry.job.snapshot(at: now))) }
+            }
+        }
         for output in devices.outputs {
             for id in output.layout.shownJobs where registry.isVisible(id) {
                 if let entry = registry[id] { found.append((id, entry.job.snapshot(at: now))) }

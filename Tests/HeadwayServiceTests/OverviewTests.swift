@@ -99,6 +99,18 @@ struct OverviewTests {
         #expect(rig.shown == ["doomed", "doomed"], "a failure first")
     }
 
+    /// However many jobs run, the one that needs a person is found: the oldest of 200 stalls.
+    @Test func urgentFocusFindsAStallAmongManyJobs() {
+        let rig = Rig(focus: .urgent)
+        rig.send(.begin(job: "old", label: "Old", total: 10))
+        rig.send(.update(job: "old", value: 1, total: 10, label: nil))
+        for index in 0..<200 { rig.send(.begin(job: "quiet-\(index)", label: nil, total: nil)) }
+        rig.wait(until: 2)
+        #expect(rig.shown == ["quiet-199", "quiet-199"])
+        rig.wait(until: 31)
+        #expect(rig.shown == ["old", "old"], "stalled: it needs a look")
+    }
+
     /// Regression: the OLED and the ring showed the newest job with no sign that others run.
     @Test func singleJobOutputsShowThatOthersRun() {
         let alone = Rig(focus: .newest)
