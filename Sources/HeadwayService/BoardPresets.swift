@@ -1,5 +1,6 @@
 import Headway
 import Foundation
+import HeadwayProtocol
 
 /// Board presets: the YAML files in `Boards/`, built into the programs (EmbeddedBoards.swift), so
 /// that `--board NAME` works from any directory. The package also installs them under
@@ -8,7 +9,7 @@ import Foundation
 public enum BoardPresets {
     /// The preset `name` (e.g. `raspberry-pi-5`), read like a configuration file.
     public static func configuration(named name: String) throws(ConfigurationError) -> ServiceConfiguration {
-        if let folder = ProcessInfo.processInfo.environment["HEADWAY_BOARDS"], !folder.isEmpty {
+        if let folder = SystemIO.environment("HEADWAY_BOARDS"), !folder.isEmpty {
             let path = folder + "/" + name + ".yaml"
             if FileManager.default.fileExists(atPath: path) { return try ConfigurationLoader.load(path: path) }
         }
@@ -23,7 +24,7 @@ public enum BoardPresets {
     /// Every preset's name (the built-in ones and those in `$HEADWAY_BOARDS`).
     public static var names: [String] {
         var names = Set(embedded.keys)
-        if let folder = ProcessInfo.processInfo.environment["HEADWAY_BOARDS"], let files = try? FileManager.default.contentsOfDirectory(atPath: folder) {
+        if let folder = SystemIO.environment("HEADWAY_BOARDS"), let files = try? FileManager.default.contentsOfDirectory(atPath: folder) {
             names.formUnion(files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) })
         }
         return names.sorted()

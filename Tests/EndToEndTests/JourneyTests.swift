@@ -16,7 +16,8 @@ struct JourneyTests {
     @Test func anInstalledSimulatorFindsItsPresetsFromAnyDirectory() throws {
         let service = try SimulatedService.installed(arguments: ["--board", "raspberry-pi-5"])
         #expect(service.isRunning, "\(service.logged)")
-        #expect(service.logged.contains("from Raspberry Pi 5"), "\(service.logged)")
+        // The socket exists a moment before the line saying what the service drives is logged.
+        #expect(BackgroundProcess.eventually(within: 3) { service.logged.contains("from Raspberry Pi 5") }, "\(service.logged)")
         let unknown = try SimulatedService.installed(arguments: ["--board", "pi-six"])
         #expect(unknown.waitForExit() == 1)
         #expect(unknown.logged.contains("no board preset \"pi-six\"; the presets are raspberry-pi-4, raspberry-pi-5, simulator"), "\(unknown.logged)")
