@@ -1,6 +1,5 @@
 import Foundation
 import Headway
-import Logging
 
 /// Keeps ``DurationHistory`` in the service's state folder (`durations` there), so what past runs
 /// took survives restarts. A folder that cannot be written is reported once; the history then lives
@@ -8,11 +7,11 @@ import Logging
 public final class DurationStore {
     public private(set) var history: DurationHistory
     private let file: URL?
-    private let logger: Logger
+    private let logger: ServiceLogger
     private var reportedFailure = false
 
     /// The history in `folder` (created when missing), or an empty one in memory without a folder.
-    public init(folder: String?, logger: Logger) {
+    public init(folder: String?, logger: ServiceLogger) {
         self.logger = logger
         guard let folder else {
             file = nil

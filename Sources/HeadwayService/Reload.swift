@@ -1,4 +1,3 @@
-import Logging
 
 /// Swapping the configuration of a running core for the next one: jobs, clients and learned
 /// durations stay; only devices and settings change. A next configuration that does not load, or
@@ -11,7 +10,7 @@ struct Reload {
 
     let load: ServiceHost.Loader
     let open: ServiceHost.Opener
-    let logger: Logger
+    let logger: ServiceLogger
 
     func callAsFunction(from current: ServiceConfiguration, core: ServiceCore) -> Outcome {
         let next: ServiceConfiguration

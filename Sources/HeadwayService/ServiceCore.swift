@@ -1,6 +1,5 @@
 import Headway
 import HeadwayProtocol
-import Logging
 
 /// A client connection, as the service knows it.
 public typealias ConnectionID = Int
@@ -67,7 +66,7 @@ public final class ServiceCore: LineHandler {
     /// Seconds since 1970 (UTC), for countdowns `until` a time of day.
     let wallClock: @Sendable () -> Double
     let durations: DurationStore
-    let logger: Logger
+    let logger: ServiceLogger
     var subscriptions = Subscriptions()
     /// Processes whose life is a job's, with the descriptor that says when they end.
     var watchedProcesses: [Int32: Int32] = [:]
@@ -76,7 +75,7 @@ public final class ServiceCore: LineHandler {
     public init(
         devices: ServiceDevices, settings: ServiceSettings = ServiceSettings(), clock: any ProgressClock,
         wallClock: (@Sendable () -> Double)? = nil, durations: DurationStore? = nil,
-        logger: Logger = Logger(label: "headway"), jobLimit: Int = 10_000
+        logger: ServiceLogger = .standardError(label: "headway"), jobLimit: Int = 10_000
     ) {
         registry = JobRegistry(policy: settings.policy, limit: jobLimit)
         self.devices = devices

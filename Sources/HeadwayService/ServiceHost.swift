@@ -1,6 +1,5 @@
 import Headway
 import HeadwayProtocol
-import Logging
 
 /// The one host loop of `headwayd` and `headway-sim serve`: load the configuration, open its
 /// devices, listen (or take systemd's socket), serve, reload on SIGHUP, stop on SIGTERM. The two
@@ -39,7 +38,7 @@ public final class ServiceHost {
 
     public let settings: Settings
     public let clock: any ProgressClock
-    private let logger: Logger
+    private let logger: ServiceLogger
     private let load: Loader
     private let open: Opener
     /// Wraps the core in a program's own operations (the simulator's `press` and `snapshot`).
@@ -49,7 +48,7 @@ public final class ServiceHost {
     /// Called after the devices were replaced (a reload).
     public var afterReload: (ServiceCore) -> Void = { _ in }
 
-    public init(settings: Settings, clock: any ProgressClock = MonotonicClock(), logger: Logger, load: @escaping Loader, open: @escaping Opener) {
+    public init(settings: Settings, clock: any ProgressClock = MonotonicClock(), logger: ServiceLogger, load: @escaping Loader, open: @escaping Opener) {
         self.settings = settings
         self.clock = clock
         self.logger = logger

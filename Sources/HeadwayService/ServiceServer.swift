@@ -1,6 +1,5 @@
 import Headway
 import HeadwayProtocol
-import Logging
 
 /// The service's event loop: accepts clients on the socket, reads request lines, answers them,
 /// sends events to subscribers, and ticks the core when a frame is due — and only then: with no
@@ -47,7 +46,7 @@ public final class ServiceServer {
     public var handler: LineHandler
     public let core: ServiceCore
     private let listener: Int32
-    private let logger: Logger
+    private let logger: ServiceLogger
     private let clock: any ProgressClock
     private var connections: [Int32: Connection] = [:]
     private var acceptPausedUntil: Seconds?
@@ -62,7 +61,7 @@ public final class ServiceServer {
     /// SIGHUP stops the service instead of reloading it (a service in a terminal that closed).
     public var hangUpStops = false
 
-    public init(core: ServiceCore, listener: Int32, logger: Logger, handler: LineHandler? = nil) {
+    public init(core: ServiceCore, listener: Int32, logger: ServiceLogger, handler: LineHandler? = nil) {
         self.core = core
         self.handler = handler ?? core
         self.listener = listener

@@ -58,7 +58,7 @@ enum YAMLAnchors {
                 case "\"", "'":
                     if nodeStart { quote = character }
                     nodeStart = false
-                case "|", ">" where nodeStart:
+                case "|" where nodeStart, ">" where nodeStart:
                     blockIndent = indent
                     index = characters.count
                     continue

@@ -3,7 +3,6 @@ import Headway
 import HeadwayProtocol
 import HeadwayService
 import HeadwaySimulator
-import Logging
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,7 +33,6 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
-        JournalLogHandler.bootstrap(label: "headway-sim")
         let path = socket ?? SocketPath.forServer()
         let clock = MonotonicClock()
         var rig = SimulatorRig()
@@ -43,7 +41,7 @@ struct Serve: ParsableCommand {
         let settings = ServiceHost.Settings(
             name: "headway-sim", socketPath: path, stateDirectory: StateDirectory.standard(for: "headway-sim"), hangUpStops: interactive)
         let host = ServiceHost(
-            settings: settings, clock: clock, logger: Logger(label: "headway-sim"),
+            settings: settings, clock: clock, logger: .standardError(label: "headway-sim"),
             load: { [board, config] () throws(ConfigurationError) in
                 if let config { return try ConfigurationLoader.load(path: config) }
                 return try BoardPresets.configuration(named: board ?? "simulator")

@@ -3,7 +3,6 @@ import Headway
 import HeadwayLinux
 import HeadwayProtocol
 import HeadwayService
-import Logging
 
 @main
 struct Headwayd: ParsableCommand {
@@ -45,12 +44,11 @@ struct Headwayd: ParsableCommand {
     }
 
     func run() throws {
-        JournalLogHandler.bootstrap(label: "headwayd")
         let settings = ServiceHost.Settings(
             name: "headwayd", socketPath: socket ?? SocketPath.forServer(), socketGroup: group, persist: persist,
             stateDirectory: StateDirectory.standard(for: "headway"))
         let host = ServiceHost(
-            settings: settings, logger: Logger(label: "headwayd"),
+            settings: settings, logger: .standardError(label: "headwayd"),
             load: { [board, config] () throws(ConfigurationError) in
                 if let config { return try ConfigurationLoader.load(path: config) }
                 return try BoardPresets.configuration(named: board!)

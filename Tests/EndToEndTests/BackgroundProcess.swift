@@ -20,7 +20,7 @@ final class BackgroundProcess {
         env.merge(environment) { $1 }
         process.environment = env
         if let directory { process.currentDirectoryURL = directory }
-        for name in ["stdout", "stderr"] { FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: nil) }
+        for name in ["stdout", "stderr"] { _ = FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: nil) }
         process.standardOutput = try FileHandle(forWritingTo: folder.appendingPathComponent("stdout"))
         process.standardError = try FileHandle(forWritingTo: folder.appendingPathComponent("stderr"))
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")

@@ -200,7 +200,7 @@ struct HardeningTests {
         let config = folder.appendingPathComponent("rig.yaml")
         try (try SimulatedService.configuration(extra: "socket-group: nogroup\n")).write(to: config, atomically: true, encoding: .utf8)
         let log = folder.appendingPathComponent("log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let activator = Process()
         activator.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
         activator.arguments = ["-l", socket, Binaries.url("headway-sim").path, "serve", "--headless", "--config", config.path, "--socket", socket]

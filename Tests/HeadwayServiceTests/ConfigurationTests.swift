@@ -132,6 +132,9 @@ struct ConfigurationTests {
         #expect(YAMLAnchors.firstLine(in: "a: [1, &y 2]\n") == 1)
         #expect(YAMLAnchors.firstLine(in: "a: |\n  *not an alias\n  &nor this\nb: 2\n") == nil)
         #expect(YAMLAnchors.firstLine(in: "a: !!str &x text\n") == 1)
+        // Regression: a `|` inside a plain scalar was taken for a block scalar, hiding the lines under it.
+        #expect(YAMLAnchors.firstLine(in: "outputs:\n  - name: a|b\n    count: *n\n") == 3)
+        #expect(YAMLAnchors.firstLine(in: "outputs:\n  - name: a>b\n    count: *n\n") == 3)
     }
 
     /// Regression: an invalid-UTF-8 file was reported as "cannot read the file (does it exist…)".

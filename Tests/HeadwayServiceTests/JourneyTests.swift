@@ -25,7 +25,7 @@ struct JourneyTests {
             state = FileManager.default.temporaryDirectory.appendingPathComponent("journey-\(UUID().uuidString)")
             ring = try! .ws2812(name: "ring", count: 24, layout: .ring(), bus: VirtualSPIBus(clock: clock))
             oled = SimulatedOLED(name: "oled", configuration: try! OLEDConfiguration(controller: .ssd1306), bus: VirtualI2CBus(clock: clock))
-            core = ServiceCore(devices: Self.devices(ring, oled), clock: clock, durations: DurationStore(folder: state.path, logger: .init(label: "test")))
+            core = ServiceCore(devices: Self.devices(ring, oled), clock: clock, durations: DurationStore(folder: state.path, logger: .standardError(label: "test")))
         }
 
         deinit { try? FileManager.default.removeItem(at: state) }
@@ -174,7 +174,7 @@ struct JourneyTests {
         board.send(Hook.gitlab.begin(job: "a", runner: nil))
         board.wait(until: 300)
         board.send(.finish(job: "a", outcome: .succeeded))
-        let restarted = DurationStore(folder: board.state.path, logger: .init(label: "test"))
+        let restarted = DurationStore(folder: board.state.path, logger: .standardError(label: "test"))
         #expect(restarted.expected(for: "acme/widgets/build") == 300)
     }
 
@@ -245,7 +245,7 @@ struct JourneyTests {
                 opened += 1
                 return Board.devices(board.ring, board.oled)
             },
-            logger: .init(label: "test"))
+            logger: .standardError(label: "test"))
         let runner = try Runner()
         board.send(Hook.gitlab.begin(job: "kept", runner: runner))
         board.wait(until: 120)
