@@ -2,24 +2,55 @@
 # made once per machine with debootstrap and then reused: the Swift that Debian 13 ships
 # (swiftlang 6.0.3, what a Pi owner can apt install), its libgpiod 2.x and libi2c.
 #   debian13_root ARCH              makes the chroot when missing; prints its path
+#   debian13_bare_root ARCH         a second chroot with only debootstrap's minimal set; prints it
 #   debian13_run ROOT COMMAND…      runs COMMAND in it, the repository at /src, in a private mount
 #                                   namespace (the mounts go when the command ends)
 
-debian13_packages="swiftlang libc6-dev libstdc++-14-dev libgpiod-dev libi2c-dev git rsync pkg-config ca-certificates python3"
+#   debian13_arm64_swift ROOT       unpacks Debian 13's aarch64 Swift (modules, runtime, static
+#                                   libraries) at ROOT/opt/swift-arm64 for cross-compiling; prints it
+
+# What the tests need, then what Scripts/package needs: debhelper and lintian (and systemd, which
+# the package depends on, for the from-source install test), and arm64's C
+# libraries beside amd64's (Debian's multiarch), so the cross-build links against them and
+# dpkg-shlibdeps finds the packages that hold them.
+debian13_packages="swiftlang libc6-dev libstdc++-14-dev libgpiod-dev libi2c-dev git rsync pkg-config ca-certificates python3 \
+debhelper lintian binutils-aarch64-linux-gnu systemd \
+libc6-dev:arm64 libstdc++-14-dev:arm64 libgcc-14-dev:arm64 libgpiod-dev:arm64 libi2c-dev:arm64"
+
+# debootstraps a minimal Debian 13 for ARCH into ROOT unless it is there already.
+debian13_bootstrap() {
+    local arch="$1" root="$2"
+    [ -f "$root/.debootstrapped" ] && return 0
+    echo "debian13: making a Debian 13 $arch chroot in $root (once per machine)" >&2
+    [ "$arch" = amd64 ] || debian13_arm64_emulation
+    rm -rf "$root"
+    mkdir -p "$root"
+    debootstrap --variant=minbase --arch="$arch" trixie "$root" http://deb.debian.org/debian >"$root.log" 2>&1 ||
+        { tail -20 "$root.log" >&2; return 1; }
+    touch "$root/.debootstrapped"
+}
+
+# A bare Debian 13 for ARCH, nothing installed beyond debootstrap's minimal set: what a package is
+# installed into by the tests (copied first; this one stays as it is).
+debian13_bare_root() {
+    local root="$PWD/.build-debian13/bare-$1"
+    debian13_bootstrap "$1" "$root"
+    echo "$root"
+}
+
+# arm64 programs run here through qemu-user: binfmt_misc with the F flag, so they run in chroots too.
+debian13_arm64_emulation() {
+    ensure_packages qemu-user-static binfmt-support
+    [ -e /proc/sys/fs/binfmt_misc/register ] || as_root mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+    [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || as_root update-binfmts --enable qemu-aarch64
+}
 
 debian13_root() {
     local arch="$1" root="$PWD/.build-debian13/$1"
-    if [ ! -f "$root/.debootstrapped" ]; then
-        echo "debian13: making a Debian 13 $arch chroot in $root (once per machine)" >&2
-        rm -rf "$root"
-        mkdir -p "$root"
-        debootstrap --variant=minbase --arch="$arch" trixie "$root" http://deb.debian.org/debian >"$root.log" 2>&1 ||
-            { tail -20 "$root.log" >&2; return 1; }
-        touch "$root/.debootstrapped"
-    fi
+    debian13_bootstrap "$arch" "$root"
     # The packages it holds, installed again when the list changes.
     if [ "$(cat "$root/.packages" 2>/dev/null)" != "$debian13_packages" ]; then
-        debian13_run "$root" bash -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $debian13_packages >/dev/null" >&2
+        debian13_run "$root" bash -c "dpkg --add-architecture arm64 && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $debian13_packages >/dev/null" >&2
         echo "$debian13_packages" >"$root/.packages"
     fi
     echo "$root"
@@ -42,4 +73,19 @@ debian13_run() {
         mount --bind "$PWD" "$root/src"
         exec chroot "$root" env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 TERM="${TERM:-dumb}" CI="${CI:-}" "$@"
     ' debian13 "$root" "$@"
+}
+
+debian13_arm64_swift() {
+    local root="$1" folder=/opt/swift-arm64
+    if [ ! -f "$root$folder/.unpacked" ]; then
+        echo "debian13: unpacking Debian 13's arm64 Swift in $root$folder (once per machine)" >&2
+        debian13_run "$root" bash -c "
+            set -e
+            rm -rf $folder /tmp/swift-arm64-debs && mkdir -p $folder /tmp/swift-arm64-debs && chown _apt /tmp/swift-arm64-debs && cd /tmp/swift-arm64-debs
+            apt-get download -qq swiftlang:arm64 libswiftlang:arm64 >/dev/null
+            for deb in *.deb; do dpkg-deb -x \"\$deb\" $folder; done
+            rm -rf /tmp/swift-arm64-debs
+            touch $folder/.unpacked" >&2
+    fi
+    echo "$folder"
 }

@@ -2,7 +2,7 @@ import Headway
 import HeadwayProtocol
 
 /// sd_notify without libsystemd: one datagram to `$NOTIFY_SOCKET`. Does nothing when not started
-/// by systemd with `Type=notify`.
+/// by systemd with `Type=notify` or `Type=notify-reload`.
 struct SystemdNotifier {
     private let path = SystemIO.environment("NOTIFY_SOCKET")
     /// Half of `$WATCHDOG_USEC`, when systemd asked for keep-alives.

@@ -11,11 +11,13 @@ struct Headwayd: ParsableCommand {
         abstract: "Show job progress on LED strips, rings, GPIO LEDs and OLEDs of this board.",
         discussion: """
             Clients (the headway command) talk to it over a Unix socket (docs/protocol.md). Under \
-            systemd it reports readiness (Type=notify), keeps the watchdog fed, logs with journal \
-            priorities, and takes its socket from socket activation when LISTEN_FDS is set. SIGHUP \
-            reloads the configuration, keeping every job (a configuration that fails to load is \
-            reported and the old one stays); SIGTERM clears the outputs (or leaves them, with \
-            persist) and releases every line. Durations of past runs are kept in the state folder             (systemd's StateDirectory=, /var/lib/headway, or state-directory: in the configuration).
+            systemd it reports readiness and reloads (Type=notify-reload), keeps the watchdog \
+            fed, logs with journal priorities, and takes its socket from socket activation when \
+            LISTEN_FDS is set. SIGHUP (systemctl reload headway) reloads the configuration, keeping \
+            every job (a configuration that fails to load is reported and the old one stays); \
+            SIGTERM clears the outputs (or leaves them, with persist) and releases every line. \
+            Durations of past runs are kept in the state folder (systemd's StateDirectory=, \
+            /var/lib/headway, or state-directory: in the configuration).
             """,
         version: Version.current
     )

@@ -1,0 +1,85 @@
+# Run by Scripts/test-package inside a Debian 13 chroot (the repository at /src):
+#   bash check-install.sh VERSION deb PATH    installs the .deb with apt, as a Pi owner would
+#   bash check-install.sh VERSION source      builds and installs with Scripts/install, README's
+#                                             from-source command (in the build chroot)
+# then checks what it put where, runs the programs from a folder of no importance, purges it and
+# checks that nothing of it is left.
+set -euo pipefail
+version="$1" mode="$2" deb="${3:-}"
+fail() { echo "check-install: FAILED: $*" >&2; exit 1; }
+say() { echo "check-install: $*"; }
+export DEBIAN_FRONTEND=noninteractive
+
+apt-get update -qq
+if [ "$mode" = deb ]; then
+    # What the package depends on is installed first (the first of each set of alternatives), so
+    # that the file list taken next holds everything but the package's own files.
+    depends=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/ //g' | grep -v '^$')
+    apt-get install -y -qq --no-install-recommends $depends >/dev/null
+fi
+snapshot() {
+    find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /src -o -path /tmp -o -path /root \
+        -o -path /var/cache -o -path /var/lib/apt -o -path /var/lib/dpkg -o -path /var/log -o -path /run \
+        -o -path /opt/swift-packages \) -prune -o -print | sort
+}
+snapshot >/tmp/before
+
+if [ "$mode" = deb ]; then
+    say "installing $(basename "$deb") with apt"
+    apt-get install -y -qq --no-install-recommends "$deb" >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; fail "apt-get install"; }
+else
+    say "building and installing with Scripts/install"
+    (cd /src && bash Scripts/install) >/tmp/install.log 2>&1 || { tail -40 /tmp/install.log; fail "Scripts/install"; }
+fi
+
+say "the headway user and the gpio, i2c and spi groups"
+getent passwd headway >/dev/null || fail "no headway user"
+for group in gpio i2c spi; do
+    getent group "$group" >/dev/null || fail "no $group group"
+    id -nG headway | tr ' ' '\n' | grep -qx "$group" || fail "headway is not in $group"
+done
+getent group headway >/dev/null || fail "no headway group"
+
+say "files in place"
+for file in /usr/bin/headway /usr/bin/headwayd /usr/bin/headway-sim /etc/headway/config.yaml \
+    /usr/share/headway/boards/raspberry-pi-5.yaml /usr/share/headway/boards/raspberry-pi-4.yaml \
+    /usr/lib/systemd/system/headway.service /usr/lib/systemd/system/headway.socket \
+    /usr/lib/sysusers.d/headway.conf /usr/lib/udev/rules.d/60-headway.rules \
+    /usr/share/man/man1/headwayd.1.gz /usr/share/man/man1/headway-sim.1.gz \
+    /usr/share/bash-completion/completions/headwayd /usr/share/zsh/vendor-completions/_headwayd \
+    /usr/share/fish/vendor_completions.d/headwayd.fish \
+    /usr/share/doc/headway/configuration.md.gz /usr/share/doc/headway/examples/gitlab/pre_build_script.sh; do
+    [ -e "$file" ] || fail "$file is missing"
+done
+grep -qx /etc/headway/config.yaml /var/lib/dpkg/info/headway.conffiles || fail "/etc/headway/config.yaml is not a conffile"
+[ -L /etc/systemd/system/sockets.target.wants/headway.socket ] || fail "the socket is not enabled"
+
+say "the units as systemd reads them"
+# --man=no: minbase has no man-db to look the Documentation= page up with (its file is checked above).
+systemd-analyze verify --man=no /usr/lib/systemd/system/headway.socket /usr/lib/systemd/system/headway.service ||
+    fail "systemd-analyze verify"
+grep -q '^ExecStart=/usr/bin/headwayd --config /etc/headway/config.yaml$' /usr/lib/systemd/system/headway.service ||
+    fail "the unit does not start the daemon with the installed configuration"
+
+say "every program's --version"
+for program in headway headwayd headway-sim; do
+    "$program" --version | grep -qF "$version" || fail "$program --version does not say $version: $("$program" --version)"
+done
+
+say "headwayd --check with the shipped configuration"
+if output=$(headwayd --check --config /etc/headway/config.yaml 2>&1); then fail "--check passed without devices: $output"; fi
+echo "$output" | grep -q "/dev/spidev0.0 does not exist: enable SPI" || fail "unexpected --check advice: $output"
+
+say "headway-sim render from any folder"
+mkdir -p /tmp/elsewhere && cd /tmp/elsewhere
+headway-sim render --device ring24 --value 0.4 --out /tmp/elsewhere >/dev/null
+[ -s /tmp/elsewhere/ring.ppm ] || fail "headway-sim render wrote nothing"
+cd /
+
+say "purging"
+apt-get purge -y -qq headway >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; fail "apt-get purge"; }
+snapshot >/tmp/after
+# The user and its groups stay (Debian's policy: files may still belong to them).
+left=$(comm -13 /tmp/before /tmp/after | grep -vE '^/etc/(passwd|group|shadow|gshadow)-?$' || true)
+[ -z "$left" ] || fail "purge left: $left"
+say "passed"
