@@ -1,6 +1,9 @@
 #define _GNU_SOURCE
 #include "cplatform.h"
 
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -21,6 +24,27 @@ int hw_pidfd_open(int32_t pid) {
 #else
     return (int)syscall(434, pid, 0);  // the same number on every architecture since Linux 5.3
 #endif
+}
+
+static volatile sig_atomic_t signal_pipe = -1;
+
+static void route_signal(int number, siginfo_t *info, void *context) {
+    (void)context;
+    int saved = errno;
+    unsigned char bytes[2] = {(unsigned char)number, info != NULL && info->si_code == SI_KERNEL};
+    ssize_t written = write(signal_pipe, bytes, sizeof bytes);
+    (void)written;  // a full pipe already holds a wake-up
+    errno = saved;
+}
+
+int hw_route_signal_to_pipe(int number, int fd) {
+    signal_pipe = fd;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = route_signal;
+    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    return sigaction(number, &action, NULL);
 }
 
 #ifndef HEADWAY_VERSION

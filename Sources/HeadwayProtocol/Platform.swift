@@ -1,5 +1,7 @@
 // Every call into the C library that HeadwayProtocol makes is in this file (as in
 // swift-argument-parser's Platform.swift): the rest of the target is plain Swift.
+import CPlatform
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -164,19 +166,12 @@ public enum SystemIO {
     /// (a terminal's Ctrl-C) rather than a process — unblocking them (a parent may have started us
     /// with them blocked), and ignores SIGPIPE.
     static func routeSignals(_ signals: [Int32], toPipe fd: Int32) {
-        signalPipeWriteEnd = fd
         var handled = sigset_t()
         sigemptyset(&handled)
         for number in signals {
-            var action = sigaction()
-            action.__sigaction_handler.sa_sigaction = { number, info, _ in
-                // SI_KERNEL (0x80): raised by the kernel, as a terminal's interrupt key is.
-                var bytes: (UInt8, UInt8) = (UInt8(truncatingIfNeeded: number), info?.pointee.si_code == 0x80 ? 1 : 0)
-                _ = withUnsafeBytes(of: &bytes) { cWrite(signalPipeWriteEnd, $0.baseAddress, 2) }
-            }
-            action.sa_flags = SA_SIGINFO | SA_RESTART
-            sigemptyset(&action.sa_mask)
-            sigaction(number, &action, nil)
+            // The handler is C: one in Swift instantiated generic metadata under a runtime lock and
+            // deadlocked when a signal arrived while that lock (or the allocator's) was held.
+            hw_route_signal_to_pipe(number, fd)
             sigaddset(&handled, number)
         }
         signal(SIGPIPE, SIG_IGN)
@@ -191,9 +186,6 @@ public enum SystemIO {
         return (fds[0], fds[1])
     }
 }
-
-/// The write end of the signal pipe, for the handler (a C signal handler can capture nothing).
-nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 
 /// Signal numbers, so that no other file needs the C library's names.
 public enum SignalNumber {

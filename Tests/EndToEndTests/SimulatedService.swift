@@ -54,7 +54,7 @@ final class SimulatedService {
         process.arguments = Array(command.dropFirst()) + ["--socket", socket]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = directory }
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
@@ -81,7 +81,12 @@ final class SimulatedService {
     deinit {
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            // A service that does not stop on SIGTERM fails its test instead of hanging the run.
+            if waitForExit() == nil {
+                Issue.record("the service did not stop within 5 s of SIGTERM")
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
         }
         try? FileManager.default.removeItem(at: folder)
     }

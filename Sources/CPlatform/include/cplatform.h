@@ -1,6 +1,7 @@
 // System interfaces Swift's Glibc module does not import — struct ucred needs _GNU_SOURCE, and
-// glibc's pidfd_open() lives in a header the module leaves out — and the build's version, which
-// only the C preprocessor can take from the command line. The calls return what the system call
+// glibc's pidfd_open() lives in a header the module leaves out —, a signal handler (which must be
+// async-signal-safe, and Swift code cannot promise that), and the build's version, which only the
+// C preprocessor can take from the command line. The calls return what the system call
 // returned (-1 with errno set on failure); no policy lives here.
 #ifndef HEADWAY_CPLATFORM_H
 #define HEADWAY_CPLATFORM_H
@@ -11,7 +12,11 @@
 int hw_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid);
 /// pidfd_open(2): a descriptor that becomes readable when process `pid` exits.
 int hw_pidfd_open(int32_t pid);
-/// The version this build was made from (`git describe`, passed by Scripts/build as
+/// Makes signal `number` write two bytes to `fd` — the number, and 1 when the kernel raised it (a
+/// terminal's Ctrl-C) rather than a process — from a handler that calls only write(2) and keeps
+/// errno. Every routed signal writes to the `fd` of the latest call. Returns sigaction's result.
+int hw_route_signal_to_pipe(int number, int fd);
+/// The version this build was made from (`git describe`, passed by Scripts/lib/build-debs.sh as
 /// -DHEADWAY_VERSION=...), or "development" for a plain `swift build`.
 const char *hw_version(void);
 
