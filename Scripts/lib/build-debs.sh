@@ -52,6 +52,11 @@ for tool in headwayd headway-sim; do
     "$native/$tool" --generate-completion-script zsh >"$common/completions/zsh/_$tool"
     "$native/$tool" --generate-completion-script fish >"$common/completions/fish/$tool.fish"
 done
+# The client's are written by hand (it keeps its own argument reader to start fast).
+cp packaging/man/headway.1 "$common/man/"
+cp packaging/completions/headway.bash "$common/completions/bash/headway"
+cp packaging/completions/_headway "$common/completions/zsh/"
+cp packaging/completions/headway.fish "$common/completions/fish/"
 cp packaging/config.yaml "$common/config.yaml"
 cp Boards/*.yaml "$common/boards/"
 cp README.md docs/configuration.md docs/protocol.md docs/performance.md "$common/doc/"

@@ -45,7 +45,9 @@ for file in /usr/bin/headway /usr/bin/headwayd /usr/bin/headway-sim /etc/headway
     /usr/share/headway/boards/raspberry-pi-5.yaml /usr/share/headway/boards/raspberry-pi-4.yaml \
     /usr/lib/systemd/system/headway.service /usr/lib/systemd/system/headway.socket \
     /usr/lib/sysusers.d/headway.conf /usr/lib/udev/rules.d/60-headway.rules \
-    /usr/share/man/man1/headwayd.1.gz /usr/share/man/man1/headway-sim.1.gz \
+    /usr/share/man/man1/headway.1.gz /usr/share/man/man1/headwayd.1.gz /usr/share/man/man1/headway-sim.1.gz \
+    /usr/share/bash-completion/completions/headway /usr/share/zsh/vendor-completions/_headway \
+    /usr/share/fish/vendor_completions.d/headway.fish \
     /usr/share/bash-completion/completions/headwayd /usr/share/zsh/vendor-completions/_headwayd \
     /usr/share/fish/vendor_completions.d/headwayd.fish \
     /usr/share/doc/headway/configuration.md.gz /usr/share/doc/headway/examples/gitlab/pre_build_script.sh; do

@@ -3,6 +3,7 @@
 # (swiftlang 6.0.3, what a Pi owner can apt install), its libgpiod 2.x and libi2c.
 #   debian13_root ARCH              makes the chroot when missing; prints its path
 #   debian13_bare_root ARCH         a second chroot with only debootstrap's minimal set; prints it
+#   debian13_kernel_guest_root      the bare arm64 one with what the kernel tests' guest needs
 #   debian13_run ROOT COMMAND…      runs COMMAND in it, the repository at /src, in a private mount
 #                                   namespace (the mounts go when the command ends)
 
@@ -12,10 +13,12 @@
 # What the tests need, then what Scripts/package needs: debhelper and lintian (and systemd, which
 # the package depends on, for the from-source install test), and arm64's C
 # libraries beside amd64's (Debian's multiarch), so the cross-build links against them and
-# dpkg-shlibdeps finds the packages that hold them.
+# dpkg-shlibdeps finds the packages that hold them; last, the cross compiler the arm64 kernel
+# test builds its modules with.
 debian13_packages="swiftlang libc6-dev libstdc++-14-dev libgpiod-dev libi2c-dev git rsync pkg-config ca-certificates python3 \
 debhelper lintian binutils-aarch64-linux-gnu systemd \
-libc6-dev:arm64 libstdc++-14-dev:arm64 libgcc-14-dev:arm64 libgpiod-dev:arm64 libi2c-dev:arm64"
+libc6-dev:arm64 libstdc++-14-dev:arm64 libgcc-14-dev:arm64 libgpiod-dev:arm64 libi2c-dev:arm64 \
+gcc-aarch64-linux-gnu make"
 
 # debootstraps a minimal Debian 13 for ARCH into ROOT unless it is there already.
 debian13_bootstrap() {
@@ -35,6 +38,21 @@ debian13_bootstrap() {
 debian13_bare_root() {
     local root="$PWD/.build-debian13/bare-$1"
     debian13_bootstrap "$1" "$root"
+    echo "$root"
+}
+
+# The root of Scripts/kernel-test arm64's guest: a bare arm64 Debian 13 with the libraries the tests
+# link and the tools they call (installed under qemu-user, about 2 minutes).
+debian13_kernel_guest_root() {
+    local root="$PWD/.build-debian13/kernel-arm64" packages="libgpiod3 libi2c0 i2c-tools" bare
+    if [ "$(cat "$root/.packages" 2>/dev/null)" != "$packages" ]; then
+        echo "debian13: making the arm64 kernel tests' guest root in $root (once per machine)" >&2
+        bare=$(debian13_bare_root arm64) || return 1
+        rm -rf "$root" && cp -a "$bare" "$root"
+        debian13_run "$root" bash -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $packages >/dev/null" >&2 ||
+            return 1
+        echo "$packages" >"$root/.packages"
+    fi
     echo "$root"
 }
 

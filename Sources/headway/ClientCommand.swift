@@ -65,8 +65,8 @@ struct ClientCommand {
         DURATION: 90, 90s, 5m, 1h30m. TIME: 14:30, 14:30:15 (today, or tomorrow when past) or
         2026-11-22T14:30:00Z. --job defaults to the CI runner's job and --name to the runner's job name
         (GitHub Actions, GitLab, Buildkite). A hook never fails its job: when the service is absent or
-        slow, or a value is wrong, commands warn once, give up within 200 ms and exit 0 (--strict:
-        1, or 2 for a wrong value).
+        slow, or a value is wrong, commands warn once, give up within 200 ms (--timeout-ms, or
+        HEADWAY_TIMEOUT_MS) and exit 0 (--strict: 1, or 2 for a wrong value).
         """
 
     /// The commands hooks call, whose mistakes warn instead of failing the job.
@@ -87,7 +87,7 @@ struct ClientCommand {
     static func parse(_ arguments: [String], environment: (String) -> String?, clock: LocalTime = LocalTime()) throws(UsageError) -> ClientCommand {
         var rest = arguments[...]
         var job: String?, socket: String?, strict = false
-        var timeout = 0.2
+        var timeout: Double?
         // Global options come before the command.
         while let first = rest.first, first.hasPrefix("-") {
             rest = rest.dropFirst()
@@ -108,7 +108,14 @@ struct ClientCommand {
         let soft = hookCommands.contains(name)
         do throws(UsageError) {
             var result = try parseCommand(name, &rest, job: &job, socket: &socket, strict: &strict, environment: environment, clock: clock)
-            result.timeout = timeout
+            // A slow machine may give every hook more time without editing them.
+            if timeout == nil, let text = environment("HEADWAY_TIMEOUT_MS") {
+                guard let ms = Double(text), ms.isFinite, ms > 0 else {
+                    throw UsageError(message: "HEADWAY_TIMEOUT_MS=\"\(DisplayText.sanitised(text))\" is not a number of milliseconds above 0")
+                }
+                timeout = ms / 1000
+            }
+            result.timeout = timeout ?? 0.2
             return result
         } catch {
             throw UsageError(message: error.message, soft: soft, command: name)

@@ -50,7 +50,8 @@ struct PipeCommand {
             let now = clock.now
             if now - lastSent >= 0.1, let live = connection {
                 lastSent = now
-                live.extend(by: 0.05)
+                // A quarter of the budget per update: 50 ms by default, more where HEADWAY_TIMEOUT_MS was raised.
+                live.extend(by: client.command.timeout / 4)
                 let request: Request = size.map { .update(job: job, value: min(passed, $0), total: $0, label: nil) }
                     ?? .label(job: job, label: "\(title): \(Self.bytes(passed))")
                 do throws(ServiceConnection.Failure) { _ = try live.send(request) } catch {

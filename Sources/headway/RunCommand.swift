@@ -141,7 +141,7 @@ struct RunCommand {
                     let changed = lastSent.map { $0.value != value || $0.total != total } ?? true
                     let due = lastSent.map { now - $0.time >= 0.1 || value >= total } ?? true
                     if changed, due, let live = connection {
-                        live.extend(by: 0.05)
+                        live.extend(by: client.command.timeout / 4)
                         do throws(ServiceConnection.Failure) {
                             try live.write(Request.update(job: job, value: min(value, total), total: total, label: nil).line + "\n")
                             lastSent = (now, value, total)

@@ -14,11 +14,7 @@ final class BackgroundProcess {
         folder = EndToEnd.HeadwaySimTests.temporaryFolder()
         process.executableURL = executable
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for key in ["GITHUB_RUN_ID", "GITHUB_JOB", "GITHUB_REPOSITORY", "CI_JOB_ID", "CI_JOB_STATUS", "BUILDKITE_JOB_ID"] { env[key] = nil }
-        env["PATH"] = Binaries.folder.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
-        env.merge(environment) { $1 }
-        process.environment = env
+        process.environment = ProgramEnvironment.with(environment)
         if let directory { process.currentDirectoryURL = directory }
         for name in ["stdout", "stderr"] { _ = FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: nil) }
         process.standardOutput = try FileHandle(forWritingTo: folder.appendingPathComponent("stdout"))
@@ -43,14 +39,14 @@ final class BackgroundProcess {
 
     /// Waits (up to `seconds`) for the program to exit; its status, if it did.
     func waitForExit(seconds: Double = 10) -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Date().addingTimeInterval(TestTime.scaled(seconds))
         while process.isRunning, Date() < deadline { usleep(10_000) }
         return process.isRunning ? nil : process.terminationStatus
     }
 
     /// Polls `condition` every 50 ms for up to `seconds`.
     static func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Date().addingTimeInterval(TestTime.scaled(seconds))
         repeat {
             if try condition() { return true }
             usleep(50_000)

@@ -22,7 +22,7 @@ struct HardeningTests {
         #expect(run.status == 0)
         let pipe = try service.headway(["--job", "p", "pipe", "--size", "1e19"], stdin: Data(repeating: 1, count: 1000))
         #expect(pipe.status == 0)
-        usleep(400_000)
+        TestTime.sleep(0.4)
         let status = try service.headway(["status"])
         #expect(status.status == 0 && status.stdout.contains("5e18/1e19"), "\(status.stdout)\(status.stderr)")
         #expect(service.isRunning)
@@ -48,7 +48,7 @@ struct HardeningTests {
         let notify = try NotifySocket()
         let service = try SimulatedService(environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "400000"])
         #expect(notify.next().contains("READY=1"))
-        let flooder = try ServiceConnection(path: service.socket, budget: 5)
+        let flooder = try ServiceConnection(path: service.socket, budget: TestTime.scaled(5))
         let fd = flooder.fd
         let stop = Atomic(false)
         let thread = Thread {
@@ -65,18 +65,18 @@ struct HardeningTests {
         }
         thread.start()
         defer { stop.value = true }
-        usleep(300_000)
+        TestTime.sleep(0.3)
         var worst = 0.0
         for index in 0..<20 {
             let started = MonotonicClock().now
             let reply = try service.raw([Request.begin(job: "other-\(index)", label: nil, total: nil).line])
             worst = max(worst, MonotonicClock().now - started)
             #expect(reply.first == Reply.ok.line)
-            usleep(50_000)
+            TestTime.sleep(0.05)
         }
-        #expect(worst < 1, "another client waited \(worst) s")
+        #expect(worst < TestTime.scaled(1), "another client waited \(worst) s")
         var pings = 0
-        let until = MonotonicClock().now + 1.5
+        let until = MonotonicClock().now + TestTime.scaled(1.5)
         while MonotonicClock().now < until { if notify.next(timeout: 0.5).contains("WATCHDOG=1") { pings += 1 } }
         #expect(pings >= 2, "the watchdog was fed \(pings) times in 1.5 s of flood")
     }
@@ -86,55 +86,57 @@ struct HardeningTests {
     @Test func anUnreadNotifySocketDoesNotBlockTheService() throws {
         let notify = try NotifySocket()
         let service = try SimulatedService(environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "2000"])
-        usleep(2_000_000)  // a ping every millisecond, none read: the socket's buffer is long full
+        TestTime.sleep(2)  // a ping every millisecond, none read: the socket's buffer is long full
         let started = MonotonicClock().now
         #expect(try service.raw([Request.status.line]).first?.contains("\"ok\":true") == true)
-        #expect(MonotonicClock().now - started < 1)
+        #expect(MonotonicClock().now - started < TestTime.scaled(1))
     }
 
     /// Regression: when `accept` failed with EMFILE the loop spun at 100 % CPU. It now pauses
     /// accepting; and past its connection limit the service tells a client so and closes it.
-    @Test func runningOutOfDescriptorsDoesNotSpin() throws {
+    @Test(.enabled(if: TestTime.native, "CPU seconds under emulation include the emulator's own"))
+    func runningOutOfDescriptorsDoesNotSpin() throws {
         let service = try SimulatedService(launcher: ["/bin/sh", "-c", "ulimit -n 48 && exec \"$@\"", "sh"])
         var clients: [ServiceConnection] = []
         for _ in 0..<80 {
             guard let client = try? ServiceConnection(path: service.socket, budget: 0.5) else { break }
             clients.append(client)
         }
-        usleep(300_000)
+        TestTime.sleep(0.3)
         let before = try cpuSeconds(service.pid)
-        usleep(1_000_000)
+        TestTime.sleep(1)
         let used = try cpuSeconds(service.pid) - before
         #expect(used < 0.2, "the service used \(used) s of CPU in 1 s while out of descriptors")
         clients.removeAll()
-        usleep(300_000)
+        TestTime.sleep(0.3)
         #expect(try service.status().isEmpty, "answers again once descriptors are free")
         #expect(service.logged.contains("out of file descriptors"))
     }
 
     /// Half a line waiting for the rest costs the service nothing: it sleeps until more arrives.
-    @Test func aPartialLineDoesNotKeepTheServiceAwake() throws {
+    @Test(.enabled(if: TestTime.native, "CPU seconds under emulation include the emulator's own"))
+    func aPartialLineDoesNotKeepTheServiceAwake() throws {
         let service = try SimulatedService()
-        let client = try ServiceConnection(path: service.socket, budget: 2)
+        let client = try ServiceConnection(path: service.socket, budget: TestTime.scaled(2))
         try client.write(#"{"v":1,"op":"sta"#)
-        usleep(200_000)
+        TestTime.sleep(0.2)
         let before = try cpuSeconds(service.pid)
-        usleep(1_000_000)
+        TestTime.sleep(1)
         #expect(try cpuSeconds(service.pid) - before < 0.1)
         try client.write("tus\"}\n")
-        #expect(try client.readLine(until: MonotonicClock().now + 2).contains("\"ok\":true"))
+        #expect(try client.readLine(until: MonotonicClock().now + TestTime.scaled(2)).contains("\"ok\":true"))
     }
 
     @Test func theConnectionLimitIsToldToTheClient() throws {
         let service = try SimulatedService()
         var clients: [ServiceConnection] = []
-        for _ in 0..<128 { clients.append(try ServiceConnection(path: service.socket, budget: 2)) }
-        usleep(200_000)
-        let extra = try ServiceConnection(path: service.socket, budget: 2)
-        let line = try extra.readLine(until: MonotonicClock().now + 2)
+        for _ in 0..<128 { clients.append(try ServiceConnection(path: service.socket, budget: TestTime.scaled(2))) }
+        TestTime.sleep(0.2)
+        let extra = try ServiceConnection(path: service.socket, budget: TestTime.scaled(2))
+        let line = try extra.readLine(until: MonotonicClock().now + TestTime.scaled(2))
         #expect(line.contains("too many connections (128)"))
         clients.removeAll()
-        usleep(200_000)
+        TestTime.sleep(0.2)
         #expect(try service.raw([Request.status.line]).first?.contains("\"ok\":true") == true)
     }
 
@@ -144,7 +146,7 @@ struct HardeningTests {
         let lines = (0...1024).map { Request.subscribe(job: "job-\($0)").line }
         let started = MonotonicClock().now
         let replies = try service.raw(lines, timeout: 10)
-        #expect(MonotonicClock().now - started < 2)
+        #expect(MonotonicClock().now - started < TestTime.scaled(2))
         #expect(replies.count == 1025)
         #expect(replies.dropLast().allSatisfy { $0 == Reply.ok.line })
         #expect(replies.last?.contains("follows 1024 jobs") == true)
@@ -211,8 +213,8 @@ struct HardeningTests {
             activator.terminate()
             activator.waitUntilExit()
         }
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
-        let connection = try ServiceConnection(path: socket, budget: 5)
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { TestTime.sleep(0.02) }
+        let connection = try ServiceConnection(path: socket, budget: TestTime.scaled(5))
         #expect(try connection.send(.status) == .jobs([], omitted: 0), "the first connection starts the service, which answers on it")
         let logged = try String(contentsOf: log, encoding: .utf8)
         #expect(logged.contains("socket-group nogroup is not applied: under socket activation systemd creates the socket"), "\(logged)")

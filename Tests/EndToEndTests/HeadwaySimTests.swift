@@ -64,7 +64,8 @@ struct HeadwaySimTests {
     }
 
     @Test func plainTextWhenNotATerminal() throws {
-        let result = try Self.run(["demo", "--speed", "20"])
+        // Every phase gets a frame only while frames keep up with the demo's clock: slower under emulation.
+        let result = try Self.run(["demo", "--speed", String(20 / TestTime.scale)])
         #expect(result.status == 0)
         #expect(!result.stdout.contains("\u{1B}["), "no escape codes when stdout is a pipe")
         for phase in ["pending", "active", "stalled", "succeeded"] { #expect(result.stdout.contains(phase), "\(phase) line") }
@@ -84,7 +85,7 @@ struct HeadwaySimTests {
 
     /// Regression: `--press 12:2`, as documented, exited 1: a long press cancels the demo's job.
     @Test func aDocumentedLongPressCancelsTheDemoJob() throws {
-        let result = try Self.run(["demo", "--speed", "10", "--press", "12:2"])
+        let result = try Self.run(["demo", "--speed", String(10 / TestTime.scale), "--press", "12:2"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("cancelled"), "\(result.stdout)")
     }

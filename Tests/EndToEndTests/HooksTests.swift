@@ -19,13 +19,13 @@ struct HooksTests {
         #expect(try hook(service, "github-actions/job-started.sh", env).status == 0)
         var job = try #require(try service.status().first)
         #expect(job.job == "gh-1234-test" && job.label == "widgets test")
-        usleep(500_000)
+        TestTime.sleep(0.5)
         #expect(try hook(service, "github-actions/job-completed.sh", env).status == 0)
         #expect(try service.status().first?.phase == "ended", "no result claimed")
 
         let reported = ["GITHUB_RUN_ID": "1235", "GITHUB_JOB": "test", "GITHUB_REPOSITORY": "acme/widgets"]
         #expect(try hook(service, "github-actions/job-started.sh", reported).status == 0)
-        usleep(500_000)
+        TestTime.sleep(0.5)
         // The workflow's last step: `headway finish "${{ job.status }}"`.
         try service.headway(["finish", "failure"], environment: reported)
         #expect(try hook(service, "github-actions/job-completed.sh", reported).status == 0)
@@ -41,7 +41,7 @@ struct HooksTests {
         let service = try SimulatedService()
         var env = ["CI_JOB_ID": "42", "CI_PROJECT_NAME": "widgets", "CI_JOB_NAME": "lint"]
         #expect(try hook(service, "gitlab/pre_build_script.sh", env).status == 0)
-        usleep(500_000)
+        TestTime.sleep(0.5)
         env["CI_JOB_STATUS"] = status
         #expect(try hook(service, "gitlab/post_build_script.sh", env).status == 0)
         #expect(try service.status().first?.phase == phase)
@@ -70,7 +70,7 @@ struct HooksTests {
         let service = try SimulatedService()
         var env = ["BUILDKITE_JOB_ID": "job-\(exitStatus ?? "none")", "BUILDKITE_PIPELINE_SLUG": "widgets", "BUILDKITE_LABEL": ":hammer: build"]
         #expect(try hook(service, "buildkite/hooks/pre-command", env).status == 0)
-        usleep(500_000)
+        TestTime.sleep(0.5)
         env["BUILDKITE_COMMAND_EXIT_STATUS"] = exitStatus
         #expect(try hook(service, "buildkite/hooks/post-command", env).status == 0)
         #expect(try service.status().first?.phase == phase)

@@ -20,6 +20,8 @@ final class SimulatedService {
     /// The simulator rig's preset with `timings`, then `extra` configuration lines.
     static func configuration(grace: Double = 0.3, stallAfter: Double = 1.5, linger: Double = 5, loseAfter: Double = 30, extra: String = "") throws -> String {
         let board = try String(contentsOf: EndToEnd.HeadwaySimTests.packageRoot.appendingPathComponent("Boards/simulator.yaml"), encoding: .utf8)
+        // Under emulation the service's clock runs as fast as ever while everything else is slower.
+        let (grace, stallAfter, linger, loseAfter) = (TestTime.scaled(grace), TestTime.scaled(stallAfter), TestTime.scaled(linger), TestTime.scaled(loseAfter))
         return board + "timings:\n  grace: \(grace)\n  stall-after: \(stallAfter)\n  linger: \(linger)\n  lose-after: \(loseAfter)\n" + extra
     }
 
@@ -59,7 +61,7 @@ final class SimulatedService {
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         try process.run()
-        for _ in 0..<250 where !FileManager.default.fileExists(atPath: socket) && process.isRunning { usleep(20_000) }
+        for _ in 0..<Int(250 * TestTime.scale) where !FileManager.default.fileExists(atPath: socket) && process.isRunning { usleep(20_000) }
     }
 
     /// What the service logged so far.
@@ -73,7 +75,7 @@ final class SimulatedService {
 
     /// Waits (up to `seconds`) for the service to exit; its status, if it did.
     func waitForExit(seconds: Double = 5) -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Date().addingTimeInterval(TestTime.scaled(seconds))
         while process.isRunning, Date() < deadline { usleep(10_000) }
         return process.isRunning ? nil : process.terminationStatus
     }
@@ -108,11 +110,7 @@ final class SimulatedService {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for key in ["GITHUB_RUN_ID", "GITHUB_JOB", "GITHUB_REPOSITORY", "CI_JOB_ID", "CI_JOB_STATUS", "BUILDKITE_JOB_ID"] { env[key] = nil }
-        env.merge(environment) { $1 }
-        if environment["PATH"] == nil { env["PATH"] = binaries.path + ":" + (env["PATH"] ?? "/usr/bin:/bin") }
-        process.environment = env
+        process.environment = ProgramEnvironment.with(environment)
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -133,6 +131,7 @@ final class SimulatedService {
 
     /// Sends raw lines on one connection and returns the reply lines (one per request).
     func raw(_ lines: [String], timeout: Double = 3) throws -> [String] {
+        let timeout = TestTime.scaled(timeout)
         let connection = try ServiceConnection(path: socket, budget: timeout)
         try connection.write(lines.map { $0 + "\n" }.joined())
         var replies: [String] = []

@@ -1,22 +1,36 @@
 #!/usr/bin/env bash
-# Runs in the kernel-test VM, in a chroot of the host's root (read-only; /tmp and /run are the
-# guest's own). Finds the simulated devices, tells the tests where they are through HEADWAY_KERNEL_*
-# variables and runs the host-built test bundles. Phases (the VM is booted once per phase):
-#   main    every kernel test against libgpiod 1.6, the GPIO ones again against libgpiod 2.x,
+# Runs in the kernel-test VM. Finds the simulated devices, tells the tests where they are through
+# HEADWAY_KERNEL_* variables and runs the test bundles. On amd64 the guest's root is the host's
+# (read-only; /tmp and /run are the guest's own) and the bundles are the host's builds against
+# libgpiod 1.6 and 2.x; on arm64 it is an arm64 Debian 13 holding the aarch64 build (libgpiod 2.x)
+# and Debian's arm64 Swift runtime at /opt/headway. Phases (the VM is booted once per phase):
+#   main    every kernel test (amd64: against libgpiod 1.6, then the GPIO ones against 2.x), and
 #           the permission checks as an unprivileged user
 #   bufsiz  booted with spidev.bufsiz=131072: the large SPI frame is accepted
 set -uo pipefail
 phase=${1:-main}
-repo="$(cd "$(dirname "$0")/../../.." && pwd)"
-triple=$(uname -m)-unknown-linux-gnu
-bundle_v1="$repo/.build/$triple/debug/HeadwayPackageTests.xctest"
-build_v2="$repo/.build-gpiod2"
-bundle_v2="$build_v2/build/$triple/debug/HeadwayPackageTests.xctest"
-libgpiod_v2="$build_v2/libgpiod/usr/lib/$(uname -m)-linux-gnu"
+case "$(uname -m)" in
+aarch64)
+    bundle=/opt/headway/HeadwayPackageTests.xctest
+    export LD_LIBRARY_PATH=/opt/headway/swift
+    export HEADWAY_KERNEL_BINARIES=/opt/headway
+    export HEADWAY_EXPECT_GPIOD_API=2
+    ;;
+*)
+    repo="$(cd "$(dirname "$0")/../../.." && pwd)"
+    triple=$(uname -m)-unknown-linux-gnu
+    bundle="$repo/.build/$triple/debug/HeadwayPackageTests.xctest"
+    build_v2="$repo/.build-gpiod2"
+    bundle_v2="$build_v2/build/$triple/debug/HeadwayPackageTests.xctest"
+    libgpiod_v2="$build_v2/libgpiod/usr/lib/$(uname -m)-linux-gnu"
+    export HEADWAY_KERNEL_BINARIES="$repo/.build/$triple/debug"
+    ;;
+esac
 
 adapter_named() {
     local adapter
-    for adapter in /sys/class/i2c-adapter/i2c-*; do
+    # /sys/class/i2c-adapter exists only with CONFIG_I2C_COMPAT (not in Debian 13's arm64 kernel).
+    for adapter in /sys/bus/i2c/devices/i2c-*; do
         [ "$(cat "$adapter/name")" = "$1" ] && { echo "/dev/$(basename "$adapter")"; return; }
     done
 }
@@ -31,12 +45,20 @@ export HEADWAY_KERNEL_I2C_STUB=$(adapter_named "SMBus stub driver")
 export HEADWAY_KERNEL_SPIDEV=/dev/spidev0.0
 export HEADWAY_KERNEL_SPI_LOG=/sys/kernel/debug/headway-spi-recorder/log
 export HEADWAY_KERNEL_SPIDEV_BUFSIZ=$(cat /sys/module/spidev/parameters/bufsiz)
-export HEADWAY_KERNEL_BINARIES="$repo/.build/$triple/debug"
 
-echo "== guest: Linux $(uname -r), phase $phase"
+echo "== guest: Linux $(uname -r) on $(uname -m), $(getconf PAGESIZE)-byte pages, phase $phase"
 echo "   gpio-sim:     $HEADWAY_KERNEL_GPIO_LABEL at $HEADWAY_KERNEL_GPIO_SYSFS"
 echo "   I2C recorder: $HEADWAY_KERNEL_I2C_RECORDER; i2c-stub: $HEADWAY_KERNEL_I2C_STUB"
 echo "   SPI recorder: $HEADWAY_KERNEL_SPIDEV (spidev bufsiz $HEADWAY_KERNEL_SPIDEV_BUFSIZ)"
+# The tests skip themselves where a device is missing; here that is a failure, not a pass.
+for variable in HEADWAY_KERNEL_GPIO_LABEL HEADWAY_KERNEL_GPIO_SYSFS HEADWAY_KERNEL_I2C_RECORDER HEADWAY_KERNEL_I2C_STUB \
+    HEADWAY_KERNEL_SPIDEV HEADWAY_KERNEL_SPIDEV_BUFSIZ; do
+    path=${!variable}
+    [ -n "$path" ] && { [ "$variable" = HEADWAY_KERNEL_GPIO_LABEL ] || [ "$variable" = HEADWAY_KERNEL_SPIDEV_BUFSIZ ] || [ -e "$path" ]; } || {
+        echo "== a simulated device is missing: $variable is '$path'"
+        exit 1
+    }
+done
 
 status=0
 run() {  # title, command…
@@ -52,20 +74,27 @@ run() {  # title, command…
     fi
 }
 
-case "$phase" in
-main)
+case "$phase-$(uname -m)" in
+main-aarch64)
+    run "kernel tests and the GPIO backend's, libgpiod 2.x" \
+        "$bundle" --testing-library swift-testing --filter "KernelTests|GpiodChipTests" --skip "Kernel/Permission/|Kernel/SPIBufsiz/"
+    run "permission errors, as user nobody" \
+        setpriv --reuid=65534 --regid=65534 --clear-groups env HEADWAY_KERNEL_UNPRIVILEGED=1 \
+        "$bundle" --testing-library swift-testing --filter "KernelTests.Kernel/Permission/"
+    ;;
+main-*)
     run "kernel tests, libgpiod 1.6" \
-        "$bundle_v1" --testing-library swift-testing --filter KernelTests --skip "Kernel/Permission/|Kernel/SPIBufsiz/"
+        "$bundle" --testing-library swift-testing --filter KernelTests --skip "Kernel/Permission/|Kernel/SPIBufsiz/"
     run "GPIO tests again, libgpiod 2.x" \
         env HEADWAY_EXPECT_GPIOD_API=2 LD_LIBRARY_PATH="$libgpiod_v2" \
         "$bundle_v2" --testing-library swift-testing --filter "KernelTests.Kernel/GPIO/|GpiodChipTests"
     run "permission errors, as user nobody" \
         setpriv --reuid=65534 --regid=65534 --clear-groups env HEADWAY_KERNEL_UNPRIVILEGED=1 \
-        "$bundle_v1" --testing-library swift-testing --filter "KernelTests.Kernel/Permission/"
+        "$bundle" --testing-library swift-testing --filter "KernelTests.Kernel/Permission/"
     ;;
-bufsiz)
+bufsiz-*)
     run "SPI with spidev.bufsiz raised" \
-        "$bundle_v1" --testing-library swift-testing --filter "KernelTests.Kernel/SPIBufsiz/"
+        "$bundle" --testing-library swift-testing --filter "KernelTests.Kernel/SPIBufsiz/"
     ;;
 *)
     echo "unknown phase $phase"

@@ -1,0 +1,72 @@
+#!/bin/bash
+# Runs as a unit of the Debian 13 that Scripts/kernel-test systemd boots with systemd, the amd64
+# package installed with apt: README's "On a Raspberry Pi" commands as the Pi's user `pi` types
+# them (sudo, and in the gpio, i2c and spi groups as on Raspberry Pi OS), then a GitLab job as
+# the runner's user: the example hooks through the socket systemd holds, the daemon started by
+# the first client in its sandbox, a reload in the middle. The devices are the kernel-test VM's:
+# the SPI and I2C recorders (whose logs show what the daemon sent) and gpio-sim.
+set -uo pipefail
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+results=$(sed -n 's/.*headway\.results=\([^ ]*\).*/\1/p' /proc/cmdline)
+mkdir -p /run/results
+mount -t 9p -o trans=virtio,version=9p2000.L results /run/results || { echo "cannot mount the results share"; systemctl poweroff; exit 1; }
+status=0
+check() {  # what, command…
+    local what=$1
+    shift
+    if "$@"; then echo "✔ $what"; else echo "✘ $what"; status=1; fi
+}
+as_pi() { runuser -u pi -- "$@"; }
+as_runner() {
+    runuser -u gitlab-runner -- env CI_JOB_ID=4711 CI_PROJECT_PATH=acme/widgets CI_PROJECT_NAME=widgets CI_JOB_NAME=build "$@"
+}
+export -f as_runner
+job_phase() { as_runner headway status | awk '$1 == "gl-4711" { print $2 }'; }
+spi_frames() { grep -c 'len=' /sys/kernel/debug/headway-spi-recorder/log; }
+i2c_messages() { grep -c '^w ' /sys/kernel/debug/headway-i2c-recorder/log; }
+export -f job_phase
+eventually() {  # seconds, command…: true once the command is, within the time
+    local until=$((SECONDS + $1))
+    shift
+    until "$@"; do [ $SECONDS -lt $until ] || return 1; sleep 0.2; done
+}
+
+echo "== booted: Linux $(uname -r), systemd $(systemctl --version | awk 'NR == 1 { print $2 }'), $(headway --version)"
+check "headway.socket is listening, enabled by the package" systemctl is-active --quiet headway.socket
+check "the daemon is not started before a client needs it" bash -c '! systemctl is-active --quiet headway.service'
+
+echo "== README: sudoedit, headwayd --check, systemctl reload-or-restart, usermod"
+check "sudoedit /etc/headway/config.yaml (as pi)" as_pi env SUDO_EDITOR=/opt/headway-checks/edit-config sudoedit /etc/headway/config.yaml
+check "the edit is in the file" grep -q "chip: headway-test-bank" /etc/headway/config.yaml
+check "headwayd --check --config /etc/headway/config.yaml (as pi) opens every device" \
+    as_pi headwayd --check --config /etc/headway/config.yaml
+check "sudo systemctl reload-or-restart headway (as pi)" as_pi sudo systemctl reload-or-restart headway
+check "the daemon is active" systemctl is-active --quiet headway.service
+pid=$(systemctl show -P MainPID headway.service)
+check "it runs as user headway, in groups gpio, i2c, spi" bash -c \
+    "[ \"\$(stat -c %U /proc/$pid)\" = headway ] && grep -q '^Groups:.*' /proc/$pid/status && [ \$(awk '/^Groups:/ { print NF - 1 }' /proc/$pid/status) -ge 3 ]"
+check "sudo usermod -aG headway gitlab-runner (as pi)" as_pi sudo usermod -aG headway gitlab-runner
+
+echo "== a GitLab job through the example hooks, as gitlab-runner"
+hooks=/usr/share/doc/headway/examples/gitlab
+frames_before=$(spi_frames)
+# The build shell: the pre-build hook, the job's script (which reports progress), the post-build hook.
+as_runner bash -c "bash $hooks/pre_build_script.sh && headway set 3/10 && sleep 30 && CI_JOB_STATUS=success bash $hooks/post_build_script.sh" &
+build_shell=$!
+check "the job is active" eventually 10 bash -c '[ "$(job_phase)" = active ]'
+check "its progress reached the service" eventually 5 bash -c 'as_runner headway status | grep -q "^gl-4711 .* 30%"'
+check "the ring's frames went out on SPI" eventually 10 bash -c "[ \$(grep -c 'len=' /sys/kernel/debug/headway-spi-recorder/log) -gt $frames_before ]"
+check "the OLED was drawn on I2C" eventually 10 bash -c "[ \$(grep -c '^w ' /sys/kernel/debug/headway-i2c-recorder/log) -gt 0 ]"
+check "sudo systemctl reload headway in the middle (as pi)" as_pi sudo systemctl reload headway
+check "the job is still there after the reload" bash -c '[ "$(job_phase)" = active ]'
+wait "$build_shell"
+check "the build shell (hooks included) exited 0" [ $? -eq 0 ]
+check "the job succeeded" bash -c '[ "$(job_phase)" = succeeded ]'
+
+if [ $status -ne 0 ]; then
+    as_runner headway status
+    journalctl --no-pager -u headway.service -u headway.socket | tail -40
+fi
+echo "$status" > /run/results/exit-status
+sync
+systemctl poweroff --no-block

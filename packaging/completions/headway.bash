@@ -1,0 +1,28 @@
+# bash completion for headway, the client (written here: headway keeps its own small argument
+# reader; Tests/EndToEndTests/ClientManualTests.swift checks this against `headway --help`).
+_headway() {
+    local current=${COMP_WORDS[COMP_CWORD]} previous=${COMP_WORDS[COMP_CWORD-1]}
+    local commands="begin set label indeterminate alive pause resume done fail cancel finish end status watch run pipe help"
+    local global="--job --socket --strict --timeout-ms --help --version"
+    local command="" word
+    for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
+        [ "$word" = -- ] && { COMPREPLY=($(compgen -c -- "$current")); return; }
+        [ -z "$command" ] && case " $commands " in *" $word "*) command=$word ;; esac
+    done
+    case "$previous" in
+        --socket) COMPREPLY=($(compgen -f -- "$current")); return ;;
+        --job | --timeout-ms | --label | --total | --countdown | --until | --name | --pid | --heartbeat | --pattern | --size) return ;;
+    esac
+    local options
+    case "$command" in
+        "") COMPREPLY=($(compgen -W "$commands $global" -- "$current")); return ;;
+        begin) options="--label --total --countdown --until --name --pid --heartbeat --no-percent" ;;
+        set) options="--label" ;;
+        run) options="--pattern --label --name --" ;;
+        pipe) options="--size --label" ;;
+        finish) COMPREPLY=($(compgen -W "success failure cancelled unknown" -- "$current")); return ;;
+        *) options="" ;;
+    esac
+    COMPREPLY=($(compgen -W "$options --job --socket --strict" -- "$current"))
+}
+complete -F _headway headway
