@@ -38,11 +38,14 @@ debian13_run "$guest_root" bash -c '
     useradd --create-home --shell /bin/bash --groups sudo,gpio,i2c,spi pi
     echo "pi ALL=(ALL) NOPASSWD: ALL" > /etc/sudoers.d/pi
     useradd --create-home --shell /bin/bash gitlab-runner
+    echo "127.0.1.1 headway-vm" >> /etc/hosts
 ' || infrastructure_failure "installing the package failed"
 mkdir -p "$guest_root/opt/headway-checks"
 cp Tests/KernelTests/VM/systemd/checks.sh Tests/KernelTests/VM/systemd/edit-config "$guest_root/opt/headway-checks/"
 cp Tests/KernelTests/VM/systemd/headway-checks.service "$guest_root/etc/systemd/system/"
 ln -sf ../headway-checks.service "$guest_root/etc/systemd/system/multi-user.target.wants/headway-checks.service"
+# The console is the checks' output: no login prompt on it.
+ln -sf /dev/null "$guest_root/etc/systemd/system/serial-getty@ttyS0.service"
 
 build_initramfs
 guest_checkout=/
