@@ -119,12 +119,9 @@ struct ServiceTests {
 
     @Test func aSilentDaemonIsGivenUpOnWithin200Milliseconds() throws {
         // A socket that accepts connections (the kernel's backlog) but never answers.
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mute-\(UUID().uuidString).sock").path
-        let fd = muteListener(at: path)
-        defer {
-            close(fd)
-            unlink(path)
-        }
+        let mute = MuteSocket()
+        defer { withExtendedLifetime(mute) {} }
+        let path = mute.path
         let run = try SimulatedService.run(Binaries.url("headway"), ["--job", "j", "set", "5"], environment: ["HEADWAY_SOCKET": path])
         #expect(run.status == 0)
         #expect(run.stderr.contains("did not answer in time"))
@@ -134,12 +131,9 @@ struct ServiceTests {
     /// A slow machine gives every hook more time through the environment; a wrong value there is
     /// a hook's warning like any other.
     @Test func theTimeBudgetComesFromTheEnvironmentToo() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mute-\(UUID().uuidString).sock").path
-        let fd = muteListener(at: path)
-        defer {
-            close(fd)
-            unlink(path)
-        }
+        let mute = MuteSocket()
+        defer { withExtendedLifetime(mute) {} }
+        let path = mute.path
         let budget = 0.8 * TestTime.scale
         let run = try SimulatedService.run(Binaries.url("headway"), ["--job", "j", "set", "5"], environment: ["HEADWAY_SOCKET": path, "HEADWAY_TIMEOUT_MS": String(budget * 1000)])
         #expect(run.status == 0 && run.stderr.contains("did not answer in time"))

@@ -172,13 +172,22 @@ func ppmPixels(_ url: URL) throws -> [(Int, Int, Int)] {
     return stride(from: index, to: bytes.count - 2, by: 3).map { (Int(bytes[$0]), Int(bytes[$0 + 1]), Int(bytes[$0 + 2])) }
 }
 
-/// A listening Unix socket that accepts (through the kernel's backlog) but never answers.
-func muteListener(at path: String) -> Int32 {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = SystemIO.socketAddress(path)!
-    _ = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+/// A listening Unix socket that accepts (through the kernel's backlog) but never answers; closed
+/// and removed when it goes.
+final class MuteSocket {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("mute-\(UUID().uuidString).sock").path
+    private let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+
+    init() {
+        var address = SystemIO.socketAddress(path)!
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        listen(fd, 16)
     }
-    listen(fd, 16)
-    return fd
+
+    deinit {
+        close(fd)
+        unlink(path)
+    }
 }
