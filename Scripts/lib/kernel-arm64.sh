@@ -1,10 +1,8 @@
 # Sourced by Scripts/kernel-test for arm64, the Pi's architecture: Debian 13's arm64 kernel built
-# for 16 KiB pages (the page size of the Pi 5's kernel), booted under qemu-system-aarch64 -M virt
-# on a Cortex-A76 (the Pi 5's core). The tests are cross-built for aarch64 (Scripts/test-arm64
-# --build-only, Debian 13's Swift and libgpiod 2.x) and run in an arm64 Debian 13 made with
-# debootstrap, which the guest mounts as its root. Downloads and builds happen in the Debian 13
-# build chroot (Scripts/lib/debian13.sh): its apt knows trixie's arm64 packages, its cross
-# compiler is the kernel's.
+# for 16 KiB pages (the page size of the Pi 5's kernel) for qemu-system-aarch64 -M virt on a
+# Cortex-A76 (the Pi 5's core), with gpio-sim, i2c-stub and the recorders built for it. Downloads
+# and builds happen in the Debian 13 build chroot (Scripts/lib/debian13.sh): its apt knows
+# trixie's arm64 packages, its cross compiler is the kernel's.
 
 source Scripts/lib/debian13.sh
 ensure_packages qemu-system-arm kmod cpio xz-utils debootstrap rsync qemu-user-static binfmt-support \
@@ -82,22 +80,4 @@ own_modules="gpio-sim.ko
 i2c-stub.ko chip_addr=0x3c
 headway-i2c-recorder.ko
 headway-spi-recorder.ko"
-build_initramfs
-
-# The guest's root (made once per machine; .ci/run makes it while the packages build), then the
-# tests and Debian's arm64 Swift runtime copied in at /opt/headway for each run.
-guest_root=$(debian13_kernel_guest_root) || infrastructure_failure "making the guest's arm64 Debian 13 failed"
-
-step "building the tests for aarch64"
-bash Scripts/test-arm64 --build-only || infrastructure_failure "the aarch64 test build failed"
-tests="$guest_root/opt/headway"
-products="$build_root/srv/headway-arm64-build/aarch64-unknown-linux-gnu/debug"
-mkdir -p "$tests/swift"
-rsync -a --delete "$build_root$swift/usr/libexec/swift/lib/swift/linux/"*.so "$tests/swift/"
-rsync -a "$products/HeadwayPackageTests.xctest" "$products/headway" "$products/headwayd" "$products/headway-sim" \
-    Tests/KernelTests/VM/guest-tests.sh "$tests/" || infrastructure_failure "copying the tests into the guest's root failed"
-
-guest_script=/opt/headway/guest-tests.sh
-guest_checkout="$kernel/results"
 qemu="qemu-system-aarch64 -machine virt -cpu cortex-a76 -accel tcg,thread=multi -smp 2 -m 1024"
-run_phases ttyAMA0
