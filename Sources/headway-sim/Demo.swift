@@ -108,10 +108,19 @@ struct Demo: ParsableCommand {
         var lastFailure = ""
         if live { Platform.restoreCursorOnInterrupt() }
 
+        func handleButton() {
+            for event in (try? button?.poll(timeout: 0)) ?? [] {
+                try? indicator.handle(event)
+            }
+        }
+
         while true {
             let now = min(realTime.now, DemoScript.duration)
             while let event = pending.first, event.time <= now {
                 clock.set(to: max(clock.now, event.time))
+                // Presses made before this step act first: at a high --speed or on a slow machine
+                // frames are far apart, and a long press must not arrive after the job's end.
+                handleButton()
                 // A press may have cancelled the job: the script's later reports are moot then.
                 do { try event.apply(indicator) } catch ProgressError.alreadyFinished {}
                 pending = pending.dropFirst()
@@ -121,9 +130,7 @@ struct Demo: ParsableCommand {
                 for bus in rig.i2cBuses { bus.inject(faults[index].fault) }
                 faults.remove(at: index)
             }
-            for event in (try? button?.poll(timeout: 0)) ?? [] {
-                try? indicator.handle(event)
-            }
+            handleButton()
             let snapshot: ProgressSnapshot
             do throws(DeviceError) {
                 snapshot = try indicator.refresh()
