@@ -9,6 +9,16 @@ struct Headwayd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "headwayd",
         abstract: "Show job progress on LED strips, rings, GPIO LEDs and OLEDs of this board.",
+        version: Version.current,
+        subcommands: [Serve.self, DoctorCommand.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+/// `headwayd [serve]`: the daemon.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show job progress on LED strips, rings, GPIO LEDs and OLEDs of this board (the default).",
         discussion: """
             Clients (the headway command) talk to it over a Unix socket (docs/protocol.md). Under \
             systemd it reports readiness and reloads (Type=notify-reload), keeps the watchdog \
@@ -18,8 +28,7 @@ struct Headwayd: ParsableCommand {
             SIGTERM clears the outputs (or leaves them, with persist) and releases every line. \
             Durations of past runs are kept in the state folder (systemd's StateDirectory=, \
             /var/lib/headway, or state-directory: in the configuration).
-            """,
-        version: Version.current
+            """
     )
 
     @Option(help: "A board preset (\(BoardPresets.names.joined(separator: ", "))).")

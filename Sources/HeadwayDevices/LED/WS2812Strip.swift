@@ -23,6 +23,12 @@ public final class WS2812Strip: LEDChainDevice {
             self.encoding = encoding
             self.speedHz = speedHz ?? encoding.nominalSpeedHz
         }
+
+        /// Zero bytes of reset before and after the LEDs at a controller clock of `hz`.
+        public func resetBytes(atHz hz: UInt32) -> Int { Int((WS2812Timing.resetSeconds * Double(hz) / 8).rounded(.up)) }
+
+        /// Bytes in one frame at a controller clock of `hz`: leading reset, the LEDs, trailing reset.
+        public func frameBytes(atHz hz: UInt32) -> Int { 2 * resetBytes(atHz: hz) + count * order.channels * 8 * encoding.bitsPerLEDBit / 8 }
     }
 
     public let configuration: Configuration
@@ -46,7 +52,7 @@ public final class WS2812Strip: LEDChainDevice {
         count = configuration.count
         effectiveSpeedHz = effective
         table = (0...255).map { encoding.encode(UInt8($0)) }
-        resetBytes = Int((WS2812Timing.resetSeconds * Double(effective) / 8).rounded(.up))
+        resetBytes = configuration.resetBytes(atHz: effective)
         let frameBytes = frameLength
         guard frameBytes <= bus.maxTransferLength else {
             throw DeviceError(.unsupported, """
@@ -59,7 +65,7 @@ public final class WS2812Strip: LEDChainDevice {
     }
 
     /// Bytes in one frame: leading reset, the LEDs, trailing reset.
-    public var frameLength: Int { 2 * resetBytes + count * configuration.order.channels * 8 * configuration.encoding.bitsPerLEDBit / 8 }
+    public var frameLength: Int { configuration.frameBytes(atHz: effectiveSpeedHz) }
 
     /// The SPI bytes for `levels`.
     public func encode(_ levels: [RGB8]) -> [UInt8] {

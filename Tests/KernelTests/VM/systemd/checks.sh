@@ -35,9 +35,10 @@ echo "== booted: Linux $(uname -r), systemd $(systemctl --version | awk 'NR == 1
 check "headway.socket is listening, enabled by the package" systemctl is-active --quiet headway.socket
 check "the daemon is not started before a client needs it" bash -c '! systemctl is-active --quiet headway.service'
 
-echo "== README: sudoedit, headwayd --check, systemctl reload-or-restart, usermod"
+echo "== README: sudoedit, headwayd doctor, headwayd --check, systemctl reload-or-restart, usermod"
 check "sudoedit /etc/headway/config.yaml (as pi)" as_pi env SUDO_EDITOR=/opt/headway-checks/edit-config sudoedit /etc/headway/config.yaml
 check "the edit is in the file" grep -q "chip: headway-test-bank" /etc/headway/config.yaml
+check "headwayd doctor (as pi): nothing to fix" as_pi headwayd doctor
 check "headwayd --check --config /etc/headway/config.yaml (as pi) opens every device" \
     as_pi headwayd --check --config /etc/headway/config.yaml
 check "sudo systemctl reload-or-restart headway (as pi)" as_pi sudo systemctl reload-or-restart headway

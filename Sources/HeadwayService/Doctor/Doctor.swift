@@ -1,0 +1,159 @@
+import Headway
+
+/// `headwayd doctor`: the machine checked against a configuration, every problem at once, each
+/// with its fix (the set-up mistakes field-notes.md lists). Reads files only; opens no device.
+public enum Doctor {
+    public static func check(_ configuration: ServiceConfiguration, on machine: MachineView) -> [DoctorFinding] {
+        var findings: [DoctorFinding] = []
+        let model = machine.model.flatMap(RaspberryPiModel.init(deviceTreeModel:))
+        findings.append(board(machine, model))
+        findings.append(kernel(machine))
+        let configPath = machine.configTxtPath
+        let firmware = model == nil ? nil : configPath.flatMap(machine.text).map { FirmwareConfig($0, model: model) }
+        let configFile = configPath ?? "/boot/firmware/config.txt"
+
+        let usesI2C = configuration.outputs.contains { if case .oled = $0.device { true } else { false } }
+        let spiChains = configuration.outputs.filter {
+            switch $0.device {
+            case .ws2812, .apa102: true
+            default: false
+            }
+        }
+        if let model, let firmware {
+            if usesI2C, !firmware.parameterIsOn(["i2c_arm", "i2c"]) {
+                findings.append(DoctorFinding("i2c-enabled", .fail, "I2C is off in \(configFile)",
+                                              fix: "add `dtparam=i2c_arm=on` to \(configFile) (or `sudo raspi-config nonint do_i2c 0`), then reboot"))
+            } else if usesI2C {
+                findings.append(DoctorFinding("i2c-enabled", .pass, "I2C is on (dtparam=i2c_arm=on)"))
+            }
+            if !spiChains.isEmpty, !firmware.parameterIsOn(["spi"]) {
+                findings.append(DoctorFinding("spi-enabled", .fail, "SPI is off in \(configFile)",
+                                              fix: "add `dtparam=spi=on` to \(configFile) (or `sudo raspi-config nonint do_spi 0`), then reboot"))
+            } else if !spiChains.isEmpty {
+                findings.append(DoctorFinding("spi-enabled", .pass, "SPI is on (dtparam=spi=on)"))
+            }
+            let ws2812OnSPI = spiChains.contains { if case .ws2812 = $0.device { true } else { false } }
+            if ws2812OnSPI, let steady = model.steadySPIClock {
+                let missing = steady.filter { firmware.value($0.key) != $0.value }
+                let lines = steady.map { "\($0.key)=\($0.value)" }.joined(separator: " and ")
+                if missing.isEmpty {
+                    findings.append(DoctorFinding("spi-clock", .pass, "the SPI clock is steady for WS2812 (\(lines))"))
+                } else {
+                    findings.append(DoctorFinding("spi-clock", .fail, "on a \(model.rawValue) the SPI clock follows the core clock, and WS2812 data sent over SPI falls apart when it scales (LEDs all white or random)",
+                                                  fix: "add " + missing.map { "`\($0.key)=\($0.value)`" }.joined(separator: " and ") + " to \(configFile), then reboot"))
+                }
+            }
+            for output in configuration.outputs {
+                guard case .leds0(let path, let count, _, _) = output.device else { continue }
+                if model.isPi5Family, !firmware.hasOverlay("ws2812-pio") {
+                    findings.append(DoctorFinding("ws2812-pio", .fail, "\(output.name): \(path) comes from the ws2812-pio overlay, which \(configFile) does not load",
+                                                  fix: "add `dtoverlay=ws2812-pio,gpio=18,num_leds=\(count)` to \(configFile) (the GPIO the data line is on), then reboot"))
+                } else if !model.isPi5Family {
+                    findings.append(DoctorFinding("ws2812-pio", .fail, "\(output.name): \(path) (the ws2812-pio overlay) exists only on a Raspberry Pi 5 or 500, this is a \(model.rawValue)",
+                                                  fix: "drive the LEDs over SPI instead: driver: ws2812, bus: /dev/spidev0.0 (data on GPIO 10)"))
+                }
+            }
+        }
+        findings += deviceNodes(configuration, machine, model: model)
+        findings += bufsiz(spiChains, machine, clock: configuration.spiClock)
+        findings += power(configuration)
+        return findings
+    }
+
+    private static func board(_ machine: MachineView, _ model: RaspberryPiModel?) -> DoctorFinding {
+        guard let name = machine.model else {
+            return DoctorFinding("board", .advice, "no device tree model (/proc/device-tree/model): not a Raspberry Pi, so config.txt is not checked")
+        }
+        guard let model else {
+            return DoctorFinding("board", .advice, "\(name): not a board Headway knows, so config.txt is not checked")
+        }
+        return DoctorFinding("board", .pass, "\(name) (\(model.rawValue))")
+    }
+
+    private static func kernel(_ machine: MachineView) -> DoctorFinding {
+        let release = machine.kernelRelease ?? "unknown kernel"
+        let pages = machine.pageSize.map { "\($0 / 1024) KiB pages" } ?? "page size unknown"
+        return DoctorFinding("kernel", .pass, "Linux \(release), \(pages)")
+    }
+
+    /// Every device node the configuration names: there, and usable by this user.
+    private static func deviceNodes(_ configuration: ServiceConfiguration, _ machine: MachineView, model: RaspberryPiModel?) -> [DoctorFinding] {
+        var nodes: [(path: String, kind: String, group: String, what: String)] = []
+        for output in configuration.outputs {
+            switch output.device {
+            case .ws2812(let bus, _, _, _, _, _), .apa102(let bus, _, _): nodes.append((bus, "SPI", "spi", output.name))
+            case .oled(let bus, _, _): nodes.append((bus, "I2C", "i2c", output.name))
+            case .leds0(let path, _, _, _): nodes.append((path, "LED", "", output.name))
+            case .apa102GPIO(let chip, _, _, _), .gpioLEDs(let chip, _, _):
+                if chip.hasPrefix("/dev/") { nodes.append((chip, "GPIO", "gpio", output.name)) }
+            }
+        }
+        for (index, button) in configuration.buttons.enumerated() where button.chip.hasPrefix("/dev/") {
+            nodes.append((button.chip, "GPIO", "gpio", "button \(index + 1)"))
+        }
+        var findings: [DoctorFinding] = []
+        for node in nodes {
+            if !machine.exists(node.path) {
+                let enable = switch node.kind {
+                case "I2C": "enable I2C (dtparam=i2c_arm=on) and reboot; elsewhere load i2c-dev (`sudo modprobe i2c-dev`)"
+                case "SPI": "enable SPI (dtparam=spi=on) and reboot"
+                default: "check the path in the configuration"
+                }
+                findings.append(DoctorFinding("device-node", .fail, "\(node.what): \(node.path) does not exist", fix: enable))
+            } else if !machine.usable(node.path) {
+                findings.append(DoctorFinding("device-access", .fail, "\(node.what): \(node.path) is there but this user may not open it",
+                                              fix: node.group.isEmpty ? "run as root, or give the daemon's user access with a udev rule"
+                                                  : "`sudo usermod -aG \(node.group) $USER`, then log in again (the headway service has the group already)"))
+            } else {
+                findings.append(DoctorFinding("device-node", .pass, "\(node.what): \(node.path)"))
+            }
+        }
+        return findings
+    }
+
+    /// spidev sends a frame as one message of at most bufsiz bytes: a long chain needs more.
+    private static func bufsiz(_ chains: [OutputConfiguration], _ machine: MachineView, clock: SPIClockModel) -> [DoctorFinding] {
+        let limit = machine.spidevBufsiz
+        let cmdline = machine.cmdlineTxtPath ?? "/boot/firmware/cmdline.txt"
+        return chains.compactMap { (output: OutputConfiguration) -> DoctorFinding? in
+            let bytes: Int
+            switch output.device {
+            case .ws2812(_, let count, _, let encoding, let speed, let order):
+                let chain = WS2812Strip.Configuration(count: count, order: order, encoding: encoding, speedHz: speed)
+                bytes = chain.frameBytes(atHz: clock.effectiveSpeed(forRequested: chain.speedHz))
+            case .apa102(_, let count, _):
+                bytes = APA102Encoder(count: count).frameLength
+            default: return nil
+            }
+            guard bytes > limit else { return nil }
+            var size = 4096
+            while size < bytes { size *= 2 }
+            return DoctorFinding("bufsiz", .fail, "\(output.name): a frame is \(bytes) bytes, spidev takes \(limit) in one message",
+                                 fix: "add `spidev.bufsiz=\(size)` to the one line of \(cmdline), then reboot")
+        }
+    }
+
+    /// What cannot be measured from here: power and the WS2812 data level, said once.
+    private static func power(_ configuration: ServiceConfiguration) -> [DoctorFinding] {
+        var findings: [DoctorFinding] = []
+        for output in configuration.outputs {
+            let count: Int
+            switch output.device {
+            case .ws2812(_, let n, _, _, _, _), .apa102(_, let n, _), .apa102GPIO(_, _, _, let n), .leds0(_, let n, _, _): count = n
+            default: continue
+            }
+            let fullWhite = count * 60
+            if let budget = output.pipeline.budget {
+                findings.append(DoctorFinding("power", .advice, "\(output.name): \(count) LEDs could draw \(fullWhite) mA at full white; frames are dimmed to \(Int(budget.budgetMilliamps)) mA: the 5 V supply must give that plus the Pi's own"))
+            } else if fullWhite > 500 {
+                findings.append(DoctorFinding("power", .advice, "\(output.name): \(count) LEDs could draw \(fullWhite) mA at full white, with no current-budget-ma set",
+                                              fix: "set current-budget-ma to what the LEDs' 5 V supply gives"))
+            }
+        }
+        if configuration.outputs.contains(where: { if case .ws2812 = $0.device { true } else { false } }) {
+            findings.append(DoctorFinding("level-shifter", .advice, "WS2812 LEDs powered at 5 V may not read the Pi's 3.3 V data reliably (flicker, wrong colours)",
+                                          fix: "put a 74AHCT125 (or similar) level shifter on the data line"))
+        }
+        return findings
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The files of a machine that `headwayd doctor` reads, under `root`: `/` for this machine, a
+/// fixture tree (with `proc/device-tree/model`, `boot/firmware/config.txt`, `dev/` stand-ins …)
+/// in tests and with `--root`. Nothing is ever written.
+public struct MachineView: Sendable {
+    public let root: String
+
+    public init(root: String = "/") {
+        self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+    }
+
+    /// Where `path` (absolute, as on the machine) is here.
+    public func location(_ path: String) -> String { root == "/" ? path : root + path }
+
+    public func text(_ path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: location(path)) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    public func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: location(path)) }
+
+    /// Whether this process's user may open `path` for reading and writing.
+    public func usable(_ path: String) -> Bool {
+        FileManager.default.isReadableFile(atPath: location(path)) && FileManager.default.isWritableFile(atPath: location(path))
+    }
+
+    /// The device tree's model string, e.g. "Raspberry Pi 4 Model B Rev 1.5".
+    public var model: String? {
+        text("/proc/device-tree/model").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\0").union(.whitespacesAndNewlines)) }
+    }
+
+    public var kernelRelease: String? { text("/proc/sys/kernel/osrelease")?.trimmingCharacters(in: .whitespacesAndNewlines) }
+
+    /// The kernel's page size, from the huge page size it implies (a PMD maps page²/8 bytes), or
+    /// this process's when the tree does not say.
+    public var pageSize: Int? {
+        if let text = text("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"), let pmd = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), pmd > 0 {
+            return Int((8 * pmd).squareRoot().rounded())
+        }
+        return root == "/" ? Int(sysconf(Int32(_SC_PAGESIZE))) : nil
+    }
+
+    /// The firmware's config.txt: /boot/firmware on Raspberry Pi OS since bookworm and on Debian,
+    /// /boot before.
+    public var configTxtPath: String? {
+        ["/boot/firmware/config.txt", "/boot/config.txt"].first { exists($0) }
+    }
+
+    public var cmdlineTxtPath: String? {
+        ["/boot/firmware/cmdline.txt", "/boot/cmdline.txt"].first { exists($0) }
+    }
+
+    /// spidev's largest message: the module's parameter, else the command line's, else 4096.
+    public var spidevBufsiz: Int {
+        if let text = text("/sys/module/spidev/parameters/bufsiz"), let value = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) { return value }
+        let words = (cmdlineTxtPath.flatMap(text) ?? "").split(whereSeparator: \.isWhitespace)
+        return words.compactMap { $0.hasPrefix("spidev.bufsiz=") ? Int($0.dropFirst("spidev.bufsiz=".count)) : nil }.last ?? 4096
+    }
+}
