@@ -89,7 +89,8 @@ public final class WS2812Strip: LEDChainDevice {
         try bus.write(encode(levels), settings: SPISettings(mode: 0, bitsPerWord: 8, speedHz: configuration.speedHz))
     }
 
-    private static func suggestedBufsiz(_ bytes: Int) -> Int {
+    /// The spidev bufsiz to suggest for frames of `bytes`: the next power of two from 4096.
+    public static func suggestedBufsiz(_ bytes: Int) -> Int {
         var size = 4096
         while size < bytes { size *= 2 }
         return size

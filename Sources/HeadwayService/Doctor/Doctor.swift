@@ -54,7 +54,7 @@ public enum Doctor {
                 }
             }
         }
-        findings += deviceNodes(configuration, machine, model: model)
+        findings += deviceNodes(configuration, machine)
         findings += bufsiz(spiChains, machine, clock: configuration.spiClock)
         findings += power(configuration)
         return findings
@@ -77,7 +77,7 @@ public enum Doctor {
     }
 
     /// Every device node the configuration names: there, and usable by this user.
-    private static func deviceNodes(_ configuration: ServiceConfiguration, _ machine: MachineView, model: RaspberryPiModel?) -> [DoctorFinding] {
+    private static func deviceNodes(_ configuration: ServiceConfiguration, _ machine: MachineView) -> [DoctorFinding] {
         var nodes: [(path: String, kind: String, group: String, what: String)] = []
         for output in configuration.outputs {
             switch output.device {
@@ -126,10 +126,8 @@ public enum Doctor {
             default: return nil
             }
             guard bytes > limit else { return nil }
-            var size = 4096
-            while size < bytes { size *= 2 }
             return DoctorFinding("bufsiz", .fail, "\(output.name): a frame is \(bytes) bytes, spidev takes \(limit) in one message",
-                                 fix: "add `spidev.bufsiz=\(size)` to the one line of \(cmdline), then reboot")
+                                 fix: "add `spidev.bufsiz=\(WS2812Strip.suggestedBufsiz(bytes))` to the one line of \(cmdline), then reboot")
         }
     }
 

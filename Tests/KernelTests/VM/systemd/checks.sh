@@ -24,7 +24,7 @@ export -f as_runner
 job_phase() { as_runner headway status | awk '$1 == "gl-4711" { print $2 }'; }
 spi_frames() { grep -c 'len=' /sys/kernel/debug/headway-spi-recorder/log; }
 i2c_messages() { grep -c '^w ' /sys/kernel/debug/headway-i2c-recorder/log; }
-export -f job_phase
+export -f job_phase spi_frames i2c_messages
 eventually() {  # seconds, command…: true once the command is, within the time
     local until=$((SECONDS + $1))
     shift
@@ -56,8 +56,8 @@ as_runner bash -c "bash $hooks/pre_build_script.sh && headway set 3/10 && sleep 
 build_shell=$!
 check "the job is active" eventually 10 bash -c '[ "$(job_phase)" = active ]'
 check "its progress reached the service" eventually 5 bash -c 'as_runner headway status | grep -q "^gl-4711 .* 30%"'
-check "the ring's frames went out on SPI" eventually 10 bash -c "[ \$(grep -c 'len=' /sys/kernel/debug/headway-spi-recorder/log) -gt $frames_before ]"
-check "the OLED was drawn on I2C" eventually 10 bash -c "[ \$(grep -c '^w ' /sys/kernel/debug/headway-i2c-recorder/log) -gt 0 ]"
+check "the ring's frames went out on SPI" eventually 10 bash -c "[ \$(spi_frames) -gt $frames_before ]"
+check "the OLED was drawn on I2C" eventually 10 bash -c '[ $(i2c_messages) -gt 0 ]'
 check "sudo systemctl reload headway in the middle (as pi)" as_pi sudo systemctl reload headway
 check "the job is still there after the reload" bash -c '[ "$(job_phase)" = active ]'
 wait "$build_shell"
