@@ -44,7 +44,7 @@ native=$(build "$here")
 build "$here" --product generate-manual >/dev/null
 manual="$native/generate-manual"
 [ -x "$manual" ] || manual="$native/generate-manual-tool"  # its name in Swift 6.3
-rm -rf "$common" && mkdir -p "$common"/{man,completions/bash,completions/zsh,completions/fish,doc,examples,boards}
+rm -rf "$common" && mkdir -p "$common"/{man,completions/bash,completions/zsh,completions/fish,doc,examples,boards/boards,boards/hats}
 for tool in headwayd headway-sim; do
     "$manual" "$native/$tool" --output-directory "$common/man" --date "$(date -d "$date" +%F)" \
         --authors "Headway developers"
@@ -58,7 +58,9 @@ cp packaging/completions/headway.bash "$common/completions/bash/headway"
 cp packaging/completions/_headway "$common/completions/zsh/"
 cp packaging/completions/headway.fish "$common/completions/fish/"
 cp packaging/config.yaml "$common/config.yaml"
-cp Boards/*.yaml "$common/boards/"
+cp Boards/*.yaml Boards/README.md "$common/boards/"
+cp Boards/boards/*.yaml "$common/boards/boards/"
+cp Boards/hats/*.yaml "$common/boards/hats/"
 cp README.md docs/configuration.md docs/protocol.md docs/performance.md "$common/doc/"
 cp -r examples/README.md examples/buildkite examples/gitlab examples/github-actions examples/cron "$common/examples/"
 commit=$(git -C "$checkout" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)

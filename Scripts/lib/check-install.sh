@@ -42,7 +42,7 @@ getent group headway >/dev/null || fail "no headway group"
 
 say "files in place"
 for file in /usr/bin/headway /usr/bin/headwayd /usr/bin/headway-sim /etc/headway/config.yaml \
-    /usr/share/headway/boards/raspberry-pi-5.yaml /usr/share/headway/boards/raspberry-pi-4.yaml \
+    /usr/share/headway/boards/boards/raspberry-pi-5.yaml /usr/share/headway/boards/hats/pimoroni-blinkt.yaml \
     /usr/lib/systemd/system/headway.service /usr/lib/systemd/system/headway.socket \
     /usr/lib/sysusers.d/headway.conf /usr/lib/udev/rules.d/60-headway.rules \
     /usr/share/man/man1/headway.1.gz /usr/share/man/man1/headwayd.1.gz /usr/share/man/man1/headway-sim.1.gz \

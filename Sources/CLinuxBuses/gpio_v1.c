@@ -5,6 +5,7 @@
 #include "linux_gpio.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,14 @@ hw_gpio_chip *hw_gpio_open(const char *which) {
 }
 
 const char *hw_gpio_chip_label(hw_gpio_chip *chip) { return gpiod_chip_label(chip->chip); }
+
+int hw_gpio_line_holder(hw_gpio_chip *chip, unsigned offset, char *consumer, unsigned size) {
+    struct gpiod_line *line = gpiod_chip_get_line(chip->chip, offset);
+    if (!line || gpiod_line_update(line) < 0) return -1;
+    const char *name = gpiod_line_consumer(line);
+    snprintf(consumer, size, "%s", name ? name : "");
+    return gpiod_line_is_used(line) ? 1 : 0;
+}
 const char *hw_gpio_chip_name(hw_gpio_chip *chip) { return gpiod_chip_name(chip->chip); }
 unsigned hw_gpio_chip_line_count(hw_gpio_chip *chip) { return gpiod_chip_num_lines(chip->chip); }
 

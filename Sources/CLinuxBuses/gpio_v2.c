@@ -42,6 +42,16 @@ static hw_gpio_chip *wrap(struct gpiod_chip *chip) {
     return handle;
 }
 
+int hw_gpio_line_holder(hw_gpio_chip *chip, unsigned offset, char *consumer, unsigned size) {
+    struct gpiod_line_info *info = gpiod_chip_get_line_info(chip->chip, offset);
+    if (!info) return -1;
+    const char *name = gpiod_line_info_get_consumer(info);
+    snprintf(consumer, size, "%s", name ? name : "");
+    int used = gpiod_line_info_is_used(info) ? 1 : 0;
+    gpiod_line_info_free(info);
+    return used;
+}
+
 hw_gpio_chip *hw_gpio_open(const char *which) {
     char path[300];
     if (which[0] == '/') {

@@ -18,6 +18,15 @@ int hw_i2c_funcs(int fd, unsigned long *funcs) { return ioctl(fd, I2C_FUNCS, fun
 
 int hw_i2c_set_address(int fd, uint16_t address) { return ioctl(fd, I2C_SLAVE, (unsigned long)address); }
 
+int hw_i2c_probe(int fd, uint16_t address) {
+    if (ioctl(fd, I2C_SLAVE, (unsigned long)address) < 0) return -1;
+    struct i2c_smbus_ioctl_data quick = {.read_write = I2C_SMBUS_WRITE, .command = 0, .size = I2C_SMBUS_QUICK, .data = NULL};
+    if (ioctl(fd, I2C_SMBUS, &quick) == 0) return 1;
+    // Adapters say "no acknowledgement" differently: bcm2835 EREMOTEIO, i2c-stub ENODEV, others ENXIO or EIO.
+    if (errno == ENXIO || errno == EREMOTEIO || errno == EIO || errno == ENODEV || errno == ETIMEDOUT) return 0;
+    return -1;
+}
+
 int hw_i2c_write_messages(int fd, uint16_t address, const uint8_t *const *buffers, const uint16_t *lengths, uint32_t count) {
     if (count == 0 || count > I2C_RDWR_IOCTL_MAX_MSGS) {
         errno = EINVAL;

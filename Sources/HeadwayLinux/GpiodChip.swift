@@ -25,6 +25,21 @@ public final class GpiodChip: GPIOChip, @unchecked Sendable {
         lineCount = Int(hw_gpio_chip_line_count(handle))
     }
 
+    /// Who holds `offset`: nil when the line is free, else its consumer's name ("" when it gave
+    /// none). Asks the kernel's line info; requests nothing.
+    public func holder(of offset: UInt32) throws(DeviceError) -> String? {
+        try checkOffsets([offset])
+        var consumer = [CChar](repeating: 0, count: 64)
+        let used = hw_gpio_line_holder(handle, CUnsignedInt(offset), &consumer, CUnsignedInt(consumer.count))
+        guard used >= 0 else { throw DeviceError(.other, "cannot read line \(offset) of \(label): \(Platform.describe(Platform.lastError))", errno: Platform.lastError) }
+        return used == 1 ? String(decoding: consumer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+    }
+
+    /// Every GPIO chip of this machine (`/dev/gpiochip*`), by name.
+    public static func all() -> [GpiodChip] {
+        Platform.directoryEntries("/dev").filter { $0.hasPrefix("gpiochip") }.sorted().compactMap { try? GpiodChip("/dev/" + $0) }
+    }
+
     /// The first chip with one of `labels` (e.g. every Raspberry Pi's header chip).
     public static func first(labelledAnyOf labels: [String]) throws(DeviceError) -> GpiodChip {
         for label in labels {

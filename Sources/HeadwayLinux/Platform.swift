@@ -32,6 +32,18 @@ enum Platform {
         return "\(String(cString: text)) (errno \(code))"
     }
 
+    /// The names in a folder (nothing when it cannot be read).
+    static func directoryEntries(_ path: String) -> [String] {
+        guard let folder = opendir(path) else { return [] }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// The first line of a small text file (a sysfs or module parameter), if it can be read.
     static func firstLine(of path: String) -> String? {
         guard let file = fopen(path, "r") else { return nil }

@@ -50,7 +50,68 @@ public enum ConfigurationLoader {
         return (offset, bytes[..<offset].filter { $0 == 0x0A }.count + 1)
     }
 
-    public static func parse(_ text: String, source: String) throws(ConfigurationError) -> ServiceConfiguration {
+    /// Reads a configuration; `outputsRequired` false lets a board alone through (for doctor).
+    public static func parse(_ text: String, source: String, outputsRequired: Bool = true) throws(ConfigurationError) -> ServiceConfiguration {
+        let (root, top) = try compose(text, source: source)
+        let reader = Reader(source: source)
+        try reader.allowOnly(["board", "hats", "outputs", "buttons", "appearance", "timings", "spi-clock", "socket-group", "persist", "focus", "state-directory"], in: top, context: nil)
+        var appearance = Appearance.standard
+        if let node = top["appearance"] { appearance = try reader.appearance(node) }
+        var policy = LifecyclePolicy.standard
+        if let node = top["timings"] { policy = try reader.timings(node) }
+        let board = try top["board"].map { node throws(ConfigurationError) in try boardPreset(node, reader) }
+        let spiClock = try top["spi-clock"].map { node throws(ConfigurationError) in try reader.spiClock(node) } ?? board?.spiClock ?? .exact
+
+        var outputs: [OutputConfiguration] = []
+        var buttons: [ButtonConfiguration] = []
+        var hats: [String] = []
+        if let node = top["hats"] {
+            guard let list = node.sequence else { throw reader.error(node, "hats", "must be a list of HAT presets, like [pimoroni-blinkt]") }
+            for (index, item) in list.enumerated() {
+                let hat = try HatPreset.read(try reader.string(item, "hats[\(index)]"), at: item, reader)
+                hats.append(hat.title)
+                outputs += hat.outputs
+                buttons += hat.buttons
+            }
+        }
+        if let node = top["outputs"] {
+            guard let list = node.sequence else { throw reader.error(node, "outputs", "must be a list") }
+            for (index, item) in list.enumerated() { outputs.append(try reader.output(item, index: index)) }
+        }
+        if outputsRequired, outputs.isEmpty {
+            throw ConfigurationError(
+                file: source, line: top["outputs"]?.mark?.line ?? root.mark?.line, key: "outputs",
+                "nothing to drive: list outputs, or HATs (hats: [\(Presets.names(.hat).prefix(3).joined(separator: ", ")), …]); see docs/configuration.md")
+        }
+        var names: Set<String> = []
+        for (index, output) in outputs.enumerated() where !names.insert(output.name).inserted {
+            throw ConfigurationError(file: source, line: output.line, key: "outputs[\(index)].name", "\"\(output.name)\" is used twice; give every output its own name")
+        }
+        if let node = top["buttons"] {
+            guard let list = node.sequence else { throw reader.error(node, "buttons", "must be a list") }
+            for (index, item) in list.enumerated() { buttons.append(try reader.button(item, index: index)) }
+        }
+        let header = HeaderWiring(board: board, source: source)
+        outputs = try outputs.map { output throws(ConfigurationError) in try header.resolve(output) }
+        buttons = buttons.map { header.resolve($0) }
+        try Resources.checkSharing(outputs: outputs, buttons: buttons, source: source)
+        var configuration = ServiceConfiguration(
+            board: board, hats: hats,
+            outputs: outputs, buttons: buttons, appearance: appearance, policy: policy, spiClock: spiClock,
+            socketGroup: try top["socket-group"].map { node throws(ConfigurationError) in try reader.string(node, "socket-group") },
+            persist: try top["persist"].map { node throws(ConfigurationError) in try reader.bool(node, "persist") } ?? false,
+            source: source)
+        if let node = top["focus"] { configuration.focus = try reader.choice(node, "focus", Focus.allCases.map { ($0.rawValue, $0) }) }
+        if let node = top["state-directory"] {
+            let folder = try reader.string(node, "state-directory")
+            guard folder.hasPrefix("/") else { throw reader.error(node, "state-directory", "must be an absolute path, like /var/lib/headway") }
+            configuration.stateDirectory = folder
+        }
+        return configuration
+    }
+
+    /// The YAML document and its top mapping, refusing anchors and duplicate keys with their line.
+    static func compose(_ text: String, source: String) throws(ConfigurationError) -> (root: Node, top: Node.Mapping) {
         if let line = YAMLAnchors.firstLine(in: text) {
             throw ConfigurationError(
                 file: source, line: line, key: nil,
@@ -70,43 +131,16 @@ public enum ConfigurationLoader {
         guard let root, let top = root.mapping else {
             throw ConfigurationError(file: source, line: root?.mark?.line, key: nil, "the file must be a mapping with at least an outputs: list")
         }
-        let reader = Reader(source: source)
-        try reader.allowOnly(["board", "outputs", "buttons", "appearance", "timings", "spi-clock", "socket-group", "persist", "focus", "state-directory"], in: top, context: nil)
-        var appearance = Appearance.standard
-        if let node = top["appearance"] { appearance = try reader.appearance(node) }
-        var policy = LifecyclePolicy.standard
-        if let node = top["timings"] { policy = try reader.timings(node) }
-        let spiClock = try top["spi-clock"].map { node throws(ConfigurationError) in try reader.spiClock(node) } ?? .exact
-        guard let outputsNode = top["outputs"], let list = outputsNode.sequence, !list.isEmpty else {
-            throw ConfigurationError(file: source, line: top["outputs"]?.mark?.line ?? root.mark?.line, key: "outputs", "a list of at least one output is needed (see docs/configuration.md)")
+        return (root, top)
+    }
+
+    /// `board:` names a board preset; the error lists them (an old free-text name lands here too).
+    private static func boardPreset(_ node: Node, _ reader: Reader) throws(ConfigurationError) -> BoardPreset {
+        let name = try reader.string(node, "board")
+        guard Presets.names(.board).contains(name) else {
+            throw reader.error(node, "board", "\"\(name)\" is not a board preset; the boards are \(Presets.names(.board).joined(separator: ", "))")
         }
-        var outputs: [OutputConfiguration] = []
-        for (index, node) in list.enumerated() {
-            let output = try reader.output(node, index: index)
-            if outputs.contains(where: { $0.name == output.name }) {
-                throw ConfigurationError(file: source, line: output.line, key: "outputs[\(index)].name", "\"\(output.name)\" is used twice; give every output its own name")
-            }
-            outputs.append(output)
-        }
-        var buttons: [ButtonConfiguration] = []
-        if let node = top["buttons"] {
-            guard let list = node.sequence else { throw reader.error(node, "buttons", "must be a list") }
-            for (index, item) in list.enumerated() { buttons.append(try reader.button(item, index: index)) }
-        }
-        try Resources.checkSharing(outputs: outputs, buttons: buttons, source: source)
-        var configuration = ServiceConfiguration(
-            board: try top["board"].map { node throws(ConfigurationError) in try reader.string(node, "board") },
-            outputs: outputs, buttons: buttons, appearance: appearance, policy: policy, spiClock: spiClock,
-            socketGroup: try top["socket-group"].map { node throws(ConfigurationError) in try reader.string(node, "socket-group") },
-            persist: try top["persist"].map { node throws(ConfigurationError) in try reader.bool(node, "persist") } ?? false,
-            source: source)
-        if let node = top["focus"] { configuration.focus = try reader.choice(node, "focus", Focus.allCases.map { ($0.rawValue, $0) }) }
-        if let node = top["state-directory"] {
-            let folder = try reader.string(node, "state-directory")
-            guard folder.hasPrefix("/") else { throw reader.error(node, "state-directory", "must be an absolute path, like /var/lib/headway") }
-            configuration.stateDirectory = folder
-        }
-        return configuration
+        return try Presets.board(named: name)
     }
 
     static func line(of error: YamlError) -> Int? {

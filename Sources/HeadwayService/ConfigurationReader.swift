@@ -143,7 +143,7 @@ struct Reader {
         case "apa102-gpio":
             try allowOnly(common + ledKeys + ["chip", "data", "clock"], in: map, context: key)
             device = .apa102GPIO(
-                chip: try map["chip"].map { n throws(ConfigurationError) in try string(n, "\(key).chip") } ?? "auto",
+                chip: try map["chip"].map { n throws(ConfigurationError) in try string(n, "\(key).chip") } ?? "header",
                 data: UInt32(try int(try need("data"), "\(key).data", 0...511)), clock: UInt32(try int(try need("clock"), "\(key).clock", 0...511)),
                 count: try count())
         case "leds0":
@@ -181,7 +181,7 @@ struct Reader {
             var lines: [UInt32] = []
             for item in list { lines.append(UInt32(try int(item, "\(key).lines", 0...511))) }
             device = .gpioLEDs(
-                chip: try map["chip"].map { n throws(ConfigurationError) in try string(n, "\(key).chip") } ?? "auto", lines: lines,
+                chip: try map["chip"].map { n throws(ConfigurationError) in try string(n, "\(key).chip") } ?? "header", lines: lines,
                 activeLow: try map["active-low"].map { n throws(ConfigurationError) in try bool(n, "\(key).active-low") } ?? false)
         default:
             throw error(driverNode, "\(key).driver", "\"\(driver)\" is not a driver; one of ws2812, apa102, apa102-gpio, leds0, ssd1306, sh1106, gpio-leds")
@@ -204,7 +204,7 @@ struct Reader {
         try allowOnly(["chip", "line", "active-low", "bias", "long-press"], in: map, context: key)
         guard let lineNode = map["line"] else { throw error(node, "\(key).line", "missing") }
         return ButtonConfiguration(
-            chip: try map["chip"].map { n throws(ConfigurationError) in try string(n, "\(key).chip") } ?? "auto",
+            chip: try map["chip"].map { n throws(ConfigurationError) in try string(n, "\(key).chip") } ?? "header",
             line: UInt32(try int(lineNode, "\(key).line", 0...511)),
             activeLow: try map["active-low"].map { n throws(ConfigurationError) in try bool(n, "\(key).active-low") } ?? true,
             bias: try map["bias"].map { n throws(ConfigurationError) in

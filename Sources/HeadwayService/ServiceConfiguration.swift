@@ -3,7 +3,10 @@ import Headway
 /// What a service drives: its outputs, buttons, look and timings, as read from a configuration
 /// file or a board preset (see Boards/ and docs/configuration.md).
 public struct ServiceConfiguration: Sendable {
-    public var board: String?
+    /// The board (Boards/boards/), when the configuration names one.
+    public var board: BoardPreset?
+    /// The titles of the HATs whose outputs and buttons it includes (Boards/hats/).
+    public var hats: [String] = []
     public var outputs: [OutputConfiguration]
     public var buttons: [ButtonConfiguration]
     public var appearance: Appearance
@@ -41,6 +44,8 @@ public struct OutputConfiguration: Sendable {
     public var device: Device
     public var pipeline: ColourPipeline
     public var framesPerSecond: Double?
+    /// The HAT preset it came from, if any (for messages).
+    public var hat: String?
 }
 
 /// A push button on a GPIO line.
@@ -51,6 +56,8 @@ public struct ButtonConfiguration: Sendable {
     public var bias: GPIOBias
     public var longPress: Double
     public var fileLine: Int
+    /// The HAT preset it came from, if any (for messages).
+    public var hat: String?
 }
 
 /// A mistake in a configuration file: where, which key, what is wrong and how to fix it.

@@ -103,7 +103,8 @@ public final class ServiceHost {
 
     private func describe(_ configuration: ServiceConfiguration, _ outputs: [ServiceOutput]) -> String {
         let names = outputs.isEmpty ? "no outputs" : outputs.map(\.name).joined(separator: ", ")
-        return "driving \(names) from \(configuration.board ?? configuration.source)"
+        let from = configuration.board.map { $0.title + (configuration.hats.isEmpty ? "" : " with " + configuration.hats.joined(separator: ", ")) } ?? configuration.source
+        return "driving \(names) from \(from)"
     }
 
     private func startupConfiguration() throws(StartupFailure) -> ServiceConfiguration {

@@ -1,14 +1,17 @@
 import ArgumentParser
 import Headway
+import HeadwayService
 import HeadwaySimulator
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Render one moment of a job on one virtual device to picture files.",
+        abstract: "Render one moment of a job on virtual devices to picture files.",
         discussion: """
             The job begins at 0 s and reports steady progress up to --value (so it has a rate and an \
-            ETA), then is drawn at --at seconds. Leave out --value for an indeterminate job. Writes \
-            DEVICE.ppm (LEDs, one pixel per LED) or DEVICE.pbm (displays) and DEVICE.svg into --out.
+            ETA), then is drawn at --at seconds. Leave out --value for an indeterminate job. Draws \
+            one --device, or every output of --board with its --hat presets (or of --config FILE), \
+            through the same drivers and chips as serve. Writes NAME.ppm (LEDs, one pixel per LED) \
+            or NAME.pbm (displays) and NAME.svg into --out.
             """
     )
 
@@ -20,7 +23,16 @@ struct Render: ParsableCommand {
     var style: StyleName = .auto
 
     @Option(help: ArgumentHelp("The device: \(DeviceSpec.help).", valueName: "DEVICE"))
-    var device: String
+    var device: String?
+
+    @Option(help: "A board preset (\(Presets.names(.board).joined(separator: ", "))), with --hat, instead of --device.")
+    var board: String?
+
+    @Option(name: .customLong("hat"), help: ArgumentHelp("A HAT or module preset on the board (repeatable): \(Presets.names(.hat).joined(separator: ", ")).", valueName: "NAME"))
+    var hats: [String] = []
+
+    @Option(help: ArgumentHelp("Every output of a configuration file, instead of --device.", valueName: "FILE"))
+    var config: String?
 
     @Option(help: "Work done. Leave out for an indeterminate job.")
     var value: Double?
@@ -49,9 +61,15 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("Write every bus transaction to FILE as JSON lines.", valueName: "FILE"))
     var capture: String?
 
+    private var choice: ConfigurationChoice { ConfigurationChoice(board: board, hats: hats, config: config) }
+
+    func validate() throws {
+        if let problem = choice.problem { throw ValidationError(problem) }
+        if (device == nil) == (board == nil && config == nil) { throw ValidationError("give --device DEVICE, or --board NAME --hat NAME, or --config FILE") }
+        if device == nil, style != .auto { throw ValidationError("--style goes with --device; a configuration's outputs draw in their own style") }
+    }
+
     func run() throws {
-        let spec: DeviceSpec
-        do { spec = try DeviceSpec(parsing: device) } catch { throw ValidationError("--device: \(error)") }
         let parsedOutcome = try outcome.map { text -> Outcome in
             guard let parsed = Outcome(rawValue: text) else {
                 throw ValidationError("--outcome \"\(text)\" is not one of succeeded, failed, cancelled")
@@ -67,12 +85,11 @@ struct Render: ParsableCommand {
             throw ValidationError("--stalled-for \(silence) must be at least 0 and less than --at minus 1 (\(NumberText.compact(at - 1)))")
         }
         let clock = ManualClock()
-        let rig = spec.rig(clock: clock)
+        let (rig, outputs) = try devices(clock: clock)
         let captureFile = try capture.map { try BusCapture(path: $0) }
         defer { captureFile?.close() }
         rig.capture(to: captureFile)
-        let output = try makeOutput(spec, rig)
-        let indicator = ProgressIndicator(label: label, outputs: [output], policy: policy, clock: clock)
+        let indicator = ProgressIndicator(label: label, outputs: outputs, policy: policy, clock: clock)
         do {
             try script(indicator, clock: clock, silence: silence, outcome: parsedOutcome)
         } catch let error as ProgressError {
@@ -82,6 +99,31 @@ struct Render: ParsableCommand {
         try indicator.refresh()
         let paths = try SnapshotWriter(directory: out).write(rig)
         print(paths.joined(separator: "\n"))
+    }
+
+    /// The rig and what draws on it: one --device, or a configuration's outputs built by the
+    /// simulator's device factory (as serve builds them).
+    private func devices(clock: ManualClock) throws -> (SimulatorRig, [any IndicatorOutput]) {
+        if let device {
+            let spec: DeviceSpec
+            do { spec = try DeviceSpec(parsing: device) } catch { throw ValidationError("--device: \(error)") }
+            let rig = spec.rig(clock: clock)
+            return (rig, [try makeOutput(spec, rig)])
+        }
+        let factory = SimulatorDeviceFactory(clock: clock)
+        let outputs: [ServiceOutput]
+        do {
+            outputs = try OutputBuilder.outputs(for: try choice.load(fallback: Presets.simulatorRig), factory: factory)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        return (factory.rig, outputs.map { (output: ServiceOutput) -> any IndicatorOutput in
+            switch output.medium {
+            case .leds(let chain): chain
+            case .display(let display): display
+            case .lights(let lights): lights
+            }
+        })
     }
 
     private func script(_ indicator: ProgressIndicator, clock: ManualClock, silence: Double, outcome: Outcome?) throws {
@@ -115,9 +157,9 @@ struct Render: ParsableCommand {
         case (.ring, true):
             return DisplayOutput(rig.displays[0].driver, style: RingScreenStyle())
         case (.led, true):
-            throw ValidationError("--style led draws on LED chains, but \(device) is a display; use --style bar or ring")
+            throw ValidationError("--style led draws on LED chains, but \(device ?? "") is a display; use --style bar or ring")
         case (.bar, false), (.ring, false):
-            throw ValidationError("--style \(style.rawValue) draws on displays, but \(device) is an LED chain; use --style led (a ring device already draws as a ring)")
+            throw ValidationError("--style \(style.rawValue) draws on displays, but \(device ?? "") is an LED chain; use --style led (a ring device already draws as a ring)")
         }
     }
 }

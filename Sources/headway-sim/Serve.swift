@@ -16,10 +16,13 @@ struct Serve: ParsableCommand {
             """
     )
 
-    @Option(help: "A board preset (default: simulator; \(BoardPresets.names.joined(separator: ", "))).")
+    @Option(help: "A board preset (\(Presets.names(.board).joined(separator: ", "))), with --hat; without either, the simulator's rig.")
     var board: String?
 
-    @Option(help: ArgumentHelp("A configuration file instead of a preset.", valueName: "FILE"))
+    @Option(name: .customLong("hat"), help: ArgumentHelp("A HAT or module preset on the board (repeatable): \(Presets.names(.hat).joined(separator: ", ")).", valueName: "NAME"))
+    var hats: [String] = []
+
+    @Option(help: ArgumentHelp("A configuration file instead of presets.", valueName: "FILE"))
     var config: String?
 
     @Option(help: ArgumentHelp("The socket to listen on (default: $HEADWAY_SOCKET, else $XDG_RUNTIME_DIR/headway.sock).", valueName: "PATH"))
@@ -28,8 +31,10 @@ struct Serve: ParsableCommand {
     @Flag(help: "Draw nothing; log to stderr.")
     var headless = false
 
+    private var choice: ConfigurationChoice { ConfigurationChoice(board: board, hats: hats, config: config) }
+
     func validate() throws {
-        if board != nil, config != nil { throw ValidationError("give --board or --config, not both") }
+        if let problem = choice.problem { throw ValidationError(problem) }
     }
 
     func run() throws {
@@ -42,10 +47,7 @@ struct Serve: ParsableCommand {
             name: "headway-sim", socketPath: path, stateDirectory: StateDirectory.standard(for: "headway-sim"), hangUpStops: interactive)
         let host = ServiceHost(
             settings: settings, clock: clock, logger: .standardError(label: "headway-sim"),
-            load: { [board, config] () throws(ConfigurationError) in
-                if let config { return try ConfigurationLoader.load(path: config) }
-                return try BoardPresets.configuration(named: board ?? "simulator")
-            },
+            load: { [choice] () throws(ConfigurationError) in try choice.load(fallback: Presets.simulatorRig) },
             open: { configuration throws(ConfigurationError) in
                 let factory = SimulatorDeviceFactory(clock: clock)
                 let devices = try OutputBuilder.devices(for: configuration, factory: factory)

@@ -31,8 +31,11 @@ struct Serve: ParsableCommand {
             """
     )
 
-    @Option(help: "A board preset (\(BoardPresets.names.joined(separator: ", "))).")
+    @Option(help: "A board preset (\(Presets.names(.board).joined(separator: ", "))), with --hat.")
     var board: String?
+
+    @Option(name: .customLong("hat"), help: ArgumentHelp("A HAT or module preset on the board (repeatable): \(Presets.names(.hat).joined(separator: ", ")).", valueName: "NAME"))
+    var hats: [String] = []
 
     @Option(help: ArgumentHelp("A configuration file (YAML; see docs/configuration.md).", valueName: "FILE"))
     var config: String?
@@ -49,9 +52,11 @@ struct Serve: ParsableCommand {
     @Flag(help: "Load the configuration, open every device, report, and exit.")
     var check = false
 
+    private var choice: ConfigurationChoice { ConfigurationChoice(board: board, hats: hats, config: config) }
+
     func validate() throws {
-        if board != nil, config != nil { throw ValidationError("give --board or --config, not both") }
-        if board == nil, config == nil { throw ValidationError("say what to drive: --board NAME (see Boards/) or --config FILE") }
+        if let problem = choice.problem { throw ValidationError(problem) }
+        if board == nil, config == nil { throw ValidationError("say what to drive: --config FILE, or --board NAME --hat NAME (see Boards/README.md)") }
     }
 
     func run() throws {
@@ -60,9 +65,8 @@ struct Serve: ParsableCommand {
             stateDirectory: StateDirectory.standard(for: "headway"))
         let host = ServiceHost(
             settings: settings, logger: .standardError(label: "headwayd"),
-            load: { [board, config] () throws(ConfigurationError) in
-                if let config { return try ConfigurationLoader.load(path: config) }
-                return try BoardPresets.configuration(named: board!)
+            load: { [choice] () throws(ConfigurationError) in
+                try choice.load(fallback: { () throws(ConfigurationError) in try ConfigurationLoader.load(path: "/etc/headway/config.yaml") })
             },
             open: { configuration throws(ConfigurationError) in
                 try OutputBuilder.devices(for: configuration, factory: LinuxDeviceFactory())

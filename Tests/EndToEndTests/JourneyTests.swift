@@ -14,13 +14,15 @@ struct JourneyTests {
 
     /// Regression: `headway-sim serve` run by name from PATH found no board preset ("known: ").
     @Test func anInstalledSimulatorFindsItsPresetsFromAnyDirectory() throws {
-        let service = try SimulatedService.installed(arguments: ["--board", "raspberry-pi-5"])
+        let service = try SimulatedService.installed(arguments: ["--board", "raspberry-pi-5", "--hat", "pimoroni-blinkt", "--hat", "adafruit-pioled"])
         #expect(service.isRunning, "\(service.logged)")
         // The socket exists a moment before the line saying what the service drives is logged.
-        #expect(BackgroundProcess.eventually(within: 3) { service.logged.contains("from Raspberry Pi 5") }, "\(service.logged)")
-        let unknown = try SimulatedService.installed(arguments: ["--board", "pi-six"])
+        #expect(BackgroundProcess.eventually(within: 3) {
+            service.logged.contains("driving blinkt, pioled from Raspberry Pi 5 with Pimoroni Blinkt!, Adafruit PiOLED")
+        }, "\(service.logged)")
+        let unknown = try SimulatedService.installed(arguments: ["--board", "raspberry-pi-5", "--hat", "pi-hat"])
         #expect(unknown.waitForExit() == 1)
-        #expect(unknown.logged.contains("no board preset \"pi-six\"; the presets are raspberry-pi-4, raspberry-pi-5, simulator"), "\(unknown.logged)")
+        #expect(unknown.logged.contains("\"pi-hat\" is not a HAT preset; the HATs are adafruit-oled-bonnet, adafruit-pioled, button-gpio17, "), "\(unknown.logged)")
     }
 
     /// Regression: a reload of a file with a typo made the service exit (and leave its socket).

@@ -167,7 +167,7 @@ struct ServiceTests {
             let count = recv(fd, &buffer, buffer.count, 0)
             return String(decoding: buffer[0..<max(0, count)], as: UTF8.self)
         }
-        #expect(nextMessage() == "READY=1\nSTATUS=driving ring, strip, oled, bar, stick from Headway simulator rig")
+        #expect(nextMessage() == "READY=1\nSTATUS=driving ring, strip, oled, bar, stick from Raspberry Pi 4")
         try service.headway(["--job", "kept", "begin"])
         // SIGHUP (systemctl reload) reloads the configuration on the same socket; jobs stay.
         service.signal(SIGHUP)

@@ -5,30 +5,6 @@ import Testing
 
 @Suite("Configuration files and board presets")
 struct ConfigurationTests {
-    static let presets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Boards")
-
-    @Test(arguments: ["simulator", "raspberry-pi-4", "raspberry-pi-5"])
-    func presetsLoad(name: String) throws {
-        let configuration = try ConfigurationLoader.load(path: Self.presets.appendingPathComponent(name + ".yaml").path)
-        #expect(!configuration.outputs.isEmpty)
-        #expect(configuration.buttons.count == 1)
-    }
-
-    /// The presets built into the programs are the files in Boards/ (Scripts/embed-boards writes
-    /// them); the built-in one is what `--board NAME` loads, from any directory.
-    @Test func builtInPresetsAreTheBoardsFiles() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.presets.path).filter { $0.hasSuffix(".yaml") }
-        #expect(Set(files.map { String($0.dropLast(5)) }) == Set(BoardPresets.embedded.keys), "run Scripts/embed-boards")
-        for file in files {
-            let text = try String(contentsOf: Self.presets.appendingPathComponent(file), encoding: .utf8)
-            let normalised = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.replacing(#/\s+$/#, with: "") }
-                .joined(separator: "\n").trimmingCharacters(in: .newlines)
-            #expect(BoardPresets.embedded[String(file.dropLast(5))] == normalised, "\(file): run Scripts/embed-boards")
-            let name = String(file.dropLast(5))
-            #expect(try BoardPresets.configuration(named: name).outputs.count == ConfigurationLoader.load(path: Self.presets.appendingPathComponent(file).path).outputs.count)
-        }
-    }
-
     /// The keys of the liveness and overview work: focus, state directory, the alive-without-
     /// reports timing, and the looks of ended, overdue and the percentage.
     @Test func focusStateAndLooksAreRead() throws {
@@ -71,16 +47,8 @@ struct ConfigurationTests {
         }
     }
 
-    @Test func piPresetsHaveARingOnSPI0AnOLEDOnI2C1AndAButton() throws {
-        for name in ["raspberry-pi-4", "raspberry-pi-5"] {
-            let configuration = try ConfigurationLoader.load(path: Self.presets.appendingPathComponent(name + ".yaml").path)
-            #expect(configuration.outputs.contains { if case .ws2812(let bus, 24, let layout, _, _, _) = $0.device { bus == "/dev/spidev0.0" && layout.isRing } else { false } })
-            #expect(configuration.outputs.contains { if case .oled(let bus, _, _) = $0.device { bus == "/dev/i2c-1" } else { false } })
-        }
-    }
-
     @Test(arguments: [
-        ("outputs: []\n", 1, "outputs", "at least one output"),
+        ("outputs: []\n", 1, "outputs", "nothing to drive: list outputs, or HATs"),
         ("outputs:\n  - name: a\n    driver: ws2812\n    bus: spi0.0\n    count: 0\n", 5, "outputs[0].count", "out of range"),
         ("outputs:\n  - name: a\n    driver: neon\n", 3, "outputs[0].driver", "not a driver"),
         ("outputs:\n  - name: a\n    driver: ssd1306\n    bus: i2c-1\n    size: 100x100\n", 5, "outputs[0].size", "128x64"),
@@ -93,9 +61,9 @@ struct ConfigurationTests {
         // Regression: a ring's start beyond its LEDs was accepted.
         ("outputs:\n  - name: r\n    driver: ws2812\n    bus: spi0.0\n    count: 24\n    layout: ring\n    start: 30\n", 7, "outputs[0].start", "out of range (0…23)"),
         // Regression: one SPI bus or GPIO line given to two outputs was accepted.
-        ("outputs:\n  - name: a\n    driver: ws2812\n    bus: /dev/spidev0.0\n    count: 8\n  - name: b\n    driver: apa102\n    bus: spi0.0\n    count: 8\n", 6, "outputs[1].bus", "SPI bus spi0.0 is already used by output a (line 2)"),
-        ("outputs:\n  - name: bar\n    driver: gpio-leds\n    lines: [5, 6, 17]\nbuttons:\n  - line: 17\n", 6, "buttons[0].line", "GPIO line 17 of auto is already used by output bar"),
-        ("outputs:\n  - name: a\n    driver: ssd1306\n    bus: i2c-1\n  - name: b\n    driver: sh1106\n    bus: /dev/i2c-1\n", 5, "outputs[1].address", "0x3C on i2c-1 is already used"),
+        ("outputs:\n  - name: a\n    driver: ws2812\n    bus: /dev/spidev0.0\n    count: 8\n  - name: b\n    driver: apa102\n    bus: spi0.0\n    count: 8\n", 6, "outputs[1].bus", "output b needs SPI bus spi0.0, which is already used by output a (line 2)"),
+        ("outputs:\n  - name: bar\n    driver: gpio-leds\n    lines: [5, 6, 17]\nbuttons:\n  - line: 17\n", 6, "buttons[0].line", "button 1 needs GPIO line 17 of auto, which is already used by output bar"),
+        ("outputs:\n  - name: a\n    driver: ssd1306\n    bus: i2c-1\n  - name: b\n    driver: sh1106\n    bus: /dev/i2c-1\n", 5, "outputs[1].address", "0x3C on i2c-1, which is already used by output a"),
         ("board: \"x\\e[31m\"\noutputs:\n  - name: a\n    driver: leds0\n    count: 8\n", 1, "board", "control characters"),
     ] as [(String, Int, String?, String)])
     func mistakesCiteLineAndKey(yaml: String, line: Int, key: String?, message: String) {
@@ -125,9 +93,9 @@ struct ConfigurationTests {
 
     /// Where `&` and `*` are text, not YAML anchors, the file is taken.
     @Test func ampersandsAndStarsInTextAreFine() throws {
-        let yaml = "board: Tom & Jerry * 2 # a *comment* &too\nappearance:\n  tint: \"#ff0000\"\noutputs:\n  - name: \"*quoted*\"\n    driver: leds0\n    path: '&/dev/leds0'\n    count: 8\n"
+        let yaml = "socket-group: Tom & Jerry * 2 # a *comment* &too\nappearance:\n  tint: \"#ff0000\"\noutputs:\n  - name: \"*quoted*\"\n    driver: leds0\n    path: '&/dev/leds0'\n    count: 8\n"
         let configuration = try ConfigurationLoader.parse(yaml, source: "ok.yaml")
-        #expect(configuration.board == "Tom & Jerry * 2" && configuration.outputs.first?.name == "*quoted*")
+        #expect(configuration.socketGroup == "Tom & Jerry * 2" && configuration.outputs.first?.name == "*quoted*")
         #expect(YAMLAnchors.firstLine(in: "a:\n  - *x\n") == 2)
         #expect(YAMLAnchors.firstLine(in: "a: [1, &y 2]\n") == 1)
         #expect(YAMLAnchors.firstLine(in: "a: |\n  *not an alias\n  &nor this\nb: 2\n") == nil)

@@ -41,7 +41,6 @@ extension Kernel {
         func configuration() -> String {
             let label = KernelDevices.gpioLabel!
             return """
-                board: kernel-test VM
                 timings:
                   grace: 0
                   linger: 1

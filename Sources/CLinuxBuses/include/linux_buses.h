@@ -21,6 +21,10 @@ int hw_i2c_funcs(int fd, unsigned long *funcs);
 int hw_i2c_set_address(int fd, uint16_t address);
 /// One combined I2C_RDWR transaction of `count` write messages to `address` (at most 42).
 int hw_i2c_write_messages(int fd, uint16_t address, const uint8_t *const *buffers, const uint16_t *lengths, uint32_t count);
+/// Whether a device answers at `address`, as i2cdetect asks: the address with no data (an SMBus
+/// quick write). 1: it acknowledged; 0: no acknowledgement; -1 with errno EBUSY: a kernel driver
+/// owns the address ("UU"); -1 with another errno: the probe itself failed.
+int hw_i2c_probe(int fd, uint16_t address);
 /// libi2c's i2c_smbus_write_i2c_block_data: `command`, then `length` (≤ 32) data bytes.
 int hw_smbus_write_block(int fd, uint8_t command, uint8_t length, const uint8_t *values);
 

@@ -23,6 +23,9 @@ const char *hw_gpio_chip_label(hw_gpio_chip *chip);
 const char *hw_gpio_chip_name(hw_gpio_chip *chip);
 unsigned hw_gpio_chip_line_count(hw_gpio_chip *chip);
 void hw_gpio_close(hw_gpio_chip *chip);
+/// Who holds line `offset`: 1 when it is in use (its consumer copied into `consumer`, possibly
+/// empty), 0 when it is free, -1 with errno on failure.
+int hw_gpio_line_holder(hw_gpio_chip *chip, unsigned offset, char *consumer, unsigned size);
 
 /// Requests `count` lines as outputs, set together; `initial` holds logical values.
 hw_gpio_request *hw_gpio_request_outputs(hw_gpio_chip *chip, const unsigned *offsets, unsigned count, int active_low,

@@ -1,13 +1,18 @@
 import Headway
 
 /// `headwayd doctor`: the machine checked against a configuration, every problem at once, each
-/// with its fix (the set-up mistakes field-notes.md lists). Reads files only; opens no device.
+/// with its fix (the set-up mistakes field-notes.md lists). Reads files, and with a `probe` asks
+/// the running machine's GPIO chips and I2C buses what they hold; drives and writes nothing.
+/// Device nodes are checked for `account` (the service's user), or for this process without one.
 public enum Doctor {
-    public static func check(_ configuration: ServiceConfiguration, on machine: MachineView) -> [DoctorFinding] {
+    public static func check(_ configuration: ServiceConfiguration, on machine: MachineView, probe: (any DoctorProbe)? = nil, as account: Account? = nil) -> [DoctorFinding] {
         var findings: [DoctorFinding] = []
         let model = machine.model.flatMap(RaspberryPiModel.init(deviceTreeModel:))
-        findings.append(board(machine, model))
+        findings.append(board(machine, model, configured: configuration.board))
         findings.append(kernel(machine))
+        if let account {
+            findings.append(DoctorFinding("user", .pass, "device access checked as \(account.name) (\(account.origin)), groups \(account.groupNames.joined(separator: ", "))"))
+        }
         let configPath = machine.configTxtPath
         let firmware = model == nil ? nil : configPath.flatMap(machine.text).map { FirmwareConfig($0, model: model) }
         let configFile = configPath ?? "/boot/firmware/config.txt"
@@ -54,20 +59,35 @@ public enum Doctor {
                 }
             }
         }
-        findings += deviceNodes(configuration, machine)
+        findings += deviceNodes(configuration, machine, account)
+        if let probe {
+            findings += gpioLines(configuration, machine, probe, account)
+            findings += i2cAddresses(configuration, machine, probe)
+        } else {
+            findings.append(DoctorFinding("probes", .advice, "GPIO lines and I2C addresses were not probed: they are asked of the running machine only (not under --root)"))
+        }
         findings += bufsiz(spiChains, machine, clock: configuration.spiClock)
         findings += power(configuration)
         return findings
     }
 
-    private static func board(_ machine: MachineView, _ model: RaspberryPiModel?) -> DoctorFinding {
+    private static func board(_ machine: MachineView, _ model: RaspberryPiModel?, configured: BoardPreset?) -> DoctorFinding {
         guard let name = machine.model else {
             return DoctorFinding("board", .advice, "no device tree model (/proc/device-tree/model): not a Raspberry Pi, so config.txt is not checked")
         }
         guard let model else {
             return DoctorFinding("board", .advice, "\(name): not a board Headway knows, so config.txt is not checked")
         }
-        return DoctorFinding("board", .pass, "\(name) (\(model.rawValue))")
+        let matching = Presets.names(.board).first { (try? Presets.board(named: $0))?.models.contains(model) == true }
+        guard let configured else {
+            return DoctorFinding("board", .advice, "\(name) (\(model.rawValue)); the configuration names no board",
+                                 fix: matching.map { "add `board: \($0)` (its GPIO chip and SPI clock)" })
+        }
+        guard configured.models.contains(model) else {
+            return DoctorFinding("board", .fail, "the configuration is for a \(configured.title) (board: \(configured.name)), but this is a \(name)",
+                                 fix: matching.map { "set `board: \($0)` (or --board \($0)): the GPIO chip and SPI clock differ" } ?? "remove board: from the configuration")
+        }
+        return DoctorFinding("board", .pass, "\(name) (\(model.rawValue)), as configured (board: \(configured.name))")
     }
 
     private static func kernel(_ machine: MachineView) -> DoctorFinding {
@@ -77,19 +97,19 @@ public enum Doctor {
     }
 
     /// Every device node the configuration names: there, and usable by this user.
-    private static func deviceNodes(_ configuration: ServiceConfiguration, _ machine: MachineView) -> [DoctorFinding] {
-        var nodes: [(path: String, kind: String, group: String, what: String)] = []
+    private static func deviceNodes(_ configuration: ServiceConfiguration, _ machine: MachineView, _ account: Account?) -> [DoctorFinding] {
+        var nodes: [(path: String, kind: String, what: String)] = []
         for output in configuration.outputs {
             switch output.device {
-            case .ws2812(let bus, _, _, _, _, _), .apa102(let bus, _, _): nodes.append((bus, "SPI", "spi", output.name))
-            case .oled(let bus, _, _): nodes.append((bus, "I2C", "i2c", output.name))
-            case .leds0(let path, _, _, _): nodes.append((path, "LED", "", output.name))
+            case .ws2812(let bus, _, _, _, _, _), .apa102(let bus, _, _): nodes.append((bus, "SPI", output.name))
+            case .oled(let bus, _, _): nodes.append((bus, "I2C", output.name))
+            case .leds0(let path, _, _, _): nodes.append((path, "LED", output.name))
             case .apa102GPIO(let chip, _, _, _), .gpioLEDs(let chip, _, _):
-                if chip.hasPrefix("/dev/") { nodes.append((chip, "GPIO", "gpio", output.name)) }
+                if chip.hasPrefix("/dev/") { nodes.append((chip, "GPIO", output.name)) }
             }
         }
         for (index, button) in configuration.buttons.enumerated() where button.chip.hasPrefix("/dev/") {
-            nodes.append((button.chip, "GPIO", "gpio", "button \(index + 1)"))
+            nodes.append((button.chip, "GPIO", "button \(index + 1)"))
         }
         var findings: [DoctorFinding] = []
         for node in nodes {
@@ -97,13 +117,20 @@ public enum Doctor {
                 let enable = switch node.kind {
                 case "I2C": "enable I2C (dtparam=i2c_arm=on) and reboot; elsewhere load i2c-dev (`sudo modprobe i2c-dev`)"
                 case "SPI": "enable SPI (dtparam=spi=on) and reboot"
+                case "LED": "the Raspberry Pi 5's ws2812-pio overlay makes it (dtoverlay=ws2812-pio in config.txt, then reboot)"
                 default: "check the path in the configuration"
                 }
                 findings.append(DoctorFinding("device-node", .fail, "\(node.what): \(node.path) does not exist", fix: enable))
-            } else if !machine.usable(node.path) {
-                findings.append(DoctorFinding("device-access", .fail, "\(node.what): \(node.path) is there but this user may not open it",
-                                              fix: node.group.isEmpty ? "run as root, or give the daemon's user access with a udev rule"
-                                                  : "`sudo usermod -aG \(node.group) $USER`, then log in again (the headway service has the group already)"))
+            } else if !machine.usable(node.path, as: account) {
+                let who = account?.name ?? "this user"
+                let group = machine.owner(node.path).flatMap { machine.groupName($0.gid) }
+                let fix: String
+                if let group, group != "root", (machine.owner(node.path)?.mode ?? 0) & 0o060 == 0o060 {
+                    fix = "`sudo usermod -aG \(group) \(account?.name ?? "$USER")`" + (account == nil ? ", then log in again" : ", then `sudo systemctl restart headway`")
+                } else {
+                    fix = "give the node a group that may read and write it with a udev rule (the headway package installs rules for gpiochip, i2c-dev and spidev nodes), then add \(who) to that group"
+                }
+                findings.append(DoctorFinding("device-access", .fail, "\(node.what): \(node.path) is there but \(who) may not open it", fix: fix))
             } else {
                 findings.append(DoctorFinding("device-node", .pass, "\(node.what): \(node.path)"))
             }

@@ -25,7 +25,8 @@ public struct DoctorReport: Sendable {
         let advice = findings.filter { $0.status == .advice }.count
         let passed = findings.count - problems - advice
         lines.append("")
-        lines.append(problems == 0 ? "ready: \(passed) checks passed, \(advice) to note" : "\(problems) problem\(problems == 1 ? "" : "s") to fix, \(passed) checks passed, \(advice) to note")
+        let checks = "\(passed) check\(passed == 1 ? "" : "s") passed, \(advice) to note"
+        lines.append(problems == 0 ? "ready: \(checks)" : "\(problems) problem\(problems == 1 ? "" : "s") to fix, \(checks)")
         return lines.joined(separator: "\n")
     }
 

@@ -20,9 +20,34 @@ public struct MachineView: Sendable {
 
     public func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: location(path)) }
 
-    /// Whether this process's user may open `path` for reading and writing.
-    public func usable(_ path: String) -> Bool {
-        FileManager.default.isReadableFile(atPath: location(path)) && FileManager.default.isWritableFile(atPath: location(path))
+    /// Whether `account` (or, without one, this process's user) may open `path` for reading and
+    /// writing, by the node's owner, group and mode.
+    public func usable(_ path: String, as account: Account? = nil) -> Bool {
+        guard let account else {
+            return FileManager.default.isReadableFile(atPath: location(path)) && FileManager.default.isWritableFile(atPath: location(path))
+        }
+        guard let node = owner(path) else { return false }
+        if account.uid == 0 { return true }
+        let bits = node.uid == account.uid ? node.mode >> 6 : Set(account.groups.values).contains(node.gid) ? node.mode >> 3 : node.mode
+        return bits & 0o6 == 0o6
+    }
+
+    /// The owner, group and permission bits of `path`.
+    public func owner(_ path: String) -> (uid: UInt32, gid: UInt32, mode: Int)? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: location(path)),
+              let uid = (attributes[.ownerAccountID] as? NSNumber)?.uint32Value, let gid = (attributes[.groupOwnerAccountID] as? NSNumber)?.uint32Value,
+              let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue else { return nil }
+        return (uid, gid, mode)
+    }
+
+    /// The names in the folder `path`.
+    public func entries(_ path: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: location(path))) ?? []).sorted()
+    }
+
+    /// The last part of the symbolic link at `path` (a sysfs device's `driver`).
+    public func linkName(_ path: String) -> String? {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: location(path))).flatMap { $0.split(separator: "/").last.map(String.init) }
     }
 
     /// The device tree's model string, e.g. "Raspberry Pi 4 Model B Rev 1.5".

@@ -78,9 +78,9 @@ case "$phase-$(uname -m)" in
 main-aarch64)
     run "kernel tests and the GPIO backend's, libgpiod 2.x" \
         "$bundle" --testing-library swift-testing --filter "KernelTests|GpiodChipTests" --skip "Kernel/Permission/|Kernel/SPIBufsiz/"
-    run "permission errors, as user nobody" \
+    run "permission errors and doctor, as user nobody" \
         setpriv --reuid=65534 --regid=65534 --clear-groups env HEADWAY_KERNEL_UNPRIVILEGED=1 \
-        "$bundle" --testing-library swift-testing --filter "KernelTests.Kernel/Permission/"
+        "$bundle" --testing-library swift-testing --filter "KernelTests.Kernel/Permission/|KernelTests.Kernel/Doctor/"
     ;;
 main-*)
     run "kernel tests, libgpiod 1.6" \
@@ -88,9 +88,9 @@ main-*)
     run "GPIO tests again, libgpiod 2.x" \
         env HEADWAY_EXPECT_GPIOD_API=2 LD_LIBRARY_PATH="$libgpiod_v2" \
         "$bundle_v2" --testing-library swift-testing --filter "KernelTests.Kernel/GPIO/|GpiodChipTests"
-    run "permission errors, as user nobody" \
+    run "permission errors and doctor, as user nobody" \
         setpriv --reuid=65534 --regid=65534 --clear-groups env HEADWAY_KERNEL_UNPRIVILEGED=1 \
-        "$bundle" --testing-library swift-testing --filter "KernelTests.Kernel/Permission/"
+        "$bundle" --testing-library swift-testing --filter "KernelTests.Kernel/Permission/|KernelTests.Kernel/Doctor/"
     ;;
 bufsiz-*)
     run "SPI with spidev.bufsiz raised" \

@@ -1,0 +1,29 @@
+import CLinuxBuses
+import HeadwayDevices
+
+/// Whether something answers at an I2C address, asked the way i2cdetect asks (the address with
+/// no data: nothing is written to the device). For `headwayd doctor`.
+public enum I2CProbe {
+    public enum Answer: Sendable, Equatable {
+        /// A device acknowledged its address.
+        case acknowledged
+        /// Nothing acknowledged.
+        case silent
+        /// A kernel driver owns the address (`UU` in i2cdetect): i2c-dev may not use it.
+        case ownedByKernelDriver
+    }
+
+    public static func probe(bus path: String, address: UInt8) throws(DeviceError) -> Answer {
+        let fd = Platform.open(path, Platform.readWrite)
+        guard fd >= 0 else { throw I2CErrno.opening(path, errno: Platform.lastError) }
+        defer { Platform.close(fd) }
+        switch hw_i2c_probe(fd, UInt16(address)) {
+        case 1: return .acknowledged
+        case 0: return .silent
+        default:
+            let code = Platform.lastError
+            if code == Errno.busy { return .ownedByKernelDriver }
+            throw DeviceError(.other, "probing \(hexByte(address)) on \(path) failed: \(Platform.describe(code))", errno: code)
+        }
+    }
+}

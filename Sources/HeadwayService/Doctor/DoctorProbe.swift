@@ -1,0 +1,33 @@
+import Headway
+
+/// What `headwayd doctor` asks the running machine's devices: the GPIO chips, who holds a line,
+/// whether an I2C address answers. headwayd answers through HeadwayLinux; nothing is requested,
+/// driven or written. Without a probe (`--root`: a mounted card, a fixture) these checks are
+/// skipped and said to be.
+public protocol DoctorProbe {
+    func gpioChips() -> [GPIOChipSummary]
+    /// Who holds `line` of the chip at `path`: nil when free, else the consumer ("" for none).
+    func holder(chip path: String, line: UInt32) throws(DeviceError) -> String?
+    func i2c(bus path: String, address: UInt8) throws(DeviceError) -> I2CPresence
+}
+
+public struct GPIOChipSummary: Sendable, Equatable {
+    public var path: String
+    public var name: String
+    public var label: String
+    public var lines: Int
+
+    public init(path: String, name: String, label: String, lines: Int) {
+        self.path = path
+        self.name = name
+        self.label = label
+        self.lines = lines
+    }
+}
+
+public enum I2CPresence: Sendable, Equatable {
+    case acknowledged
+    case silent
+    /// A kernel driver owns the address (`UU` in i2cdetect).
+    case ownedByKernelDriver
+}

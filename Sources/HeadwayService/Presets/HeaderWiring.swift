@@ -1,0 +1,48 @@
+import Headway
+
+/// Resolves `header` in outputs and buttons: `chip: header` (or `auto`) is the header's GPIO chip,
+/// `bus: header` its I2C bus for a display or SPI0 CE0 for an LED chain, `bus: header-ce1` SPI0
+/// CE1. With a board the board says which; without one, the chip is found at start by the
+/// labels every Raspberry Pi uses, and the buses are the ones every 40-pin Pi has.
+struct HeaderWiring {
+    let board: BoardPreset?
+    let source: String
+
+    private var chip: String { board?.gpioChip ?? "auto" }
+
+    private func bus(_ token: String, display: Bool, _ output: OutputConfiguration) throws(ConfigurationError) -> String {
+        let standard = BoardPreset(name: "", title: "", models: [], spiClock: .exact, gpioChip: "", i2cBus: "/dev/i2c-1", spiBus: "/dev/spidev0", configTxt: "")
+        guard let bus = (board ?? standard).headerBus(token, display: display) else {
+            throw ConfigurationError(file: source, line: output.line, key: "outputs.\(output.name).bus",
+                                     "\(token) is not a header bus for a \(display ? "display" : "LED chain"); use header\(display ? "" : " (SPI0 CE0) or header-ce1 (SPI0 CE1)")")
+        }
+        return bus
+    }
+
+    private func isHeaderBus(_ text: String) -> Bool { text == "header" || text.hasPrefix("header-") }
+    private func isHeaderChip(_ text: String) -> Bool { text == "header" || text == "auto" }
+
+    func resolve(_ output: OutputConfiguration) throws(ConfigurationError) -> OutputConfiguration {
+        var output = output
+        switch output.device {
+        case .ws2812(let bus, let count, let layout, let encoding, let speed, let order) where isHeaderBus(bus):
+            output.device = .ws2812(bus: try self.bus(bus, display: false, output), count: count, layout: layout, encoding: encoding, speedHz: speed, order: order)
+        case .apa102(let bus, let count, let layout) where isHeaderBus(bus):
+            output.device = .apa102(bus: try self.bus(bus, display: false, output), count: count, layout: layout)
+        case .oled(let bus, let configuration, let ring) where isHeaderBus(bus):
+            output.device = .oled(bus: try self.bus(bus, display: true, output), configuration: configuration, ring: ring)
+        case .apa102GPIO(let label, let data, let clock, let count) where isHeaderChip(label):
+            output.device = .apa102GPIO(chip: chip, data: data, clock: clock, count: count)
+        case .gpioLEDs(let label, let lines, let activeLow) where isHeaderChip(label):
+            output.device = .gpioLEDs(chip: chip, lines: lines, activeLow: activeLow)
+        default: break
+        }
+        return output
+    }
+
+    func resolve(_ button: ButtonConfiguration) -> ButtonConfiguration {
+        var button = button
+        if isHeaderChip(button.chip) { button.chip = chip }
+        return button
+    }
+}

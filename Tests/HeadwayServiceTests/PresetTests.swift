@@ -1,0 +1,175 @@
+import Foundation
+import Headway
+@testable import HeadwayService
+import Testing
+
+/// The board and HAT presets of Boards/: each read, checked against its maker's pinout as written
+/// in its file, and combined the way people combine them.
+@Suite("Board and HAT presets")
+struct PresetTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Boards")
+    static let boards = ["raspberry-pi-3", "raspberry-pi-4", "raspberry-pi-5", "raspberry-pi-cm4", "raspberry-pi-zero-2-w"]
+    static let hats = ["adafruit-oled-bonnet", "adafruit-pioled", "button-gpio17", "pimoroni-blinkt", "respeaker-2-mics", "ssd1306-128x64", "ws2812-ring"]
+
+    /// The presets built into the programs are the files in Boards/ (Scripts/embed-boards writes
+    /// them), so `--board NAME --hat NAME` finds them from any directory.
+    @Test func builtInPresetsAreTheFilesInBoards() throws {
+        var keys: [String] = []
+        for kind in ["", "boards/", "hats/"] {
+            let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.appendingPathComponent(kind).path).filter { $0.hasSuffix(".yaml") }
+            keys += files.map { kind + String($0.dropLast(5)) }
+        }
+        #expect(Set(keys) == Set(Presets.embedded.keys), "run Scripts/embed-boards")
+        for key in keys {
+            let text = try String(contentsOf: Self.folder.appendingPathComponent(key + ".yaml"), encoding: .utf8)
+            let normalised = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.replacing(#/\s+$/#, with: "") }
+                .joined(separator: "\n").trimmingCharacters(in: .newlines)
+            #expect(Presets.embedded[key] == normalised, "\(key).yaml: run Scripts/embed-boards")
+        }
+        #expect(Presets.names(.board) == Self.boards)
+        #expect(Presets.names(.hat) == Self.hats)
+    }
+
+    @Test(arguments: boards)
+    func everyBoardIsRead(name: String) throws {
+        let board = try Presets.board(named: name)
+        #expect(!board.models.isEmpty && board.i2cBus == "/dev/i2c-1" && board.spiBus == "/dev/spidev0")
+        #expect(board.configTxt == "/boot/firmware/config.txt")
+        #expect(["pinctrl-rp1", "pinctrl-bcm2711", "pinctrl-bcm2835"].contains(board.gpioChip), "the labels GpiodChip looks for")
+        // The SPI clock model is the one the board's core clock calls for (RaspberryPiModel).
+        for model in board.models {
+            switch model.steadySPIClock?.first?.value {
+            case "250": #expect(board.spiClock == .raspberryPi3)
+            case "500": #expect(board.spiClock == .raspberryPi4)
+            default: #expect(board.spiClock == .exact)
+            }
+        }
+    }
+
+    /// Every HAT on every board loads, with every `header` resolved to the board's chip and buses.
+    @Test(arguments: boards)
+    func everyHatFitsEveryBoard(board: String) throws {
+        let preset = try Presets.board(named: board)
+        for hat in Self.hats {
+            // A button drives nothing by itself: it comes with something to show.
+            let configuration = try Presets.configuration(board: board, hats: hat == "button-gpio17" ? ["ws2812-ring", hat] : [hat])
+            #expect(configuration.spiClock == preset.spiClock)
+            for output in configuration.outputs {
+                switch output.device {
+                case .ws2812(let bus, _, _, _, _, _), .apa102(let bus, _, _): #expect(bus.hasPrefix("/dev/spidev0."), "\(hat)")
+                case .oled(let bus, _, _): #expect(bus == "/dev/i2c-1", "\(hat)")
+                case .apa102GPIO(let chip, _, _, _), .gpioLEDs(let chip, _, _): #expect(chip == preset.gpioChip, "\(hat)")
+                case .leds0: Issue.record("no HAT uses /dev/leds0")
+                }
+                #expect(output.hat != nil)
+            }
+            #expect(configuration.buttons.allSatisfy { $0.chip == preset.gpioChip && $0.activeLow && $0.bias == .pullUp })
+        }
+    }
+
+    /// Each HAT as its maker's pinout has it.
+    @Test func hatsAreWiredAsTheirMakersSay() throws {
+        func only(_ hat: String, on board: String = "raspberry-pi-5") throws -> ServiceConfiguration { try Presets.configuration(board: board, hats: [hat]) }
+        let blinkt = try only("pimoroni-blinkt")
+        guard case .apa102GPIO("pinctrl-rp1", 23, 24, 8) = blinkt.outputs[0].device else { Issue.record("\(blinkt.outputs)"); return }
+        let pioled = try only("adafruit-pioled")
+        guard case .oled("/dev/i2c-1", let small, false) = pioled.outputs[0].device else { Issue.record("\(pioled.outputs)"); return }
+        #expect(small.width == 128 && small.height == 32 && small.address == 0x3C && small.controller == .ssd1306)
+        let bonnet = try only("adafruit-oled-bonnet", on: "raspberry-pi-4")
+        guard case .oled(_, let large, false) = bonnet.outputs[0].device else { Issue.record("\(bonnet.outputs)"); return }
+        #expect(large.height == 64 && large.address == 0x3C)
+        #expect(bonnet.buttons.map(\.line) == [5, 6, 4, 17, 22, 27, 23] && bonnet.buttons.allSatisfy { $0.chip == "pinctrl-bcm2711" })
+        let respeaker = try only("respeaker-2-mics")
+        guard case .apa102("/dev/spidev0.1", 3, _) = respeaker.outputs[0].device else { Issue.record("\(respeaker.outputs)"); return }
+        #expect(respeaker.buttons.map(\.line) == [17])
+        let ring = try only("ws2812-ring", on: "raspberry-pi-3")
+        guard case .ws2812("/dev/spidev0.0", 24, let layout, _, _, .grb) = ring.outputs[0].device, layout.isRing else { Issue.record("\(ring.outputs)"); return }
+        #expect(ring.spiClock == .raspberryPi3 && ring.outputs[0].pipeline.budget != nil)
+        let oled = try only("ssd1306-128x64")
+        guard case .oled("/dev/i2c-1", let generic, false) = oled.outputs[0].device else { Issue.record("\(oled.outputs)"); return }
+        #expect(generic.width == 128 && generic.height == 64 && generic.address == 0x3C)
+    }
+
+    /// HATs that want the same pin are refused, naming both (the Bonnet's joystick and Blinkt!'s
+    /// clock share GPIO 23; the ReSpeaker's button is on GPIO 17).
+    @Test func hatsThatShareAPinAreRefusedNamingBoth() {
+        #expect {
+            _ = try Presets.configuration(board: "raspberry-pi-5", hats: ["pimoroni-blinkt", "adafruit-oled-bonnet"])
+        } throws: { error in
+            "\(error)" == "--board raspberry-pi-5 --hat pimoroni-blinkt --hat adafruit-oled-bonnet: buttons[6].line: button 7 (HAT adafruit-oled-bonnet) needs GPIO line 23 of pinctrl-rp1, which is already used by output blinkt (HAT pimoroni-blinkt); each bus, address and GPIO line serves one output or button"
+        }
+        #expect(throws: ConfigurationError.self) { try Presets.configuration(board: "raspberry-pi-4", hats: ["respeaker-2-mics", "button-gpio17"]) }
+        #expect(throws: ConfigurationError.self) { try Presets.configuration(board: "raspberry-pi-4", hats: ["adafruit-pioled", "ssd1306-128x64"]) }
+        // Wired to different pins and buses, they go together.
+        let together = try? Presets.configuration(board: "raspberry-pi-4", hats: ["pimoroni-blinkt", "adafruit-pioled", "ws2812-ring", "button-gpio17"])
+        #expect(together?.outputs.map(\.name) == ["blinkt", "pioled", "ring"])
+    }
+
+    /// A configuration file combines a board, HATs and outputs of its own; `header` works there too.
+    @Test func aFileCombinesABoardHatsAndItsOwnOutputs() throws {
+        let configuration = try ConfigurationLoader.parse("""
+            board: raspberry-pi-5
+            hats: [pimoroni-blinkt]
+            outputs:
+              - name: status
+                driver: gpio-leds
+                lines: [5]
+              - name: strip
+                driver: apa102
+                bus: header-ce1
+                count: 30
+            """, source: "mine.yaml")
+        #expect(configuration.outputs.map(\.name) == ["blinkt", "status", "strip"])
+        guard case .gpioLEDs("pinctrl-rp1", [5], false) = configuration.outputs[1].device, case .apa102("/dev/spidev0.1", 30, _) = configuration.outputs[2].device else {
+            Issue.record("\(configuration.outputs)"); return
+        }
+        #expect(configuration.board?.title == "Raspberry Pi 5" && configuration.hats == ["Pimoroni Blinkt!"])
+    }
+
+    @Test(arguments: [
+        ("board: Raspberry Pi 5\noutputs:\n  - name: a\n    driver: leds0\n    count: 8\n", 1, "board", "\"Raspberry Pi 5\" is not a board preset; the boards are raspberry-pi-3, raspberry-pi-4, raspberry-pi-5, raspberry-pi-cm4, raspberry-pi-zero-2-w"),
+        ("board: raspberry-pi-4\nhats: [blinkt]\n", 2, "hats", "\"blinkt\" is not a HAT preset; the HATs are adafruit-oled-bonnet, adafruit-pioled, "),
+        ("hats: pimoroni-blinkt\n", 1, "hats", "must be a list of HAT presets"),
+        ("outputs:\n  - name: oled\n    driver: ssd1306\n    bus: header-ce1\n", 2, "outputs.oled.bus", "header-ce1 is not a header bus for a display; use header"),
+    ] as [(String, Int, String, String)])
+    func presetMistakesAreExplained(yaml: String, line: Int, key: String, message: String) {
+        #expect {
+            _ = try ConfigurationLoader.parse(yaml, source: "bad.yaml")
+        } throws: { error in
+            let error = error as! ConfigurationError
+            return error.line == line && error.key == key && error.message.contains(message)
+        }
+    }
+
+    /// Without a board, `header` means what it means on every 40-pin Pi, and the chip is found
+    /// by label when the service starts.
+    @Test func withoutABoardTheHeaderIsTheUsualOne() throws {
+        let configuration = try ConfigurationLoader.parse("hats: [adafruit-pioled]\noutputs:\n  - name: ring\n    driver: ws2812\n    bus: header\n    count: 12\n", source: "plain.yaml")
+        guard case .oled("/dev/i2c-1", _, _) = configuration.outputs[0].device, case .ws2812("/dev/spidev0.0", 12, _, _, _, _) = configuration.outputs[1].device else {
+            Issue.record("\(configuration.outputs)"); return
+        }
+        #expect(configuration.spiClock == .exact)
+        let button = try ConfigurationLoader.parse("hats: [button-gpio17]\noutputs:\n  - name: a\n    driver: leds0\n    count: 8\n", source: "b.yaml").buttons[0]
+        #expect(button.chip == "auto")
+    }
+
+    /// The CLI's options: a board alone drives nothing (but doctor may check it), a HAT needs a board.
+    @Test func optionsSayWhatIsMissing() throws {
+        let alone = ConfigurationChoice(board: "raspberry-pi-4", hats: [], config: nil)
+        #expect(throws: ConfigurationError.self) { try alone.load(fallback: Presets.simulatorRig) }
+        #expect(try alone.load(fallback: Presets.simulatorRig, boardAlone: true).outputs.isEmpty)
+        #expect(ConfigurationChoice(board: nil, hats: ["pimoroni-blinkt"], config: nil).problem?.hasPrefix("--hat needs the board it sits on") == true)
+        #expect(ConfigurationChoice(board: "raspberry-pi-4", hats: [], config: "x.yaml").problem != nil)
+        #expect(try ConfigurationChoice(board: nil, hats: [], config: nil).load(fallback: Presets.simulatorRig).outputs.count == 5)
+    }
+
+    /// docs/configuration.md's example, every key in it, is a configuration that loads.
+    @Test func theDocumentedExampleLoads() throws {
+        let text = try String(contentsOf: Self.folder.deletingLastPathComponent().appendingPathComponent("docs/configuration.md"), encoding: .utf8)
+        let start = try #require(text.range(of: "```yaml\n"))
+        let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
+        let configuration = try ConfigurationLoader.parse(String(text[start.upperBound..<end.lowerBound]), source: "docs/configuration.md")
+        #expect(configuration.board?.name == "raspberry-pi-5" && configuration.hats == ["ReSpeaker 2-Mics Pi HAT"])
+        #expect(configuration.outputs.count == 7 && configuration.buttons.count == 2)
+    }
+}
