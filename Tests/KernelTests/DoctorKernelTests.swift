@@ -46,16 +46,7 @@ extension Kernel {
             // World-readable, for the run as nobody.
             chmod(folder.path, 0o755)
             chmod(config.path, 0o644)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: KernelDevices.binaries!).appendingPathComponent("headwayd")
-            process.arguments = ["doctor", "--config", config.path] + arguments
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+            return try GuestCommand.status(KernelDevices.binaries! + "/headwayd", ["doctor", "--config", config.path] + arguments)
         }
 
         static var stub: String { KernelDevices.i2cStub ?? "" }

@@ -6,7 +6,17 @@ enum GuestCommand {
         var description: String
     }
 
+    /// The command's output (trimmed); a failure when it exits with anything but 0.
     static func run(_ path: String, _ arguments: [String]) throws -> String {
+        let (status, text) = try status(path, arguments)
+        guard status == 0 else {
+            throw Failure(description: "\(path) \(arguments.joined(separator: " ")) exited \(status): \(text)")
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The command's exit status and output (standard output and error together).
+    static func status(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -16,10 +26,6 @@ enum GuestCommand {
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(path) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(text)")
-        }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
