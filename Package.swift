@@ -25,6 +25,7 @@ let package = Package(
         .executable(name: "headwayd", targets: ["headwayd"]),
         .executable(name: "headway-sim", targets: ["headway-sim"]),
         .executable(name: "headway-bench", targets: ["headway-bench"]),
+        .executable(name: "headway-mqtt", targets: ["headway-mqtt"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -70,6 +71,12 @@ let package = Package(
             name: "HeadwayProtocol",
             dependencies: ["HeadwayCore", "CPlatform"]
         ),
+        // libmosquitto, loaded when MQTT is first used (docs/mqtt.md).
+        .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
+        .target(
+            name: "HeadwayMQTT",
+            dependencies: ["CMosquitto", "HeadwayCore", "HeadwayProtocol"]
+        ),
         .target(
             name: "HeadwayService",
             dependencies: [
@@ -85,7 +92,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "headway",
-            dependencies: ["HeadwayProtocol", "HeadwayCore"]
+            dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT", "CPlatform"]
         ),
         .executableTarget(
             name: "headwayd",
@@ -106,6 +113,10 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "headway-mqtt",
+            dependencies: ["HeadwayMQTT", "HeadwayProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
             name: "headway-bench",
             dependencies: ["Headway", "HeadwayDemo", "HeadwaySimulator"]
         ),
@@ -116,7 +127,8 @@ let package = Package(
         .testTarget(name: "HeadwayProtocolTests", dependencies: ["HeadwayProtocol"]),
         .testTarget(name: "HeadwayServiceTests", dependencies: ["HeadwayService", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayLinuxTests", dependencies: ["HeadwayLinux", "HeadwayCore"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["HeadwayProtocol", "HeadwayCore"]),
+        .testTarget(name: "HeadwayMQTTTests", dependencies: ["HeadwayMQTT", "HeadwayProtocol"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT"]),
         // Run in a QEMU guest by Scripts/kernel-test; skipped elsewhere. VM/ holds the guest's
         // init, its test script and the recording drivers' sources.
         .testTarget(

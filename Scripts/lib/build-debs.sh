@@ -45,7 +45,7 @@ build "$here" --product generate-manual >/dev/null
 manual="$native/generate-manual"
 [ -x "$manual" ] || manual="$native/generate-manual-tool"  # its name in Swift 6.3
 rm -rf "$common" && mkdir -p "$common"/{man,completions/bash,completions/zsh,completions/fish,doc,examples,boards/boards,boards/hats}
-for tool in headwayd headway-sim; do
+for tool in headwayd headway-sim headway-mqtt; do
     "$manual" "$native/$tool" --output-directory "$common/man" --date "$(date -d "$date" +%F)" \
         --authors "Headway developers"
     "$native/$tool" --generate-completion-script bash >"$common/completions/bash/$tool"
@@ -70,9 +70,9 @@ for arch in "$@"; do
     tree="$work/deb/$arch"
     rm -rf "$work/deb" && mkdir -p "$tree/stage/bin"
     cp -r packaging/debian "$tree/debian"
-    cp packaging/systemd/headway.service packaging/systemd/headway.socket "$tree/debian/"
+    cp packaging/systemd/headway.service packaging/systemd/headway.socket packaging/systemd/headway-mqtt.service "$tree/debian/"
     cp -r "$common"/* "$tree/stage/"
-    cp "$bin/headway" "$bin/headwayd" "$bin/headway-sim" "$tree/stage/bin/"
+    cp "$bin/headway" "$bin/headwayd" "$bin/headway-sim" "$bin/headway-mqtt" "$tree/stage/bin/"
     cat >"$tree/debian/changelog" <<CHANGELOG
 headway ($version) unstable; urgency=medium
 

@@ -41,11 +41,11 @@ done
 getent group headway >/dev/null || fail "no headway group"
 
 say "files in place"
-for file in /usr/bin/headway /usr/bin/headwayd /usr/bin/headway-sim /etc/headway/config.yaml \
+for file in /usr/bin/headway /usr/bin/headwayd /usr/bin/headway-sim /usr/bin/headway-mqtt /etc/headway/config.yaml \
     /usr/share/headway/boards/boards/raspberry-pi-5.yaml /usr/share/headway/boards/hats/pimoroni-blinkt.yaml \
-    /usr/lib/systemd/system/headway.service /usr/lib/systemd/system/headway.socket \
+    /usr/lib/systemd/system/headway.service /usr/lib/systemd/system/headway.socket /usr/lib/systemd/system/headway-mqtt.service \
     /usr/lib/sysusers.d/headway.conf /usr/lib/udev/rules.d/60-headway.rules \
-    /usr/share/man/man1/headway.1.gz /usr/share/man/man1/headwayd.1.gz /usr/share/man/man1/headway-sim.1.gz \
+    /usr/share/man/man1/headway.1.gz /usr/share/man/man1/headwayd.1.gz /usr/share/man/man1/headway-sim.1.gz /usr/share/man/man1/headway-mqtt.1.gz \
     /usr/share/bash-completion/completions/headway /usr/share/zsh/vendor-completions/_headway \
     /usr/share/fish/vendor_completions.d/headway.fish \
     /usr/share/bash-completion/completions/headwayd /usr/share/zsh/vendor-completions/_headwayd \
@@ -58,7 +58,7 @@ grep -qx /etc/headway/config.yaml /var/lib/dpkg/info/headway.conffiles || fail "
 
 say "the units as systemd reads them"
 # --man=no: minbase has no man-db to look the Documentation= page up with (its file is checked above).
-systemd-analyze verify --man=no /usr/lib/systemd/system/headway.socket /usr/lib/systemd/system/headway.service ||
+systemd-analyze verify --man=no /usr/lib/systemd/system/headway.socket /usr/lib/systemd/system/headway.service /usr/lib/systemd/system/headway-mqtt.service ||
     fail "systemd-analyze verify"
 grep -q '^ExecStart=/usr/bin/headwayd --config /etc/headway/config.yaml$' /usr/lib/systemd/system/headway.service ||
     fail "the unit does not start the daemon with the installed configuration"

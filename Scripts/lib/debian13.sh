@@ -15,7 +15,7 @@
 # libraries beside amd64's (Debian's multiarch), so the cross-build links against them and
 # dpkg-shlibdeps finds the packages that hold them; last, the cross compiler the arm64 kernel
 # test builds its modules with.
-debian13_packages="swiftlang libc6-dev libstdc++-14-dev libgpiod-dev libi2c-dev git rsync pkg-config ca-certificates python3 \
+debian13_packages="swiftlang libc6-dev libstdc++-14-dev libgpiod-dev libi2c-dev git rsync pkg-config ca-certificates python3 mosquitto \
 debhelper lintian binutils-aarch64-linux-gnu systemd \
 libc6-dev:arm64 libstdc++-14-dev:arm64 libgcc-14-dev:arm64 libgpiod-dev:arm64 libi2c-dev:arm64 \
 gcc-aarch64-linux-gnu make"

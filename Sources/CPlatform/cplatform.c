@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 int hw_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid) {
@@ -52,3 +53,27 @@ int hw_route_signal_to_pipe(int number, int fd) {
 #endif
 
 const char *hw_version(void) { return HEADWAY_VERSION; }
+
+static char exit_message[512];
+static size_t exit_message_length;
+static int exit_status;
+
+static void exit_now(int number) {
+    (void)number;
+    // Only async-signal-safe calls here.
+    if (exit_message_length) (void)!write(2, exit_message, exit_message_length);
+    _exit(exit_status);
+}
+
+int hw_exit_after(uint32_t milliseconds, const char *message, int status) {
+    exit_message_length = strlen(message);
+    if (exit_message_length > sizeof exit_message) exit_message_length = sizeof exit_message;
+    memcpy(exit_message, message, exit_message_length);
+    exit_status = status;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = exit_now;
+    if (sigaction(SIGALRM, &action, NULL) < 0) return -1;
+    struct itimerval timer = {.it_interval = {0, 0}, .it_value = {(time_t)(milliseconds / 1000), (suseconds_t)(milliseconds % 1000) * 1000}};
+    return setitimer(ITIMER_REAL, &timer, NULL);
+}

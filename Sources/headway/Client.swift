@@ -66,6 +66,7 @@ struct Client {
     }
 
     private func send(_ request: Request, quietWhenFinished: Bool = false) -> Int32 {
+        if let broker = command.broker { return BrokerReport(client: self, url: broker).send(request) }
         guard let connection = connect() else { return command.strict ? 1 : 0 }
         do throws(ServiceConnection.Failure) {
             if case .error(let error) = try connection.send(request) {

@@ -34,6 +34,11 @@ struct ClientCommand {
     var strict = false
     /// How long a hook command may wait for the service in all, in seconds.
     var timeout = 0.2
+    /// The MQTT broker to report to instead of the local socket (`--broker`, `HEADWAY_BROKER`).
+    var broker: String?
+    /// Who reports, the second level of the job's topics (`--source`, `HEADWAY_SOURCE`, else the
+    /// runner's repository or pipeline, else this machine's name).
+    var source: String?
 
     /// A mistake in the arguments: what was wrong and how to fix it. `soft` mistakes are in the
     /// values a hook passes along (a job runner's variables): they must never fail the job.
@@ -45,7 +50,7 @@ struct ClientCommand {
     }
 
     static let usage = """
-        usage: headway [--job ID] [--socket PATH] [--strict] [--timeout-ms N] COMMAND
+        usage: headway [--job ID] [--socket PATH | --broker URL [--source NAME]] [--strict] [--timeout-ms N] COMMAND
           begin [--label TEXT] [--total N | --countdown DURATION | --until TIME] [--name NAME]
                 [--pid PID] [--heartbeat SECONDS] [--no-percent]
                                              start a job (indeterminate without --total)
@@ -66,7 +71,10 @@ struct ClientCommand {
         2026-11-22T14:30:00Z. --job defaults to the CI runner's job and --name to the runner's job name
         (GitHub Actions, GitLab, Buildkite). A hook never fails its job: when the service is absent or
         slow, or a value is wrong, commands warn once, give up within 200 ms (--timeout-ms, or
-        HEADWAY_TIMEOUT_MS) and exit 0 (--strict: 1, or 2 for a wrong value).
+        HEADWAY_TIMEOUT_MS) and exit 0 (--strict: 1, or 2 for a wrong value). With --broker
+        mqtt://HOST[:PORT] or mqtts://… (or HEADWAY_BROKER) the job commands publish to an MQTT broker
+        instead (docs/mqtt.md; budget 1 s): user and password from HEADWAY_BROKER_USER and
+        HEADWAY_BROKER_PASSWORD_FILE (or _PASSWORD), a CA from HEADWAY_BROKER_CA.
         """
 
     /// The commands hooks call, whose mistakes warn instead of failing the job.
@@ -88,12 +96,15 @@ struct ClientCommand {
         var rest = arguments[...]
         var job: String?, socket: String?, strict = false
         var timeout: Double?
+        var broker: String?, source: String?
         // Global options come before the command.
         while let first = rest.first, first.hasPrefix("-") {
             rest = rest.dropFirst()
             switch first {
             case "--job": job = try value(for: first, &rest)
             case "--socket": socket = try value(for: first, &rest)
+            case "--broker": broker = try value(for: first, &rest)
+            case "--source": source = try value(for: first, &rest)
             case "--strict": strict = true
             case "--timeout-ms":
                 guard let ms = Double(try value(for: first, &rest)), ms.isFinite, ms > 0 else { throw UsageError(message: "--timeout-ms takes a number of milliseconds above 0") }
@@ -115,7 +126,11 @@ struct ClientCommand {
                 }
                 timeout = ms / 1000
             }
-            result.timeout = timeout ?? 0.2
+            result.broker = socket == nil ? broker ?? environment("HEADWAY_BROKER") : nil
+            result.source = source ?? environment("HEADWAY_SOURCE")
+                ?? environment("CI_PROJECT_PATH") ?? environment("GITHUB_REPOSITORY") ?? environment("BUILDKITE_PIPELINE_SLUG")
+            // A broker across a network is given longer than the socket next door.
+            result.timeout = timeout ?? (result.broker == nil ? 0.2 : 1)
             return result
         } catch {
             throw UsageError(message: error.message, soft: soft, command: name)

@@ -3,7 +3,7 @@
 _headway() {
     local current=${COMP_WORDS[COMP_CWORD]} previous=${COMP_WORDS[COMP_CWORD-1]}
     local commands="begin set label indeterminate alive pause resume done fail cancel finish end status watch run pipe help"
-    local global="--job --socket --strict --timeout-ms --help --version"
+    local global="--job --socket --broker --source --strict --timeout-ms --help --version"
     local command="" word
     for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
         [ "$word" = -- ] && { COMPREPLY=($(compgen -c -- "$current")); return; }
@@ -11,7 +11,7 @@ _headway() {
     done
     case "$previous" in
         --socket) COMPREPLY=($(compgen -f -- "$current")); return ;;
-        --job | --timeout-ms | --label | --total | --countdown | --until | --name | --pid | --heartbeat | --pattern | --size) return ;;
+        --job | --broker | --source | --timeout-ms | --label | --total | --countdown | --until | --name | --pid | --heartbeat | --pattern | --size) return ;;
     esac
     local options
     case "$command" in

@@ -20,4 +20,9 @@ int hw_route_signal_to_pipe(int number, int fd);
 /// -DHEADWAY_VERSION=...), or "development" for a plain `swift build`.
 const char *hw_version(void);
 
+/// After `milliseconds`, writes `message` (copied) to standard error and ends the process with
+/// `status`, whatever it is doing then (a connect(2) to an unreachable host included): the
+/// hook's promise to give up within its budget. 0 on success, -1 with errno.
+int hw_exit_after(uint32_t milliseconds, const char *message, int status);
+
 #endif

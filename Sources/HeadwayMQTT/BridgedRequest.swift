@@ -1,0 +1,58 @@
+import HeadwayCore
+import HeadwayProtocol
+
+/// A message from a job topic turned into the request a display's service takes: the payload read
+/// by the socket protocol's own parser (so a malformed, huge or hostile payload is refused the
+/// same way as on the socket), its kind matched to its topic, and the job named by the topic —
+/// never by the payload, so that a broker's ACL on topics decides who may drive which job.
+public enum BridgedRequest {
+    public struct Refusal: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// nil for an empty payload (a retained message being cleared).
+    public static func request(topic: String, payload: [UInt8]) throws(Refusal) -> Request? {
+        guard let (source, job, kind) = JobTopics.parse(topic) else { throw Refusal(description: "not a job topic") }
+        guard !payload.isEmpty else { return nil }
+        guard payload.count <= WireProtocol.maxLineBytes else {
+            throw Refusal(description: "\(payload.count) bytes; a request is at most \(WireProtocol.maxLineBytes)")
+        }
+        guard let line = String(validating: payload, as: UTF8.self) else { throw Refusal(description: "not UTF-8") }
+        let request: Request
+        do { request = try Request.parse(line) } catch { throw Refusal(description: error.description) }
+        let id = displayJob(source: source, job: job)
+        switch (kind, request) {
+        case (.begin, .begin(_, let options)): return .begin(job: id, options)
+        case (.progress, .update(_, let value, let total, let label)): return .update(job: id, value: value, total: total, label: label)
+        case (.progress, .updatePercent(_, let percent, let label)): return .updatePercent(job: id, percent: percent, label: label)
+        case (.progress, .indeterminate): return .indeterminate(job: id)
+        case (.label, .label(_, let label)): return .label(job: id, label: label)
+        case (.alive, .alive): return .alive(job: id)
+        case (.end, .finish(_, let outcome)): return .finish(job: id, outcome: outcome)
+        default: throw Refusal(description: "a \(kind.rawValue) topic does not take this request")
+        }
+    }
+
+    /// The job's id on the display: the source and the job, so that two runners' jobs of the same
+    /// id stay apart; cut to the protocol's 128 bytes from the left (the job's end is kept).
+    public static func displayJob(source: String, job: String) -> String {
+        let whole = DisplayText.sanitised("\(source)/\(job)")
+        guard whole.utf8.count > WireProtocol.maxJobBytes else { return whole }
+        var cut = Substring(whole)
+        while cut.utf8.count > WireProtocol.maxJobBytes - "…".utf8.count { cut = cut.dropFirst() }
+        return "…" + cut
+    }
+}
+
+extension Request {
+    /// The job a request is about, if it is about one.
+    public var job: String? {
+        switch self {
+        case .begin(let job, _), .update(let job, _, _, _), .updatePercent(let job, _, _), .label(let job, _), .indeterminate(let job),
+             .alive(let job), .pause(let job), .resume(let job), .finish(let job, _):
+            job
+        case .subscribe(let job, _): job
+        case .status: nil
+        }
+    }
+}

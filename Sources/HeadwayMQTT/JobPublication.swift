@@ -1,0 +1,41 @@
+import HeadwayProtocol
+
+/// What a reporter publishes for each request of the socket protocol (docs/mqtt.md): the request's
+/// own line as the payload, on the job's topic of its kind. A job's start clears what a previous
+/// run of the same job left retained; its end clears everything retained, so a display that
+/// starts later does not show a job that is over.
+public enum JobPublication {
+    public struct Message: Sendable, Equatable {
+        public var topic: String
+        public var payload: [UInt8]
+        public var retained: Bool
+    }
+
+    /// The messages, in order; nil for a request that has no meaning over MQTT (pause and resume
+    /// act on a local process; status and subscribe are questions).
+    public static func messages(for request: Request, source: String) -> [Message]? {
+        func line(_ job: String, _ kind: JobTopics.Kind) -> Message {
+            Message(topic: JobTopics.topic(source: source, job: job, kind), payload: Array(request.line.utf8), retained: kind.retained)
+        }
+        func clear(_ job: String, _ kinds: [JobTopics.Kind]) -> [Message] {
+            kinds.map { Message(topic: JobTopics.topic(source: source, job: job, $0), payload: [], retained: true) }
+        }
+        switch request {
+        case .begin(let job, _): return clear(job, [.progress, .label]) + [line(job, .begin)]
+        case .update(let job, _, _, _), .updatePercent(let job, _, _), .indeterminate(let job): return [line(job, .progress)]
+        case .label(let job, _): return [line(job, .label)]
+        case .alive(let job): return [line(job, .alive)]
+        case .finish(let job, _): return [line(job, .end)] + clear(job, [.begin, .progress, .label])
+        case .pause, .resume, .status, .subscribe: return nil
+        }
+    }
+
+    /// Who reports when nothing says: this machine's name.
+    public static var defaultSource: String { Platform.hostName }
+
+    /// A client id for one reporting process (brokers refuse a second connection with the same id).
+    public static func clientID(_ role: String) -> String { "headway-\(role)-\(Platform.hostName.prefix(40))-\(Platform.processID)" }
+
+    /// The monotonic clock deadlines are measured on.
+    public static var now: Double { Platform.now }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import HeadwayMQTT
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension EndToEnd {
+/// Runners on other machines (issue 13): `headway --broker` on "the runner" → a real mosquitto on
+/// loopback → `headway-mqtt` → `headway-sim serve`, whose virtual devices show the job.
+@Suite("MQTT: runners on other machines")
+struct MQTTJourneyTests {
+    static let job = "acme/widgets/gl-4711"
+
+    @Test func aJobReportedToTheBrokerShowsOnTheDisplay() throws {
+        let broker = try MosquittoBroker()
+        let display = try MQTTDisplay(broker: broker)
+        #expect(BackgroundProcess.eventually(within: 5) { display.bridge.stderr.contains("subscribed to headway/v1/jobs/#") }, "\(display.bridge.stderr)")
+        let begin = try runner(broker, ["--job", "gl-4711", "begin", "--label", "Build widgets", "--total", "10"])
+        #expect(begin.status == 0 && begin.stderr.isEmpty, "\(begin.stderr)")
+        try runner(broker, ["--job", "gl-4711", "set", "4"])
+        #expect(BackgroundProcess.eventually(within: 3) { display.percent(of: Self.job) == 40 }, "\(display.bridge.stderr)")
+        let status = try display.service.status().first { $0.job == Self.job }
+        #expect(status?.label == "Build widgets")
+        // The ring shows it: lit LEDs on the virtual glass.
+        TestTime.sleep(0.6)
+        let ring = try ppmPixels(try display.service.snapshot("mqtt").appendingPathComponent("ring.ppm"))
+        #expect(ring.contains { $0 != (0, 0, 0) })
+        try runner(broker, ["--job", "gl-4711", "done"])
+        #expect(BackgroundProcess.eventually(within: 3) { display.phase(of: Self.job) == "succeeded" })
+        // Nothing of it stays retained: a display that starts now does not show it.
+        let later = try MQTTDisplay(broker: broker)
+        TestTime.sleep(1)
+        let remaining = try later.service.status()
+        #expect(remaining.isEmpty, "\(remaining)")
+    }
+
+    /// A display that restarts shows the running jobs again, from what the broker retained.
+    @Test func aRestartedDisplayShowsTheRunningJobAgain() throws {
+        let broker = try MosquittoBroker()
+        try runner(broker, ["--job", "gl-4711", "begin", "--label", "Build widgets", "--total", "10"])
+        try runner(broker, ["--job", "gl-4711", "set", "7"])
+        try runner(broker, ["--job", "gl-4711", "label", "Testing widgets"])
+        // This display was off while the job started.
+        let display = try MQTTDisplay(broker: broker)
+        #expect(BackgroundProcess.eventually(within: 5) { display.percent(of: Self.job) == 70 }, "\(display.bridge.stderr)")
+        #expect(try display.service.status().first?.label == "Testing widgets")
+    }
+
+    @Test func twoDisplaysShowTheSameJobAndThreeRunnersShareOne() throws {
+        let broker = try MosquittoBroker()
+        let hall = try MQTTDisplay(broker: broker, name: "hall")
+        let desk = try MQTTDisplay(broker: broker, name: "desk", filters: ["headway/v1/jobs/acme%2Fwidgets/#"])
+        #expect(BackgroundProcess.eventually(within: 5) { hall.bridge.stderr.contains("subscribed") && desk.bridge.stderr.contains("subscribed") })
+        for (source, value) in [("acme/widgets", "2"), ("acme/gadgets", "5"), ("build-server-3", "9")] {
+            try runner(broker, source: source, ["--job", "nightly", "begin", "--label", "Nightly \(source)", "--total", "10"])
+            try runner(broker, source: source, ["--job", "nightly", "set", value])
+        }
+        #expect(BackgroundProcess.eventually(within: 3) { (try? hall.service.status().compactMap(\.percent).sorted()) == [20, 50, 90] }, "\(hall.bridge.stderr)")
+        #expect(Set(try hall.service.status().map(\.job)) == ["acme/widgets/nightly", "acme/gadgets/nightly", "build-server-3/nightly"])
+        // The desk subscribed to one repository's jobs only.
+        #expect(BackgroundProcess.eventually(within: 3) { (try? desk.service.status().map(\.job)) == ["acme/widgets/nightly"] })
+    }
+
+    /// The broker goes down mid-job: the runner's hook still exits 0 at once; when the broker is
+    /// back (it kept its retained messages and the display's session) the job goes on and ends right.
+    @Test func theBrokerRestartedMidJobLosesNothing() throws {
+        let broker = try MosquittoBroker()
+        let display = try MQTTDisplay(broker: broker, name: "hall")
+        #expect(BackgroundProcess.eventually(within: 5) { display.bridge.stderr.contains("subscribed") })
+        try runner(broker, ["--job", "gl-4711", "begin", "--label", "Build", "--total", "10"])
+        try runner(broker, ["--job", "gl-4711", "set", "3"])
+        #expect(BackgroundProcess.eventually(within: 3) { display.percent(of: Self.job) == 30 })
+        broker.kill()
+        let down = try runner(broker, ["--job", "gl-4711", "set", "4"])
+        #expect(down.status == 0 && down.stderr.contains("warning:") && down.seconds < 1.5, "\(down)")
+        try broker.start()
+        // The bridge reconnects by itself, with the same session.
+        #expect(BackgroundProcess.eventually(within: 10) { display.bridge.stderr.components(separatedBy: "subscribed").count >= 3 }, "\(display.bridge.stderr)")
+        try runner(broker, ["--job", "gl-4711", "set", "6"])
+        #expect(BackgroundProcess.eventually(within: 3) { display.percent(of: Self.job) == 60 }, "\(display.bridge.stderr)")
+        try runner(broker, ["--job", "gl-4711", "fail"])
+        #expect(BackgroundProcess.eventually(within: 3) { display.phase(of: Self.job) == "failed" })
+        // A bridge restarted after the end finds nothing retained.
+        try display.restartBridge()
+        TestTime.sleep(1)
+        #expect(display.phase(of: Self.job) == "failed", "the display keeps its own signal; nothing begins it again")
+    }
+
+    /// Messages no `headway` would publish get what the socket gives them: refused, logged
+    /// (sanitised), nothing else disturbed; the topic, not the payload, names the job.
+    @Test func hostilePayloadsAreRefusedLikeOnTheSocket() throws {
+        let broker = try MosquittoBroker()
+        let display = try MQTTDisplay(broker: broker)
+        #expect(BackgroundProcess.eventually(within: 5) { display.bridge.stderr.contains("subscribed") })
+        let topic = "headway/v1/jobs/evil/x"
+        try broker.publish(topic + "/begin", "not json")
+        try broker.publish(topic + "/begin", String(repeating: "x", count: 100_000))
+        try broker.publish(topic + "/progress", #"{"v":1,"op":"begin","job":"x"}"#)
+        try broker.publish(topic + "/begin", #"{"v":1,"op":"begin","job":"someone-elses","label":"\u001b[2J\u001b]0;pwned\u0007Evil"}"#)
+        try broker.publish("headway/v1/jobs/too/many/levels/begin", #"{"v":1,"op":"begin","job":"x"}"#)
+        #expect(BackgroundProcess.eventually(within: 3) { (try? display.service.status().count) == 1 })
+        let shown = try #require(try display.service.status().first)
+        #expect(shown.job == "evil/x", "the topic names the job")
+        #expect(shown.label == "Evil", "escape sequences removed: \(shown.label ?? "")")
+        let log = display.bridge.stderr
+        #expect(log.contains("refused a message on headway/v1/jobs/evil/x/begin"), "\(log)")
+        #expect(log.contains("100000 bytes; a request is at most 4096"), "\(log)")
+        #expect(log.contains("a progress topic does not take this request"), "\(log)")
+        #expect(!log.contains("\u{1B}"), "nothing raw reaches the log")
+    }
+
+    /// The hook's promise with a broker: wrong settings, no broker, an address that never answers —
+    /// a warning and exit 0, within the budget.
+    @Test func aBrokerThatIsNotThereNeverBreaksAHook() throws {
+        let nothing = try SimulatedService.run(Binaries.url("headway"), ["--broker", "mqtt://127.0.0.1:\(MosquittoBroker.freePort())", "--job", "j", "set", "3"])
+        #expect(nothing.status == 0 && nothing.stderr.contains("headway: warning: connecting to mqtt://127.0.0.1:") && nothing.seconds < 1.2, "\(nothing)")
+        // A port that takes the connection and never says a word.
+        let silent = SilentListener()
+        let mute = try SimulatedService.run(Binaries.url("headway"), ["--broker", "mqtt://127.0.0.1:\(silent.port)", "--timeout-ms", "300", "--job", "j", "set", "3"])
+        #expect(mute.status == 0 && mute.stderr.contains("did not answer") && mute.seconds < 1, "\(mute)")
+        let credentials = try SimulatedService.run(Binaries.url("headway"), ["--broker", "mqtt://user:secret@host", "--job", "j", "set", "3"])
+        #expect(credentials.status == 0 && credentials.stderr.contains("put no user or password in the broker's address"), "\(credentials)")
+        let strict = try SimulatedService.run(Binaries.url("headway"), ["--strict", "--broker", "http://x", "--job", "j", "set", "3"])
+        #expect(strict.status == 1 && strict.stderr.contains("must start with mqtt:// or mqtts://"), "\(strict)")
+    }
+}
+}

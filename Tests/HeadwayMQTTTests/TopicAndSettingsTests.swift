@@ -1,0 +1,57 @@
+import HeadwayMQTT
+import HeadwayProtocol
+import Testing
+
+@Suite("MQTT topics, settings and bridged requests")
+struct TopicAndSettingsTests {
+    @Test(arguments: ["acme/widgets", "gl-4711", "a+b#c%d", "naïve/ü", "x\u{0}y", "100%"])
+    func sourcesAndJobsSurviveTheirTopic(text: String) throws {
+        let topic = JobTopics.topic(source: text, job: text, .progress)
+        #expect(topic.split(separator: "/").count == 6, "one level each: \(topic)")
+        #expect(!topic.dropFirst(JobTopics.jobs.count).contains("+") && !topic.contains("#"))
+        let parsed = try #require(JobTopics.parse(topic))
+        #expect(parsed.source == text && parsed.job == text && parsed.kind == .progress)
+    }
+
+    @Test func otherTopicsAreNotJobs() {
+        for topic in ["headway/v1/jobs/a/b", "headway/v1/jobs/a/b/c/begin", "headway/v2/jobs/a/b/begin", "headway/v1/jobs/a/b/explode", "headway/v1/jobs/a/%zz/begin", "headway/v1/jobs//b/begin"] {
+            #expect(JobTopics.parse(topic) == nil, "\(topic)")
+        }
+    }
+
+    @Test func brokerAddressesAndCredentials() throws {
+        let plain = try BrokerSettings(url: "mqtt://broker.local", environment: { _ in nil })
+        #expect(plain == BrokerSettings(host: "broker.local", port: 1883, tls: false))
+        let secure = try BrokerSettings(url: "mqtts://[::1]:8884/", environment: { ["HEADWAY_BROKER_USER": "runner", "HEADWAY_BROKER_PASSWORD": "pw"][$0] })
+        #expect(secure.host == "::1" && secure.port == 8884 && secure.tls && secure.user == "runner" && secure.password == "pw")
+        #expect(secure.address == "mqtts://::1:8884")
+        for (url, message) in [("http://x", "must start with mqtt://"), ("mqtt://u:p@x", "put no user or password"), ("mqtt://x:99999", "must be 1…65535"), ("mqtt://x y", "not a host name"), ("mqtt://", "not a host name")] {
+            #expect(throws: BrokerSettings.Problem.self) { try BrokerSettings(url: url, environment: { _ in nil }) }
+            do { _ = try BrokerSettings(url: url, environment: { _ in nil }) } catch { #expect(error.description.contains(message), "\(url): \(error)") }
+        }
+        #expect(throws: BrokerSettings.Problem.self) { try BrokerSettings(url: "mqtt://x", environment: { ["HEADWAY_BROKER_PASSWORD": "pw"][$0] }) }
+    }
+
+    /// What a reporter publishes: begin clears what a previous run left, the end clears everything.
+    @Test func publicationsRetainTheStateAndClearItAtTheEnd() throws {
+        let begin = try #require(JobPublication.messages(for: .begin(job: "j", BeginOptions()), source: "s"))
+        #expect(begin.map(\.topic) == ["headway/v1/jobs/s/j/progress", "headway/v1/jobs/s/j/label", "headway/v1/jobs/s/j/begin"])
+        #expect(begin.map(\.payload.isEmpty) == [true, true, false] && begin.allSatisfy(\.retained))
+        let end = try #require(JobPublication.messages(for: .finish(job: "j", outcome: .failed), source: "s"))
+        #expect(end.map(\.retained) == [false, true, true, true] && end.dropFirst().allSatisfy(\.payload.isEmpty))
+        #expect(JobPublication.messages(for: .pause(job: "j"), source: "s") == nil)
+    }
+
+    /// The topic names the job, its kind must match the request, and the socket's limits hold.
+    @Test func bridgedRequestsTakeTheirJobFromTheTopic() throws {
+        let payload = Array(Request.update(job: "someone-else", value: 3, total: 10, label: nil).line.utf8)
+        let request = try BridgedRequest.request(topic: "headway/v1/jobs/acme%2Fwidgets/gl-1/progress", payload: payload)
+        #expect(request == .update(job: "acme/widgets/gl-1", value: 3, total: 10, label: nil))
+        #expect(try BridgedRequest.request(topic: "headway/v1/jobs/a/b/progress", payload: []) == nil, "a cleared retained message")
+        #expect(throws: BridgedRequest.Refusal.self) { try BridgedRequest.request(topic: "headway/v1/jobs/a/b/label", payload: payload) }
+        #expect(throws: BridgedRequest.Refusal.self) { try BridgedRequest.request(topic: "headway/v1/jobs/a/b/begin", payload: [0xFF, 0xFE]) }
+        let long = String(repeating: "x", count: 200)
+        let id = BridgedRequest.displayJob(source: long, job: "the-end")
+        #expect(id.utf8.count <= WireProtocol.maxJobBytes && id.hasPrefix("…") && id.hasSuffix("/the-end"))
+    }
+}
