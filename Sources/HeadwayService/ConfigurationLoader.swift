@@ -54,7 +54,7 @@ public enum ConfigurationLoader {
     public static func parse(_ text: String, source: String, outputsRequired: Bool = true) throws(ConfigurationError) -> ServiceConfiguration {
         let (root, top) = try compose(text, source: source)
         let reader = Reader(source: source)
-        try reader.allowOnly(["board", "hats", "outputs", "buttons", "appearance", "timings", "spi-clock", "socket-group", "persist", "focus", "state-directory"], in: top, context: nil)
+        try reader.allowOnly(["board", "hats", "outputs", "buttons", "appearance", "timings", "spi-clock", "socket-group", "persist", "focus", "state-directory", "supply-ma"], in: top, context: nil)
         var appearance = Appearance.standard
         if let node = top["appearance"] { appearance = try reader.appearance(node) }
         var policy = LifecyclePolicy.standard
@@ -101,6 +101,7 @@ public enum ConfigurationLoader {
             socketGroup: try top["socket-group"].map { node throws(ConfigurationError) in try reader.string(node, "socket-group") },
             persist: try top["persist"].map { node throws(ConfigurationError) in try reader.bool(node, "persist") } ?? false,
             source: source)
+        if let node = top["supply-ma"] { configuration.supplyMilliamps = try reader.double(node, "supply-ma", 100...100_000) }
         if let node = top["focus"] { configuration.focus = try reader.choice(node, "focus", Focus.allCases.map { ($0.rawValue, $0) }) }
         if let node = top["state-directory"] {
             let folder = try reader.string(node, "state-directory")

@@ -19,6 +19,8 @@ public struct ServiceConfiguration: Sendable {
     public var persist: Bool
     /// Which job a single-job output shows.
     public var focus: Focus = .urgent
+    /// What the LEDs' 5 V supply gives, in mA, for doctor to weigh the current budgets against.
+    public var supplyMilliamps: Double?
     /// Where learned durations are kept (default: the service's state folder).
     public var stateDirectory: String?
     /// The file it came from, for messages.

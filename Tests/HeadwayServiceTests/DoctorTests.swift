@@ -237,4 +237,17 @@ struct DoctorTests {
         #expect(denied.map(\.summary) == ["ring: /dev/spidev0.0 is there but pi may not open it"])
         #expect(denied.first?.fix == "`sudo usermod -aG spi pi`, then `sudo systemctl restart headway`")
     }
+
+    /// The LEDs' budgets weighed against the supply the configuration names.
+    @Test func theBudgetsAreWeighedAgainstTheSupply() throws {
+        let machine = try Machine(model: "Raspberry Pi 5 Model B Rev 1.0", config: "dtparam=spi=on\n", devices: ["/dev/spidev0.0"])
+        defer { machine.remove() }
+        func strip(_ extra: String) throws -> ServiceConfiguration {
+            try ConfigurationLoader.parse("board: raspberry-pi-5\n\(extra)outputs:\n  - name: strip\n    driver: ws2812\n    bus: header\n    count: 60\n    current-budget-ma: 2500\n", source: "s.yaml")
+        }
+        let small = try #require(Self.finding(machine.doctor(try strip("supply-ma: 2000\n")), "supply"))
+        #expect(small.status == .fail && small.summary == "the LEDs may draw 2500 mA, more than the 2000 mA the supply gives (supply-ma)")
+        #expect(Self.finding(machine.doctor(try strip("supply-ma: 4000\n")), "supply")?.status == .pass)
+        #expect(Self.finding(machine.doctor(try strip("")), "supply")?.status == .advice)
+    }
 }

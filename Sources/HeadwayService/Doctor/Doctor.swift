@@ -158,9 +158,11 @@ public enum Doctor {
         }
     }
 
-    /// What cannot be measured from here: power and the WS2812 data level, said once.
+    /// The LEDs' draw against their budgets and the configured supply; what cannot be measured
+    /// from here (the WS2812 data level) as advice, once.
     private static func power(_ configuration: ServiceConfiguration) -> [DoctorFinding] {
         var findings: [DoctorFinding] = []
+        var drawn = 0.0
         for output in configuration.outputs {
             let count: Int
             switch output.device {
@@ -168,11 +170,25 @@ public enum Doctor {
             default: continue
             }
             let fullWhite = count * 60
+            drawn += output.pipeline.budget.map { min($0.budgetMilliamps, Double(fullWhite)) } ?? Double(fullWhite)
             if let budget = output.pipeline.budget {
-                findings.append(DoctorFinding("power", .advice, "\(output.name): \(count) LEDs could draw \(fullWhite) mA at full white; frames are dimmed to \(Int(budget.budgetMilliamps)) mA: the 5 V supply must give that plus the Pi's own"))
+                findings.append(DoctorFinding("power", .advice, "\(output.name): \(count) LEDs could draw \(fullWhite) mA at full white; frames are dimmed to \(Int(budget.budgetMilliamps)) mA"))
             } else if fullWhite > 500 {
                 findings.append(DoctorFinding("power", .advice, "\(output.name): \(count) LEDs could draw \(fullWhite) mA at full white, with no current-budget-ma set",
                                               fix: "set current-budget-ma to what the LEDs' 5 V supply gives"))
+            }
+        }
+        if drawn > 0 {
+            if let supply = configuration.supplyMilliamps {
+                if drawn > supply {
+                    findings.append(DoctorFinding("supply", .fail, "the LEDs may draw \(Int(drawn)) mA, more than the \(Int(supply)) mA the supply gives (supply-ma)",
+                                                  fix: "lower current-budget-ma so that the outputs' budgets add up to at most \(Int(supply)) mA, or use a bigger supply"))
+                } else {
+                    findings.append(DoctorFinding("supply", .pass, "the LEDs draw at most \(Int(drawn)) mA of the supply's \(Int(supply)) mA"))
+                }
+            } else {
+                findings.append(DoctorFinding("supply", .advice, "the LEDs may draw \(Int(drawn)) mA at most: their 5 V supply must give that, besides what the Pi takes",
+                                              fix: "say what the supply gives with supply-ma, and doctor weighs the budgets against it"))
             }
         }
         if configuration.outputs.contains(where: { if case .ws2812 = $0.device { true } else { false } }) {
