@@ -20,6 +20,16 @@ public enum JobTopics {
         public var retained: Bool { self == .begin || self == .progress || self == .label }
     }
 
+    /// `headway/v1/displays/NAME/availability`: "online" or "offline" (retained; the offline is
+    /// the display's will, sent by the broker when it loses the display).
+    public static func displayAvailability(_ name: String) -> String { "\(root)/displays/\(name)/availability" }
+
+    /// A display's name as topics and client ids take it: letters, digits, `-` and `_`, at most 60.
+    public static func displayName(_ text: String) -> String {
+        let kept = String(text.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "_" }.prefix(60))
+        return kept.isEmpty ? "display" : kept
+    }
+
     public static func topic(source: String, job: String, _ kind: Kind) -> String {
         "\(jobs)/\(encode(source))/\(encode(job))/\(kind.rawValue)"
     }

@@ -12,18 +12,23 @@ final class Bridge {
     let filters: [String]
     let socketPath: String
     let clientID: String
+    /// Where the display says whether it is there: "online" when connected, "offline" (its will,
+    /// retained) when the broker loses it.
+    let availabilityTopic: String
     private var session: MQTTSession?
     private var service: ServiceConnection?
     /// Jobs begun through this bridge, and what came for jobs not begun yet.
     private var begun: Set<String> = []
     private var waiting: [String: [Request]] = [:]
     private static let maxWaitingJobs = 1000
+    private static let keepAlive = 30.0
 
-    init(settings: BrokerSettings, filters: [String], socketPath: String, clientID: String) {
+    init(settings: BrokerSettings, filters: [String], socketPath: String, display: String) {
         self.settings = settings
         self.filters = filters
         self.socketPath = socketPath
-        self.clientID = clientID
+        clientID = "headway-display-\(display)"
+        availabilityTopic = JobTopics.displayAvailability(display)
     }
 
     func run() -> Never {
@@ -32,7 +37,8 @@ final class Bridge {
             do {
                 let session = try connectedSession()
                 pause = 0.5
-                try session.pump(timeout: 1)
+                // Idle, it wakes for the keep-alive only (a ping every 30 s, sent when due).
+                try session.pump(timeout: Self.keepAlive / 2)
                 for message in session.received() { deliver(message) }
             } catch {
                 log("\(error); trying again in \(NumberText.compact(pause)) s")
@@ -45,9 +51,11 @@ final class Bridge {
 
     private func connectedSession() throws(MQTTSession.Failure) -> MQTTSession {
         if let session { return session }
-        let fresh = try MQTTSession(settings, clientID: clientID, cleanSession: false)
-        try fresh.connect(keepAlive: 30, until: JobPublication.now + 10)
+        let will = MQTTSession.Will(topic: availabilityTopic, payload: Array("offline".utf8), retained: true)
+        let fresh = try MQTTSession(settings, clientID: clientID, cleanSession: false, will: will)
+        try fresh.connect(keepAlive: Int(Self.keepAlive), until: JobPublication.now + 10)
         for filter in filters { try fresh.subscribe(filter) }
+        try fresh.publish(availabilityTopic, Array("online".utf8), retained: true)
         log("connected to \(settings.address), subscribed to \(filters.joined(separator: ", "))")
         session = fresh
         return fresh

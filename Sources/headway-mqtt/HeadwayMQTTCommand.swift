@@ -39,10 +39,10 @@ struct HeadwayMQTTCommand: ParsableCommand {
     func run() throws {
         let settings: BrokerSettings
         do { settings = try BrokerSettings(url: broker ?? SystemIO.environment("HEADWAY_BROKER")!) } catch { throw ValidationError(error.description) }
-        let display = name ?? hostName
+        let display = JobTopics.displayName(name ?? hostName)
         let bridge = Bridge(
             settings: settings, filters: filters.isEmpty ? [JobTopics.jobs + "/#"] : filters,
-            socketPath: socket ?? SocketPath.forClient(), clientID: "headway-display-\(display.prefix(60))")
+            socketPath: socket ?? SocketPath.forClient(), display: display)
         bridge.run()
     }
 }

@@ -88,6 +88,17 @@ struct MQTTJourneyTests {
         #expect(display.phase(of: Self.job) == "failed", "the display keeps its own signal; nothing begins it again")
     }
 
+    /// A display says it is there, and the broker says it is gone when it goes (its will).
+    @Test func aDisplaysAvailabilityIsRetainedAndItsWillSaysOffline() throws {
+        let broker = try MosquittoBroker()
+        let display = try MQTTDisplay(broker: broker, name: "hall")
+        #expect(BackgroundProcess.eventually(within: 5) { display.bridge.stderr.contains("subscribed") })
+        #expect(try broker.retained("headway/v1/displays/hall/availability") == "online")
+        display.bridge.signal(SIGKILL)
+        _ = display.bridge.waitForExit()
+        #expect(BackgroundProcess.eventually(within: 3) { (try? broker.retained("headway/v1/displays/hall/availability")) == "offline" })
+    }
+
     /// Messages no `headway` would publish get what the socket gives them: refused, logged
     /// (sanitised), nothing else disturbed; the topic, not the payload, names the job.
     @Test func hostilePayloadsAreRefusedLikeOnTheSocket() throws {

@@ -32,6 +32,7 @@ final class MosquittoBroker {
         try """
             listener \(port) 127.0.0.1
             user root
+            set_tcp_nodelay true
             persistence true
             persistence_location \(folder.path)/
             autosave_interval 1
@@ -72,6 +73,19 @@ final class MosquittoBroker {
         try session.publish(topic, Array(payload.utf8), retained: retained)
         try session.flush(until: JobPublication.now + 5)
         session.disconnect()
+    }
+
+    /// The message the broker retains on `topic` (nil when none), read by a fresh subscriber.
+    func retained(_ topic: String) throws -> String? {
+        let session = try MQTTSession(settings, clientID: "test-reader-\(UUID().uuidString.prefix(8))")
+        try session.connect(until: JobPublication.now + 5)
+        try session.subscribe(topic)
+        let deadline = JobPublication.now + 0.5
+        while JobPublication.now < deadline {
+            try session.pump(timeout: 0.05)
+            if let message = session.received().last(where: { $0.topic == topic && $0.retained }) { return String(decoding: message.payload, as: UTF8.self) }
+        }
+        return nil
     }
 
     static func freePort() -> Int {
