@@ -1,6 +1,7 @@
 #include "headway_mqtt.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -28,11 +29,13 @@ static struct {
     int (*tls_set)(struct mosquitto *, const char *, const char *, const char *, const char *, int (*)(char *, int, int, void *));
     int (*int_option)(struct mosquitto *, int, int);
     int (*connect)(struct mosquitto *, const char *, int, int);
+    int (*connect_async)(struct mosquitto *, const char *, int, int);
     int (*reconnect)(struct mosquitto *);
     int (*disconnect)(struct mosquitto *);
     int (*publish)(struct mosquitto *, int *, const char *, int, const void *, int, bool);
     int (*subscribe)(struct mosquitto *, int *, const char *, int);
     int (*loop)(struct mosquitto *, int, int);
+    int (*socket)(struct mosquitto *);
     void (*connect_callback_set)(struct mosquitto *, void (*)(struct mosquitto *, void *, int));
     void (*disconnect_callback_set)(struct mosquitto *, void (*)(struct mosquitto *, void *, int));
     void (*publish_callback_set)(struct mosquitto *, void (*)(struct mosquitto *, void *, int));
@@ -64,11 +67,13 @@ static void load(void) {
     FIND(tls_set, "mosquitto_tls_set")
     FIND(int_option, "mosquitto_int_option")
     FIND(connect, "mosquitto_connect")
+    FIND(connect_async, "mosquitto_connect_async")
     FIND(reconnect, "mosquitto_reconnect")
     FIND(disconnect, "mosquitto_disconnect")
     FIND(publish, "mosquitto_publish")
     FIND(subscribe, "mosquitto_subscribe")
     FIND(loop, "mosquitto_loop")
+    FIND(socket, "mosquitto_socket")
     FIND(connect_callback_set, "mosquitto_connect_callback_set")
     FIND(disconnect_callback_set, "mosquitto_disconnect_callback_set")
     FIND(publish_callback_set, "mosquitto_publish_callback_set")
@@ -185,18 +190,33 @@ int hw_mqtt_tls(hw_mqtt *client, const char *cafile) {
     return lib.int_option(client->mosq, OPT_TLS_USE_OS_CERTS, 1);
 }
 
+// libmosquitto's socket is inheritable; a command `headway run` starts must not keep the
+// connection (and so the will) alive after headway itself is gone.
+static int close_on_exec(hw_mqtt *client, int result) {
+    int fd = lib.socket(client->mosq);
+    if (fd >= 0) fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
+    return result;
+}
+
 int hw_mqtt_connect(hw_mqtt *client, const char *host, int port, int keepalive) {
     client->connack = -1;
     client->lost = 0;
     client->unacknowledged = 0;
-    return lib.connect(client->mosq, host, port, keepalive);
+    return close_on_exec(client, lib.connect(client->mosq, host, port, keepalive));
+}
+
+int hw_mqtt_connect_async(hw_mqtt *client, const char *host, int port, int keepalive) {
+    client->connack = -1;
+    client->lost = 0;
+    client->unacknowledged = 0;
+    return close_on_exec(client, lib.connect_async(client->mosq, host, port, keepalive));
 }
 
 int hw_mqtt_reconnect(hw_mqtt *client) {
     client->connack = -1;
     client->lost = 0;
     client->unacknowledged = 0;
-    return lib.reconnect(client->mosq);
+    return close_on_exec(client, lib.reconnect(client->mosq));
 }
 
 int hw_mqtt_connack(hw_mqtt *client) { return client->connack; }

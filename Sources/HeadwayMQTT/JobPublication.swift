@@ -30,6 +30,12 @@ public enum JobPublication {
         }
     }
 
+    /// The will of a reporter that holds a connection for a job (`headway run`): when the broker
+    /// loses it — the runner's machine or process died — every display ends the job as failed.
+    public static func will(source: String, job: String) -> MQTTSession.Will {
+        MQTTSession.Will(topic: JobTopics.topic(source: source, job: job, .end), payload: Array(Request.finish(job: job, outcome: .failed).line.utf8), retained: false)
+    }
+
     /// Who reports when nothing says: this machine's name.
     public static var defaultSource: String { Platform.hostName }
 

@@ -54,9 +54,10 @@ public final class MQTTSession {
         guard code == 0 else { throw Failure(description: "\(doing) \(settings.address) failed: \(String(cString: hw_mqtt_strerror(code)))") }
     }
 
-    /// Connects and waits for the broker's answer until `deadline`.
+    /// Connects and waits for the broker's answer until `deadline`. The TCP connection itself
+    /// does not block: an address that never answers costs the time to the deadline, no more.
     public func connect(keepAlive: Int = 60, until deadline: Double) throws(Failure) {
-        try check(hw_mqtt_connect(handle, settings.host, Int32(settings.port), Int32(keepAlive)), "connecting to")
+        try check(hw_mqtt_connect_async(handle, settings.host, Int32(settings.port), Int32(keepAlive)), "connecting to")
         try awaitConnack(until: deadline)
     }
 
@@ -119,6 +120,10 @@ public final class MQTTSession {
         }
         return messages
     }
+
+    /// Network work due now (sending queued messages, reading acknowledgements, the keep-alive
+    /// ping), without waiting.
+    public func service() throws(Failure) { try pump(timeout: 0) }
 
     /// Disconnects cleanly (the will is not sent).
     public func disconnect() {

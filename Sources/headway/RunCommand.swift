@@ -7,7 +7,8 @@ import HeadwayProtocol
 /// button, or `headway pause`) stops CMD and everything it started, a resume continues them, a
 /// cancel (a long press) ends CMD. SIGINT, SIGTERM and SIGHUP — Ctrl-C, or a CI runner cancelling —
 /// reach CMD and end the job as cancelled. The service watches this process: if it dies, the job
-/// fails. Without a service CMD still runs; only the display is missing.
+/// fails. Without a service CMD still runs; only the display is missing. With a broker
+/// (``BrokerRun``) it reports there instead, and its will fails the job if it dies.
 struct RunCommand {
     let client: Client
     let arguments: [String]
@@ -20,7 +21,8 @@ struct RunCommand {
     func run() -> Int32 {
         let job = client.command.job!
         let parser = (try? ProgressParser(pattern: pattern)) ?? ProgressParser.standard
-        var connection = client.connect()
+        let remote = client.command.broker.map { BrokerRun(client: client, url: $0, job: job, options: options) }
+        var connection = remote == nil ? client.connect() : nil
         var begin = options
         begin.pid = Platform.processID
         if let live = connection {
@@ -42,6 +44,7 @@ struct RunCommand {
             let code = SystemIO.lastError
             printError("headway: cannot run \(arguments[0]): \(SystemIO.describe(code))")
             _ = try? connection?.send(.finish(job: job, outcome: .failed))
+            remote?.finish(.failed)
             return code == Platform.noSuchFile ? 127 : 126
         }
         SystemIO.close(output.write)
@@ -87,7 +90,9 @@ struct RunCommand {
             var watched: [(fd: Int32, wanted: Readiness)] = streams.map { ($0.fd, .readable) }
             watched.append((signals.readEnd, .readable))
             if let connection { watched.append((connection.fd, .readable)) }
-            let ready = SystemIO.poll(watched, timeout: killAt.map { max(0, $0 - clock.now) })
+            // With a broker, it wakes for the keep-alive at least every 10 s.
+            let ready = SystemIO.poll(watched, timeout: killAt.map { max(0, $0 - clock.now) } ?? (remote == nil ? nil : 10))
+            remote?.tick()
             if let deadline = killAt, clock.now >= deadline {
                 Platform.send(Platform.kill, to: pid)
                 killAt = nil
@@ -140,6 +145,10 @@ struct RunCommand {
                     let now = clock.now
                     let changed = lastSent.map { $0.value != value || $0.total != total } ?? true
                     let due = lastSent.map { now - $0.time >= 0.1 || value >= total } ?? true
+                    if changed, due, let remote {
+                        remote.update(value: min(value, total), total: total)
+                        lastSent = (now, value, total)
+                    }
                     if changed, due, let live = connection {
                         live.extend(by: client.command.timeout / 4)
                         do throws(ServiceConnection.Failure) {
@@ -159,6 +168,7 @@ struct RunCommand {
 
         let exitCode = Platform.waitForExit(pid)
         let outcome: Outcome = stop != nil ? .cancelled : exitCode == 0 ? .succeeded : .failed
+        remote?.finish(outcome)
         if let live = connection {
             live.extend(by: client.command.timeout)
             do throws(ServiceConnection.Failure) { _ = try live.send(.finish(job: job, outcome: outcome)) } catch { _ = client.soft(error.message) }

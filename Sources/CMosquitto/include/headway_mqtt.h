@@ -27,6 +27,9 @@ int hw_mqtt_tls(hw_mqtt *client, const char *cafile);
 
 /// Connects (a blocking TCP connect, then CONNECT); the CONNACK arrives through hw_mqtt_loop.
 int hw_mqtt_connect(hw_mqtt *client, const char *host, int port, int keepalive);
+/// Connects without blocking: the TCP connection completes in hw_mqtt_loop (a host name is still
+/// resolved here).
+int hw_mqtt_connect_async(hw_mqtt *client, const char *host, int port, int keepalive);
 int hw_mqtt_reconnect(hw_mqtt *client);
 /// -1 while no CONNACK came, else its return code (0 accepted, 4 bad user name or password,
 /// 5 not authorised …). hw_mqtt_connack_string says it in words.

@@ -88,6 +88,27 @@ struct MQTTJourneyTests {
         #expect(display.phase(of: Self.job) == "failed", "the display keeps its own signal; nothing begins it again")
     }
 
+    /// `headway run` on the runner holds one connection for its command; when it dies (kill -9,
+    /// as a crashed runner or a machine switched off) its will ends the job as failed on the display.
+    @Test func aRunnerThatDiesEndsItsJobAsFailedEverywhere() throws {
+        let broker = try MosquittoBroker()
+        let display = try MQTTDisplay(broker: broker)
+        #expect(BackgroundProcess.eventually(within: 5) { display.bridge.stderr.contains("subscribed") })
+        let run = try BackgroundProcess(
+            Binaries.url("headway"), ["--broker", broker.url, "--source", "acme/widgets", "--job", "run-1", "run", "--", "/bin/sh", "-c", "echo 3/10; sleep 4"],
+            environment: ["HEADWAY_SOCKET": "/nonexistent/headway.sock"])
+        #expect(BackgroundProcess.eventually(within: 5) { display.percent(of: "acme/widgets/run-1") == 30 }, "\(run.stderr) \(display.bridge.stderr)")
+        run.signal(SIGKILL)
+        #expect(BackgroundProcess.eventually(within: 3) { display.phase(of: "acme/widgets/run-1") == "failed" }, "\(display.bridge.stderr)")
+        // A command that ends by itself ends its job as it went, and leaves nothing retained.
+        let done = try SimulatedService.run(
+            Binaries.url("headway"), ["--broker", broker.url, "--source", "acme/widgets", "--job", "run-2", "run", "--", "/bin/sh", "-c", "echo 5/10; sleep 1; echo 10/10"],
+            environment: ["HEADWAY_SOCKET": "/nonexistent/headway.sock"])
+        #expect(done.status == 0 && done.stdout == "5/10\n10/10\n" && done.stderr.isEmpty, "\(done)")
+        #expect(BackgroundProcess.eventually(within: 3) { display.phase(of: "acme/widgets/run-2") == "succeeded" })
+        #expect(try broker.retained("headway/v1/jobs/acme%2Fwidgets/run-2/begin") == nil)
+    }
+
     /// A display says it is there, and the broker says it is gone when it goes (its will).
     @Test func aDisplaysAvailabilityIsRetainedAndItsWillSaysOffline() throws {
         let broker = try MosquittoBroker()

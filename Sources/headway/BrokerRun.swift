@@ -1,0 +1,68 @@
+import HeadwayCore
+import HeadwayMQTT
+import HeadwayProtocol
+
+/// `headway run` reporting to a broker: one connection for the command's whole run, whose will
+/// ends the job as failed on every display if this process or its machine dies. Every failure is a
+/// warning: the command runs on whatever happens to the broker.
+final class BrokerRun {
+    private let client: Client
+    private let job: String
+    private let source: String
+    private var session: MQTTSession?
+
+    /// Connects (within the client's budget, without blocking on the TCP connect) and begins the job.
+    init(client: Client, url: String, job: String, options: BeginOptions) {
+        self.client = client
+        self.job = job
+        source = client.command.source ?? JobPublication.defaultSource
+        let deadline = JobPublication.now + client.command.timeout
+        do {
+            let session = try MQTTSession(try BrokerSettings(url: url), clientID: JobPublication.clientID("run"), will: JobPublication.will(source: source, job: job))
+            try session.connect(keepAlive: 30, until: deadline)
+            try publish(.begin(job: job, options), on: session)
+            try session.flush(until: deadline)
+            self.session = session
+        } catch {
+            _ = client.soft("\(error)")
+        }
+    }
+
+    private func publish(_ request: Request, on session: MQTTSession) throws(MQTTSession.Failure) {
+        for message in JobPublication.messages(for: request, source: source) ?? [] {
+            try session.publish(message.topic, message.payload, retained: message.retained)
+        }
+    }
+
+    func update(value: Double, total: Double) {
+        guard let session else { return }
+        do throws(MQTTSession.Failure) {
+            try publish(.update(job: job, value: value, total: total, label: nil), on: session)
+            try session.service()
+        } catch {
+            lost(error)
+        }
+    }
+
+    /// The keep-alive and acknowledgements, between the command's output.
+    func tick() {
+        guard let session else { return }
+        do throws(MQTTSession.Failure) { try session.service() } catch { lost(error) }
+    }
+
+    func finish(_ outcome: Outcome) {
+        guard let session else { return }
+        do throws(MQTTSession.Failure) {
+            try publish(.finish(job: job, outcome: outcome), on: session)
+            try session.flush(until: JobPublication.now + client.command.timeout)
+            session.disconnect()
+        } catch {
+            lost(error)
+        }
+    }
+
+    private func lost(_ error: MQTTSession.Failure) {
+        _ = client.soft(error.description)
+        session = nil
+    }
+}
