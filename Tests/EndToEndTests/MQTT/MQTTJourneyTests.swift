@@ -107,6 +107,14 @@ struct MQTTJourneyTests {
         #expect(done.status == 0 && done.stdout == "5/10\n10/10\n" && done.stderr.isEmpty, "\(done)")
         #expect(BackgroundProcess.eventually(within: 3) { display.phase(of: "acme/widgets/run-2") == "succeeded" })
         #expect(try broker.retained("headway/v1/jobs/acme%2Fwidgets/run-2/begin") == nil)
+        // Ctrl-C (SIGINT): the command stops, the job ends as cancelled, no will is needed.
+        let interrupted = try BackgroundProcess(
+            Binaries.url("headway"), ["--broker", broker.url, "--source", "acme/widgets", "--job", "run-3", "run", "--", "/bin/sh", "-c", "echo 1/10; exec sleep 30"],
+            environment: ["HEADWAY_SOCKET": "/nonexistent/headway.sock"])
+        #expect(BackgroundProcess.eventually(within: 5) { display.percent(of: "acme/widgets/run-3") == 10 })
+        interrupted.signal(SIGINT)
+        #expect(interrupted.waitForExit() != nil, "the command was stopped")
+        #expect(BackgroundProcess.eventually(within: 3) { display.phase(of: "acme/widgets/run-3") == "cancelled" }, "\(interrupted.stderr)")
     }
 
     /// A display says it is there, and the broker says it is gone when it goes (its will).
