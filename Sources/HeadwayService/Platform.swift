@@ -13,6 +13,7 @@ private func cBind(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: so
 private func cListen(_ fd: Int32, _ backlog: Int32) -> Int32 { listen(fd, backlog) }
 private func cAccept(_ fd: Int32) -> Int32 { accept(fd, nil, nil) }
 private func cUnlink(_ path: String) -> Int32 { unlink(path) }
+private func cLink(_ from: String, _ to: String) -> Int32 { link(from, to) }
 
 /// Who is at the other end of a connection (SO_PEERCRED), as the kernel vouches for it.
 public struct PeerCredentials: Sendable, Equatable {
@@ -45,7 +46,9 @@ enum Platform {
     /// Whatever else is at `path` is left alone: a socket is replaced only when no service answers
     /// on it (a stale one), and a file of any other kind is an error. The mode is applied as the
     /// file is created (through the umask) and the group without following symlinks, so nothing
-    /// swapped in at `path` afterwards is touched.
+    /// swapped in at `path` afterwards is touched. The socket is made under a name of its own and
+    /// linked to `path` once it listens (never over anything there): whoever finds the file can
+    /// connect, and always to a socket that has its group.
     static func listen(path: String, mode: mode_t, group: String?) throws(Failure) -> Int32 {
         guard let address = SystemIO.socketAddress(path) else {
             throw Failure(description: "socket path \(path) is longer than \(SystemIO.maxSocketPath) bytes; choose a shorter --socket")
@@ -70,7 +73,12 @@ enum Platform {
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "cannot create a socket: \(SystemIO.describe(errno))") }
-        var bindable = address
+        // A name of its own beside `path` (or `path` itself when that one would be too long).
+        let staging = path + ".\(getpid()).new"
+        let stagingAddress = SystemIO.socketAddress(staging)
+        let bindPath = stagingAddress == nil ? path : staging
+        if stagingAddress != nil { _ = cUnlink(staging) }
+        var bindable = stagingAddress ?? address
         let previousMask = umask(0o777 & ~mode)
         let bound = withUnsafePointer(to: &bindable) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { cBind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
@@ -82,16 +90,27 @@ enum Platform {
             let hint = bindError == EACCES ? " (is its folder writable? /run/headway is made by systemd's RuntimeDirectory=)" : bindError == ENOENT ? " (does its folder exist?)" : ""
             throw Failure(description: "cannot listen on \(path): \(SystemIO.describe(bindError))\(hint)")
         }
-        if let groupID, fchownat(AT_FDCWD, path, uid_t.max, groupID, AT_SYMLINK_NOFOLLOW) != 0 {
+        if let groupID, fchownat(AT_FDCWD, bindPath, uid_t.max, groupID, AT_SYMLINK_NOFOLLOW) != 0 {
             let code = errno
             SystemIO.close(fd)
-            _ = cUnlink(path)
+            _ = cUnlink(bindPath)
             throw Failure(description: "cannot give \(path) to group \(group ?? ""): \(SystemIO.describe(code))")
         }
         guard cListen(fd, 128) == 0 else {
             let code = errno
             SystemIO.close(fd)
+            _ = cUnlink(bindPath)
             throw Failure(description: "cannot listen on \(path): \(SystemIO.describe(code))")
+        }
+        if bindPath != path {
+            // link(2) never replaces: something that appeared at `path` meanwhile stays, and wins.
+            let linked = cLink(bindPath, path)
+            let code = errno
+            _ = cUnlink(bindPath)
+            guard linked == 0 else {
+                SystemIO.close(fd)
+                throw Failure(description: "cannot listen on \(path): \(SystemIO.describe(code))")
+            }
         }
         return fd
     }
