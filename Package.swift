@@ -127,7 +127,7 @@ let package = Package(
         .testTarget(name: "HeadwayProtocolTests", dependencies: ["HeadwayProtocol"]),
         .testTarget(name: "HeadwayServiceTests", dependencies: ["HeadwayService", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayLinuxTests", dependencies: ["HeadwayLinux", "HeadwayCore"]),
-        .testTarget(name: "HeadwayMQTTTests", dependencies: ["HeadwayMQTT", "HeadwayProtocol"]),
+        .testTarget(name: "HeadwayMQTTTests", dependencies: ["HeadwayMQTT", "HeadwayProtocol"], exclude: ["HomeAssistant"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT"]),
         // Run in a QEMU guest by Scripts/kernel-test; skipped elsewhere. VM/ holds the guest's
         // init, its test script and the recording drivers' sources.

@@ -36,6 +36,7 @@ static struct {
     int (*subscribe)(struct mosquitto *, int *, const char *, int);
     int (*loop)(struct mosquitto *, int, int);
     int (*socket)(struct mosquitto *);
+    bool (*want_write)(struct mosquitto *);
     void (*connect_callback_set)(struct mosquitto *, void (*)(struct mosquitto *, void *, int));
     void (*disconnect_callback_set)(struct mosquitto *, void (*)(struct mosquitto *, void *, int));
     void (*publish_callback_set)(struct mosquitto *, void (*)(struct mosquitto *, void *, int));
@@ -74,6 +75,7 @@ static void load(void) {
     FIND(subscribe, "mosquitto_subscribe")
     FIND(loop, "mosquitto_loop")
     FIND(socket, "mosquitto_socket")
+    FIND(want_write, "mosquitto_want_write")
     FIND(connect_callback_set, "mosquitto_connect_callback_set")
     FIND(disconnect_callback_set, "mosquitto_disconnect_callback_set")
     FIND(publish_callback_set, "mosquitto_publish_callback_set")
@@ -234,6 +236,9 @@ int hw_mqtt_unacknowledged(hw_mqtt *client) { return client->unacknowledged; }
 int hw_mqtt_subscribe(hw_mqtt *client, const char *pattern, int qos) { return lib.subscribe(client->mosq, NULL, pattern, qos); }
 
 int hw_mqtt_loop(hw_mqtt *client, int timeout_ms) { return lib.loop(client->mosq, timeout_ms, 1); }
+
+int hw_mqtt_socket(hw_mqtt *client) { return lib.socket(client->mosq); }
+int hw_mqtt_want_write(hw_mqtt *client) { return lib.want_write(client->mosq) ? 1 : 0; }
 
 int hw_mqtt_next_message(hw_mqtt *client, char **topic, uint8_t **payload, int *length, int *retained) {
     struct queued *item = client->head;

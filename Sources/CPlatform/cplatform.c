@@ -27,6 +27,20 @@ int hw_pidfd_open(int32_t pid) {
 #endif
 }
 
+int hw_close_descriptors_except(int keep) {
+    // close_range(2) (Linux 5.9) around the one kept; older kernels: one close per descriptor.
+    long result = 0;
+    if (keep > 3) result = syscall(SYS_close_range, 3u, (unsigned)keep - 1, 0u);
+    if (result == 0) result = syscall(SYS_close_range, (unsigned)(keep < 3 ? 3 : keep + 1), ~0u, 0u);
+    if (result == 0) return 0;
+    long highest = sysconf(_SC_OPEN_MAX);
+    if (highest < 0 || highest > 65536) highest = 65536;
+    for (int fd = 3; fd < highest; fd++) {
+        if (fd != keep) close(fd);
+    }
+    return 0;
+}
+
 static volatile sig_atomic_t signal_pipe = -1;
 
 static void route_signal(int number, siginfo_t *info, void *context) {

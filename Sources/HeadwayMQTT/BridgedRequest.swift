@@ -10,10 +10,11 @@ public enum BridgedRequest {
         public var description: String
     }
 
-    /// nil for an empty payload (a retained message being cleared).
+    /// nil for an empty payload (a retained message being cleared) and for a command (displays
+    /// send those; reporters take them).
     public static func request(topic: String, payload: [UInt8]) throws(Refusal) -> Request? {
         guard let (source, job, kind) = JobTopics.parse(topic) else { throw Refusal(description: "not a job topic") }
-        guard !payload.isEmpty else { return nil }
+        guard !payload.isEmpty, kind != .command else { return nil }
         guard payload.count <= WireProtocol.maxLineBytes else {
             throw Refusal(description: "\(payload.count) bytes; a request is at most \(WireProtocol.maxLineBytes)")
         }
@@ -22,14 +23,36 @@ public enum BridgedRequest {
         do { request = try Request.parse(line) } catch { throw Refusal(description: error.description) }
         let id = displayJob(source: source, job: job)
         switch (kind, request) {
-        case (.begin, .begin(_, let options)): return .begin(job: id, options)
+        case (.begin, .begin(_, var options)):
+            // A process of another machine: never one to watch here.
+            options.pid = nil
+            return .begin(job: id, options)
         case (.progress, .update(_, let value, let total, let label)): return .update(job: id, value: value, total: total, label: label)
         case (.progress, .updatePercent(_, let percent, let label)): return .updatePercent(job: id, percent: percent, label: label)
         case (.progress, .indeterminate): return .indeterminate(job: id)
         case (.label, .label(_, let label)): return .label(job: id, label: label)
         case (.alive, .alive): return .alive(job: id)
         case (.end, .finish(_, let outcome)): return .finish(job: id, outcome: outcome)
+        case (.pause, .pause): return .pause(job: id)
+        case (.pause, .resume): return .resume(job: id)
         default: throw Refusal(description: "a \(kind.rawValue) topic does not take this request")
+        }
+    }
+
+    /// Whether a begin's reporter takes commands (`"commands":true`): a display's buttons may
+    /// then stop, pause and resume it.
+    public static func takesCommands(_ payload: [UInt8]) -> Bool {
+        guard let text = String(validating: payload, as: UTF8.self), let json = try? JSONValue.parse(text) else { return false }
+        return json["commands"]?.bool == true
+    }
+
+    /// A command sent to a reporter (on its job's `command` topic): `stop`, `pause` or `resume`.
+    public static func command(_ payload: [UInt8]) -> Request? {
+        guard payload.count <= WireProtocol.maxLineBytes, let text = String(validating: payload, as: UTF8.self),
+              let request = try? Request.parse(text) else { return nil }
+        switch request {
+        case .stop, .pause, .resume: return request
+        default: return nil
         }
     }
 
@@ -49,7 +72,7 @@ extension Request {
     public var job: String? {
         switch self {
         case .begin(let job, _), .update(let job, _, _, _), .updatePercent(let job, _, _), .label(let job, _), .indeterminate(let job),
-             .alive(let job), .pause(let job), .resume(let job), .finish(let job, _):
+             .alive(let job), .pause(let job), .resume(let job), .finish(let job, _), .stop(let job):
             job
         case .subscribe(let job, _): job
         case .status: nil

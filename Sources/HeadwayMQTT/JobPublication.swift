@@ -11,23 +11,35 @@ public enum JobPublication {
         public var retained: Bool
     }
 
-    /// The messages, in order; nil for a request that has no meaning over MQTT (pause and resume
-    /// act on a local process; status and subscribe are questions).
-    public static func messages(for request: Request, source: String) -> [Message]? {
-        func line(_ job: String, _ kind: JobTopics.Kind) -> Message {
-            Message(topic: JobTopics.topic(source: source, job: job, kind), payload: Array(request.line.utf8), retained: kind.retained)
+    /// The messages, in order; nil for a request that has no meaning over MQTT (status and
+    /// subscribe are questions; stop is a display's command). A begin from a reporter that
+    /// `takesCommands` says so, so that displays offer their buttons for it.
+    public static func messages(for request: Request, source: String, takesCommands: Bool = false) -> [Message]? {
+        func line(_ job: String, _ kind: JobTopics.Kind, _ text: String = request.line) -> Message {
+            Message(topic: JobTopics.topic(source: source, job: job, kind), payload: Array(text.utf8), retained: kind.retained)
         }
         func clear(_ job: String, _ kinds: [JobTopics.Kind]) -> [Message] {
             kinds.map { Message(topic: JobTopics.topic(source: source, job: job, $0), payload: [], retained: true) }
         }
         switch request {
-        case .begin(let job, _): return clear(job, [.progress, .label]) + [line(job, .begin)]
+        case .begin(let job, var options):
+            // A process id means nothing on another machine: the connection's will stands for it.
+            options.pid = nil
+            var text = Request.begin(job: job, options).line
+            if takesCommands { text = String(text.dropLast()) + #","commands":true}"# }
+            return clear(job, [.progress, .label, .pause]) + [line(job, .begin, text)]
         case .update(let job, _, _, _), .updatePercent(let job, _, _), .indeterminate(let job): return [line(job, .progress)]
         case .label(let job, _): return [line(job, .label)]
         case .alive(let job): return [line(job, .alive)]
-        case .finish(let job, _): return [line(job, .end)] + clear(job, [.begin, .progress, .label])
-        case .pause, .resume, .status, .subscribe: return nil
+        case .pause(let job), .resume(let job): return [line(job, .pause)]
+        case .finish(let job, _): return [line(job, .end)] + clear(job, JobTopics.Kind.state)
+        case .stop, .status, .subscribe: return nil
         }
+    }
+
+    /// A display's command to the reporter of a job (`stop`, `pause` or `resume` of the job).
+    public static func command(_ request: Request, source: String, job: String) -> Message {
+        Message(topic: JobTopics.topic(source: source, job: job, .command), payload: Array(request.line.utf8), retained: false)
     }
 
     /// The will of a reporter that holds a connection for a job (`headway run`): when the broker

@@ -5,7 +5,10 @@
 /// - `begin`, `progress`, `label` — retained, so that a display that starts later shows the job;
 ///   each holds the last such request line (the socket protocol's JSON);
 /// - `end` — not retained: the job's outcome; the reporter then clears the three retained topics;
-/// - `alive` — not retained: a heartbeat.
+/// - `alive` — not retained: a heartbeat;
+/// - `pause` — retained: whether the reporter's work is paused (a `pause` or `resume` line);
+/// - `command` — not retained, from displays to a reporter that takes commands: `stop`, `pause`
+///   or `resume` (a button pressed on a display).
 ///
 /// SOURCE and JOB are percent-encoded where MQTT gives a character a meaning (`/`, `+`, `#`,
 /// `%`) or forbids it (NUL), so a repository like `acme/widgets` is one level.
@@ -14,10 +17,13 @@ public enum JobTopics {
     public static let jobs = root + "/jobs"
 
     public enum Kind: String, CaseIterable, Sendable {
-        case begin, progress, label, end, alive
+        case begin, progress, label, end, alive, pause, command
 
         /// Whether the broker keeps the last message for subscribers that come later.
-        public var retained: Bool { self == .begin || self == .progress || self == .label }
+        public var retained: Bool { self == .begin || self == .progress || self == .label || self == .pause }
+
+        /// What a reporter leaves retained for a job while it runs.
+        public static let state: [Kind] = [.begin, .progress, .label, .pause]
     }
 
     /// `headway/v1/displays/NAME/availability`: "online" or "offline" (retained; the offline is

@@ -121,6 +121,14 @@ public final class MQTTSession {
         return messages
     }
 
+    /// What to wait for with poll(2) before ``service()``, beside other descriptors: the socket,
+    /// readable, and writable too while messages wait to go out. nil while not connected.
+    public var readiness: (fd: Int32, wanted: Readiness)? {
+        let fd = hw_mqtt_socket(handle)
+        guard fd >= 0 else { return nil }
+        return (fd, hw_mqtt_want_write(handle) == 1 ? [.readable, .writable] : .readable)
+    }
+
     /// Network work due now (sending queued messages, reading acknowledgements, the keep-alive
     /// ping), without waiting.
     public func service() throws(Failure) { try pump(timeout: 0) }

@@ -6,6 +6,8 @@ public struct JobEvent: Sendable, Equatable {
         /// Someone held the job's button: the client should stop the job and report it cancelled.
         case cancelRequested = "cancel-requested"
         case paused, resumed, finished, lost
+        /// A job began (or began again), sent to those who follow every job.
+        case begun
     }
 
     public var kind: Kind

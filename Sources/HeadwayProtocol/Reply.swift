@@ -13,10 +13,12 @@ public struct JobStatus: Sendable, Equatable {
     public var estimate: Bool
     /// How far past its estimate the job runs.
     public var overdueSeconds: Double?
+    /// The job the service's single-job outputs show (a long press acts on it).
+    public var shown: Bool
 
     public init(
         job: String, label: String?, phase: String, percent: Int?, value: Double?, total: Double?, etaSeconds: Double?,
-        estimate: Bool = false, overdueSeconds: Double? = nil
+        estimate: Bool = false, overdueSeconds: Double? = nil, shown: Bool = false
     ) {
         self.job = job
         self.label = label
@@ -27,6 +29,7 @@ public struct JobStatus: Sendable, Equatable {
         self.etaSeconds = etaSeconds
         self.estimate = estimate
         self.overdueSeconds = overdueSeconds
+        self.shown = shown
     }
 
     var json: JSONValue {
@@ -38,6 +41,7 @@ public struct JobStatus: Sendable, Equatable {
         if let etaSeconds { members.append(("eta", .number(etaSeconds.rounded()))) }
         if estimate { members.append(("estimate", .bool(true))) }
         if let overdueSeconds { members.append(("overdue", .number(overdueSeconds.rounded()))) }
+        if shown { members.append(("shown", .bool(true))) }
         return .object(members)
     }
 
@@ -48,7 +52,7 @@ public struct JobStatus: Sendable, Equatable {
         self.init(
             job: job, label: json["label"]?.string, phase: phase, percent: percent,
             value: json["value"]?.number, total: json["total"]?.number, etaSeconds: json["eta"]?.number,
-            estimate: json["estimate"]?.bool ?? false, overdueSeconds: json["overdue"]?.number)
+            estimate: json["estimate"]?.bool ?? false, overdueSeconds: json["overdue"]?.number, shown: json["shown"]?.bool ?? false)
     }
 }
 

@@ -14,13 +14,16 @@ public enum Request: Sendable, Equatable {
     case pause(job: String)
     case resume(job: String)
     case finish(job: String, outcome: Outcome)
+    /// Asks for the job to be stopped, as a long press on its button does: its controller
+    /// (`headway run`) ends its work and reports it cancelled; a job nobody controls ends cancelled.
+    case stop(job: String)
     /// A reply listing the jobs.
     case status
     /// Events from now on, for one job or (without a job) for all. With `controls`, this connection
     /// carries out pauses and cancellations of the job (as `headway run` does for its command).
     case subscribe(job: String?, controls: Bool)
 
-    static let operations = "begin, update, label, indeterminate, alive, pause, resume, finish, status, subscribe"
+    static let operations = "begin, update, label, indeterminate, alive, pause, resume, finish, stop, status, subscribe"
 
     /// Parses one line. Every refusal names the field and says what would be right.
     public static func parse(_ line: String) throws(ProtocolError) -> Request {
@@ -57,6 +60,8 @@ public enum Request: Sendable, Equatable {
                 throw ProtocolError(field: "outcome", "must be \"succeeded\", \"failed\", \"cancelled\" or \"ended\" (the result is not known)")
             }
             return .finish(job: try fields.job(), outcome: outcome)
+        case "stop":
+            return .stop(job: try fields.job())
         case "status":
             return .status
         case "subscribe":
@@ -94,6 +99,7 @@ public enum Request: Sendable, Equatable {
         case .alive(let job): op("alive", job)
         case .pause(let job): op("pause", job)
         case .resume(let job): op("resume", job)
+        case .stop(let job): op("stop", job)
         case .finish(let job, let outcome):
             op("finish", job)
             add("outcome", .string(outcome.rawValue))

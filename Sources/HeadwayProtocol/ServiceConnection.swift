@@ -69,6 +69,27 @@ public final class ServiceConnection {
         }
     }
 
+    /// Reads whatever the service has sent, without waiting, and keeps the events for
+    /// ``nextEvent()`` (for a client that waits on its own poll(2) for several descriptors).
+    public func receiveEvents() throws(Failure) {
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        while true {
+            switch framer.next() {
+            case .line(let line):
+                if let event = JobEvent.parse(line) { events.append(event) }
+                continue
+            case .overlong(let bytes): throw Failure(message: "the service at \(path) sent a line of more than \(bytes) bytes")
+            case nil: break
+            }
+            switch SystemIO.read(fd, into: &buffer) {
+            case .bytes(let count): framer.append(buffer[0..<count])
+            case .wouldBlock: return
+            case .end: throw Failure(message: "the service at \(path) closed the connection")
+            case .failed(let code): throw Failure(message: "lost the connection to \(path): \(SystemIO.describe(code))")
+            }
+        }
+    }
+
     /// Whether a complete line has already been received.
     public var hasBufferedLine: Bool { framer.hasCompleteLine }
 

@@ -47,10 +47,21 @@ extension ServiceCore {
             }
             return [JobEvent(focused.snapshot.phase == .paused ? .resumed : .paused, job: focused.id)]
         case .longPress:
-            guard subscribers(for: focused.id).isEmpty else { return [JobEvent(.cancelRequested, job: focused.id)] }
-            guard (try? finish(focused.id, .cancelled, requester: nil, at: now)) != nil else { return [] }
-            return [JobEvent(.finished, job: focused.id, outcome: .cancelled)]
+            return (try? stop(focused.id, requester: nil, at: now)) ?? []
         }
+    }
+
+    /// Asks for a job to stop (a long press, or `stop`): its controller is told to cancel it;
+    /// a job nobody controls is cancelled here.
+    func stop(_ id: String, requester: UInt32?, at now: Seconds) throws(ProtocolError) -> [JobEvent] {
+        guard subscriptions.controller(of: id) == nil else {
+            guard let entry = registry[id], entry.job.snapshot(at: now).phase.isRunning else {
+                throw ProtocolError(field: "job", "job \"\(id)\" is not running")
+            }
+            return [JobEvent(.cancelRequested, job: id)]
+        }
+        try finish(id, .cancelled, requester: requester, at: now)
+        return [JobEvent(.finished, job: id, outcome: .cancelled)]
     }
 
     /// Forgets jobs that are over, reads the buttons and draws every output that is due. Returns the
@@ -78,7 +89,11 @@ extension ServiceCore {
         for output in devices.outputs where output.isDue(at: now) || clearing {
             let drawing = output.layout.drawing(
                 for: output, jobs: jobs, visibleCount: registry.visibleCount, focus: settings.focus, idle: idle, appearance: settings.appearance)
-            if let failure = output.draw(drawing, at: now) { failures.append(failure) }
+            var values: [String: Double] = [:]
+            for id in output.layout.shownJobs {
+                if let job = jobs.first(where: { $0.id == id }), case .determinate(let value, _) = job.snapshot.kind { values[id] = value }
+            }
+            if let failure = output.draw(drawing, at: now, values: values, clock: { self.clock.now }) { failures.append(failure) }
         }
         showingJobs = !jobs.isEmpty
         return (events, failures)

@@ -118,6 +118,7 @@ public final class ServiceCore: LineHandler {
             switch request {
             case .begin(let job, let options):
                 try begin(job, options, requester: requester, at: now)
+                return (.ok, [JobEvent(.begun, job: job)])
             case .update(let job, let value, let total, let label):
                 try change(job, requester, now) { (job: inout ProgressJob) throws(ProgressError) in try job.update(value: value, total: total, label: label, at: now) }
             case .updatePercent(let job, let percent, let label):
@@ -134,9 +135,12 @@ public final class ServiceCore: LineHandler {
             case .finish(let job, let outcome):
                 try finish(job, outcome, requester: requester, at: now)
                 return (.ok, [JobEvent(.finished, job: job, outcome: outcome)])
+            case .stop(let job):
+                return (.ok, try stop(job, requester: requester, at: now))
             case .status:
                 let (jobs, omitted) = registry.all(at: now, limit: Self.statusLimit)
-                return (.jobs(jobs.map(Self.status), omitted: omitted), [])
+                let shown = focusedJob(at: now)?.id
+                return (.jobs(jobs.map { Self.status($0, shown: $0.id == shown) }, omitted: omitted), [])
             case .subscribe(let job, let controls):
                 if let problem = subscriptions.subscribe(peer.connection, to: job, controls: controls) { throw problem }
             }
@@ -231,13 +235,13 @@ public final class ServiceCore: LineHandler {
         }
     }
 
-    static func status(_ job: (id: String, snapshot: ProgressSnapshot)) -> JobStatus {
+    static func status(_ job: (id: String, snapshot: ProgressSnapshot), shown: Bool) -> JobStatus {
         let snapshot = job.snapshot
         var value: Double?, total: Double?
         if case .determinate(let v, let t) = snapshot.kind { (value, total) = (v, t) }
         return JobStatus(
             job: job.id, label: snapshot.label, phase: snapshot.phase.name,
             percent: snapshot.fraction.map { Int(($0 * 100).rounded(.down)) }, value: value, total: total,
-            etaSeconds: snapshot.timeRemaining, estimate: snapshot.isEstimate, overdueSeconds: snapshot.overdue)
+            etaSeconds: snapshot.timeRemaining, estimate: snapshot.isEstimate, overdueSeconds: snapshot.overdue, shown: shown)
     }
 }

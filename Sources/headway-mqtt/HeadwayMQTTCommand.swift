@@ -29,6 +29,12 @@ struct HeadwayMQTTCommand: ParsableCommand {
     @Option(help: ArgumentHelp("This display's name: its MQTT client id (default: the host name). Keep it stable: the broker keeps what was published for it while it was away.", valueName: "NAME"))
     var name: String?
 
+    @Flag(help: "Announce this display to Home Assistant (MQTT discovery): the job it shows as sensors, and a button that cancels it.")
+    var homeAssistant = false
+
+    @Option(help: ArgumentHelp("Home Assistant's discovery prefix.", valueName: "PREFIX"))
+    var discoveryPrefix = "homeassistant"
+
     func validate() throws {
         guard broker ?? SystemIO.environment("HEADWAY_BROKER") != nil else { throw ValidationError("say which broker: --broker mqtt://HOST or HEADWAY_BROKER") }
         for filter in filters where !filter.hasPrefix(JobTopics.jobs + "/") {
@@ -42,7 +48,7 @@ struct HeadwayMQTTCommand: ParsableCommand {
         let display = JobTopics.displayName(name ?? hostName)
         let bridge = Bridge(
             settings: settings, filters: filters.isEmpty ? [JobTopics.jobs + "/#"] : filters,
-            socketPath: socket ?? SocketPath.forClient(), display: display)
+            socketPath: socket ?? SocketPath.forClient(), display: display, homeAssistantPrefix: homeAssistant ? discoveryPrefix : nil)
         bridge.run()
     }
 }

@@ -13,3 +13,10 @@ var hostName: String {
     guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
     return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
+
+/// Seconds since 1970 (UTC), for the moments Home Assistant is told.
+var wallClock: Double {
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}

@@ -11,8 +11,10 @@ struct Serve: ParsableCommand {
             The same service and host loop as headwayd: jobs, layout, frame scheduling, reload and \
             the socket protocol (docs/protocol.md), with every device a real driver talking to a \
             virtual chip. In a terminal it draws the devices live; with --headless it only logs. \
-            Two operations of its own: {"v":1,"op":"press","long":false} presses the rig's virtual \
-            button, {"v":1,"op":"snapshot","folder":"DIR"} writes what its devices show into DIR.
+            Three operations of its own: {"v":1,"op":"press","long":false} presses the rig's virtual \
+            button, {"v":1,"op":"snapshot","folder":"DIR"} writes what its devices show into DIR, \
+            {"v":1,"op":"glass"} says when each output's last frame was drawn (monotonic seconds) and \
+            the value of each job in it.
             """
     )
 

@@ -4,9 +4,12 @@ import HeadwayService
 import HeadwaySimulator
 
 /// The simulator's own operations, answered around the service core rather than inside it:
-/// `{"v":1,"op":"press","long":false}` presses the rig's virtual button and
-/// `{"v":1,"op":"snapshot","folder":"/tmp/x"}` writes what its devices show. Every other line goes
-/// to the core unchanged.
+/// `{"v":1,"op":"press","long":false}` presses the rig's virtual button,
+/// `{"v":1,"op":"snapshot","folder":"/tmp/x"}` writes what its devices show, and
+/// `{"v":1,"op":"glass"}` says when each output's last frame reached its (virtual) glass — the
+/// monotonic clock's seconds, as CLOCK_MONOTONIC in any process of this machine — and the
+/// progress value of each job in it (for measuring update-to-glass latency). Every other line
+/// goes to the core unchanged.
 final class SimulatorOperations: LineHandler {
     let core: ServiceCore
     let rig: () -> SimulatorRig
@@ -17,9 +20,10 @@ final class SimulatorOperations: LineHandler {
     }
 
     func handle(line: String, from peer: Peer) -> (reply: String, events: [JobEvent]) {
-        guard let json = try? RequestFields.object(line), let op = json["op"]?.string, op == "press" || op == "snapshot" else {
+        guard let json = try? RequestFields.object(line), let op = json["op"]?.string, ["press", "snapshot", "glass"].contains(op) else {
             return core.handle(line: line, from: peer)
         }
+        if op == "glass" { return (glass, []) }
         let fields = RequestFields(json: json)
         do throws(ProtocolError) {
             if op == "press" {
@@ -35,6 +39,15 @@ final class SimulatorOperations: LineHandler {
         } catch {
             return (Reply.error(error).line, [])
         }
+    }
+
+    private var glass: String {
+        let outputs: [JSONValue] = core.devices.outputs.compactMap { output in
+            guard let frame = output.lastFrame else { return nil }
+            let values = frame.values.sorted { $0.key < $1.key }.map { JSONValue.object([("job", .string($0.key)), ("value", .number($0.value))]) }
+            return .object([("output", .string(output.name)), ("at", .number(frame.at)), ("jobs", .array(values))])
+        }
+        return JSONValue.object([("v", .number(Double(WireProtocol.version))), ("ok", .bool(true)), ("outputs", .array(outputs))]).text
     }
 
     /// A snapshot goes only into an existing folder (never a symlink) owned by the user asking,

@@ -11,7 +11,11 @@ struct BrokerReport {
     let url: String
 
     func send(_ request: Request) -> Int32 {
-        guard let messages = JobPublication.messages(for: request, source: client.command.source ?? JobPublication.defaultSource) else {
+        let local = switch request {
+        case .pause, .resume: true
+        default: false
+        }
+        guard !local, let messages = JobPublication.messages(for: request, source: client.command.source ?? JobPublication.defaultSource) else {
             return client.soft("this command acts on a job of this machine and needs the local socket, not a broker")
         }
         // connect(2) to an unreachable host may block far past any budget: the timer ends it.

@@ -3,8 +3,9 @@ import HeadwayMQTT
 import HeadwayProtocol
 
 /// `headway run` reporting to a broker: one connection for the command's whole run, whose will
-/// ends the job as failed on every display if this process or its machine dies. Every failure is a
-/// warning: the command runs on whatever happens to the broker.
+/// ends the job as failed on every display if this process or its machine dies. It takes the
+/// displays' commands (a long press stops the command, a short one pauses it) from the job's
+/// `command` topic. Every failure is a warning: the command runs on whatever happens to the broker.
 final class BrokerRun {
     private let client: Client
     private let job: String
@@ -20,6 +21,7 @@ final class BrokerRun {
         do {
             let session = try MQTTSession(try BrokerSettings(url: url), clientID: JobPublication.clientID("run"), will: JobPublication.will(source: source, job: job))
             try session.connect(keepAlive: 30, until: deadline)
+            try session.subscribe(JobTopics.topic(source: source, job: job, .command))
             try publish(.begin(job: job, options), on: session)
             try session.flush(until: deadline)
             self.session = session
@@ -29,7 +31,7 @@ final class BrokerRun {
     }
 
     private func publish(_ request: Request, on session: MQTTSession) throws(MQTTSession.Failure) {
-        for message in JobPublication.messages(for: request, source: source) ?? [] {
+        for message in JobPublication.messages(for: request, source: source, takesCommands: true) ?? [] {
             try session.publish(message.topic, message.payload, retained: message.retained)
         }
     }
@@ -44,10 +46,38 @@ final class BrokerRun {
         }
     }
 
-    /// The keep-alive and acknowledgements, between the command's output.
-    func tick() {
+    /// What to wait for beside the command's output (nil without a connection).
+    var readiness: (fd: Int32, wanted: Readiness)? { session?.readiness }
+
+    /// The keep-alive, acknowledgements and the displays' commands, as the events the local
+    /// service would send: `stop` a cancel request, `pause` and `resume` themselves.
+    func tick() -> [JobEvent] {
+        guard let session else { return [] }
+        do throws(MQTTSession.Failure) {
+            try session.service()
+            return session.received().compactMap { message in
+                switch BridgedRequest.command(message.payload) {
+                case .stop?: JobEvent(.cancelRequested, job: job)
+                case .pause?: JobEvent(.paused, job: job)
+                case .resume?: JobEvent(.resumed, job: job)
+                default: nil
+                }
+            }
+        } catch {
+            lost(error)
+            return []
+        }
+    }
+
+    /// Tells every display that the command was paused or continued.
+    func paused(_ paused: Bool) {
         guard let session else { return }
-        do throws(MQTTSession.Failure) { try session.service() } catch { lost(error) }
+        do throws(MQTTSession.Failure) {
+            try publish(paused ? .pause(job: job) : .resume(job: job), on: session)
+            try session.service()
+        } catch {
+            lost(error)
+        }
     }
 
     func finish(_ outcome: Outcome) {

@@ -66,7 +66,12 @@ struct Client {
     }
 
     private func send(_ request: Request, quietWhenFinished: Bool = false) -> Int32 {
-        if let broker = command.broker { return BrokerReport(client: self, url: broker).send(request) }
+        if let broker = command.broker {
+            if case .begin(let job, let options) = request, options.pid != nil {
+                return BrokerKeeper(client: self, url: broker, job: job, options: options).start()
+            }
+            return BrokerReport(client: self, url: broker).send(request)
+        }
         guard let connection = connect() else { return command.strict ? 1 : 0 }
         do throws(ServiceConnection.Failure) {
             if case .error(let error) = try connection.send(request) {

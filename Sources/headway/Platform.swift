@@ -1,5 +1,7 @@
 // Every call into the C library the client makes beyond HeadwayProtocol's SystemIO is in this
-// file: starting, signalling and waiting for the command of `headway run`, and local time.
+// file: starting, signalling and waiting for the command of `headway run`, the keeper of
+// `begin --pid` over a broker, and local time.
+import CPlatform
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -109,6 +111,31 @@ enum Platform {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+
+    /// Forks a process of its own that outlives this one: a new session (no terminal, out of the
+    /// hook's process group) with standard input, output and error on /dev/null and no other
+    /// descriptor but `keeping`, so that a CI runner that waits for its hook's output (or any
+    /// descriptor it gave the hook) to close does not wait for it. 0 in the child, the child's id
+    /// in the parent, nil (errno set) when it cannot.
+    static func detach(keeping: Int32) -> pid_t? {
+        let pid = fork()
+        guard pid == 0 else { return pid < 0 ? nil : pid }
+        _ = setsid()
+        _ = hw_close_descriptors_except(keeping)
+        let null = open("/dev/null", O_RDWR)
+        if null >= 0 {
+            for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] { _ = dup2(null, fd) }
+            if null > STDERR_FILENO { _ = close(null) }
+        }
+        return 0
+    }
+
+    /// A descriptor that becomes readable when process `pid` ends (pidfd_open(2)); nil (errno set)
+    /// when there is no such process.
+    static func watchProcess(_ pid: pid_t) -> Int32? {
+        let fd = hw_pidfd_open(pid)
+        return fd < 0 ? nil : fd
     }
 
     /// Ends this process now.

@@ -73,14 +73,16 @@ struct RunCommand {
                 continueCommand()
                 Platform.send(Platform.terminate, to: pid)
                 killAt = clock.now + 5
-            case .paused where paused.isEmpty:
+            case .paused where paused.isEmpty && stop == nil:
                 // Parents first, so that none starts a new child while its children are stopped.
                 paused = Platform.processTree(of: pid)
                 for process in paused { Platform.send(Platform.stop, to: process) }
                 printError("headway: \(DisplayText.sanitised(job)) paused: \(arguments[0]) and its \(paused.count - 1) children stopped")
+                remote?.paused(true)
             case .resumed where !paused.isEmpty:
                 continueCommand()
                 printError("headway: \(DisplayText.sanitised(job)) resumed")
+                remote?.paused(false)
             default:
                 break
             }
@@ -90,9 +92,10 @@ struct RunCommand {
             var watched: [(fd: Int32, wanted: Readiness)] = streams.map { ($0.fd, .readable) }
             watched.append((signals.readEnd, .readable))
             if let connection { watched.append((connection.fd, .readable)) }
+            if let broker = remote?.readiness { watched.append(broker) }
             // With a broker, it wakes for the keep-alive at least every 10 s.
             let ready = SystemIO.poll(watched, timeout: killAt.map { max(0, $0 - clock.now) } ?? (remote == nil ? nil : 10))
-            remote?.tick()
+            for event in remote?.tick() ?? [] { handle(event) }
             if let deadline = killAt, clock.now >= deadline {
                 Platform.send(Platform.kill, to: pid)
                 killAt = nil

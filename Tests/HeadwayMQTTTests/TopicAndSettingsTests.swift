@@ -32,14 +32,37 @@ struct TopicAndSettingsTests {
         #expect(throws: BrokerSettings.Problem.self) { try BrokerSettings(url: "mqtt://x", environment: { ["HEADWAY_BROKER_PASSWORD": "pw"][$0] }) }
     }
 
-    /// What a reporter publishes: begin clears what a previous run left, the end clears everything.
+    /// What a reporter publishes: begin clears what a previous run left, the end clears everything;
+    /// a begin carries no process id and says whether its reporter takes commands.
     @Test func publicationsRetainTheStateAndClearItAtTheEnd() throws {
-        let begin = try #require(JobPublication.messages(for: .begin(job: "j", BeginOptions()), source: "s"))
-        #expect(begin.map(\.topic) == ["headway/v1/jobs/s/j/progress", "headway/v1/jobs/s/j/label", "headway/v1/jobs/s/j/begin"])
-        #expect(begin.map(\.payload.isEmpty) == [true, true, false] && begin.allSatisfy(\.retained))
+        let begin = try #require(JobPublication.messages(for: .begin(job: "j", BeginOptions(label: "L", pid: 4242)), source: "s"))
+        #expect(begin.map(\.topic) == ["headway/v1/jobs/s/j/progress", "headway/v1/jobs/s/j/label", "headway/v1/jobs/s/j/pause", "headway/v1/jobs/s/j/begin"])
+        #expect(begin.map(\.payload.isEmpty) == [true, true, true, false] && begin.allSatisfy(\.retained))
+        let line = String(decoding: begin[3].payload, as: UTF8.self)
+        #expect(!line.contains("pid") && !BridgedRequest.takesCommands(begin[3].payload), "\(line)")
+        let commanded = try #require(JobPublication.messages(for: .begin(job: "j", BeginOptions()), source: "s", takesCommands: true)).last!
+        #expect(BridgedRequest.takesCommands(commanded.payload))
+        #expect(try BridgedRequest.request(topic: commanded.topic, payload: commanded.payload) == .begin(job: "s/j", BeginOptions()), "the display reads it as a begin")
         let end = try #require(JobPublication.messages(for: .finish(job: "j", outcome: .failed), source: "s"))
-        #expect(end.map(\.retained) == [false, true, true, true] && end.dropFirst().allSatisfy(\.payload.isEmpty))
-        #expect(JobPublication.messages(for: .pause(job: "j"), source: "s") == nil)
+        #expect(end.map(\.retained) == [false, true, true, true, true] && end.dropFirst().allSatisfy(\.payload.isEmpty))
+        #expect(JobPublication.messages(for: .pause(job: "j"), source: "s")?.map(\.topic) == ["headway/v1/jobs/s/j/pause"])
+        #expect(JobPublication.messages(for: .stop(job: "j"), source: "s") == nil, "stop is a display's command")
+    }
+
+    /// Commands go from displays to reporters: a display ignores them on its subscription, a
+    /// reporter takes stop, pause and resume only; a pid sent to a display is dropped.
+    @Test func commandsAndProcessIDsAcrossMachines() throws {
+        let command = JobPublication.command(.stop(job: "j"), source: "acme/widgets", job: "j")
+        #expect(command.topic == "headway/v1/jobs/acme%2Fwidgets/j/command" && !command.retained)
+        #expect(try BridgedRequest.request(topic: command.topic, payload: command.payload) == nil)
+        #expect(BridgedRequest.command(command.payload) == .stop(job: "j"))
+        #expect(BridgedRequest.command(Array(Request.finish(job: "j", outcome: .failed).line.utf8)) == nil)
+        #expect(BridgedRequest.command(Array("not json".utf8)) == nil)
+        let withPID = Array(#"{"v":1,"op":"begin","job":"j","pid":1}"#.utf8)
+        let pidRequest = try BridgedRequest.request(topic: "headway/v1/jobs/s/j/begin", payload: Array(#"{"v":1,"op":"begin","job":"j","pid":4242}"#.utf8))
+        #expect(pidRequest == .begin(job: "s/j", BeginOptions()))
+        #expect(throws: BridgedRequest.Refusal.self) { try BridgedRequest.request(topic: "headway/v1/jobs/s/j/begin", payload: withPID) }
+        #expect(try BridgedRequest.request(topic: "headway/v1/jobs/s/j/pause", payload: Array(Request.resume(job: "x").line.utf8)) == .resume(job: "s/j"))
     }
 
     /// The topic names the job, its kind must match the request, and the socket's limits hold.

@@ -46,6 +46,11 @@ int hw_mqtt_subscribe(hw_mqtt *client, const char *pattern, int qos);
 /// One round of network work, waiting at most `timeout_ms` for the socket. Received messages
 /// are queued for hw_mqtt_next_message.
 int hw_mqtt_loop(hw_mqtt *client, int timeout_ms);
+/// The connection's socket (-1 when not connected), for a caller that waits on several
+/// descriptors with poll(2) and then calls hw_mqtt_loop with a timeout of 0.
+int hw_mqtt_socket(hw_mqtt *client);
+/// 1 when libmosquitto has bytes queued to send: wait for the socket to be writable too.
+int hw_mqtt_want_write(hw_mqtt *client);
 /// The oldest received message, copied out: 1 and the fields set, or 0 when none is queued.
 /// `topic` and `payload` are the caller's to free().
 int hw_mqtt_next_message(hw_mqtt *client, char **topic, uint8_t **payload, int *length, int *retained);

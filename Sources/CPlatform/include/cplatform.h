@@ -12,6 +12,9 @@
 int hw_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid);
 /// pidfd_open(2): a descriptor that becomes readable when process `pid` exits.
 int hw_pidfd_open(int32_t pid);
+/// Closes every descriptor from 3 up except `keep`: what a detached process must not hold of
+/// its parent's (a runner's pipes and sockets, which tell it when its hook is over).
+int hw_close_descriptors_except(int keep);
 /// Makes signal `number` write two bytes to `fd` — the number, and 1 when the kernel raised it (a
 /// terminal's Ctrl-C) rather than a process — from a handler that calls only write(2) and keeps
 /// errno. Every routed signal writes to the `fd` of the latest call. Returns sigaction's result.

@@ -117,6 +117,60 @@ struct MQTTJourneyTests {
         #expect(BackgroundProcess.eventually(within: 3) { display.phase(of: "acme/widgets/run-3") == "cancelled" }, "\(interrupted.stderr)")
     }
 
+    /// A job reported by separate hook calls with `begin --pid`: the hook returns at once (its
+    /// keeper holds none of its output); the runner's process dying ends the job as failed, the
+    /// keeper dying too (its will), and a job that ends as it should leaves nothing behind.
+    @Test func aHookJobEndsFailedWhenItsRunnerProcessOrItsKeeperDies() throws {
+        let broker = try MosquittoBroker()
+        let display = try MQTTDisplay(broker: broker)
+        #expect(display.connected())
+        func runnerProcess() throws -> BackgroundProcess { try BackgroundProcess(URL(fileURLWithPath: "/bin/sleep"), ["60"]) }
+
+        let first = try runnerProcess()
+        let begin = try runner(broker, ["--job", "hook-1", "begin", "--pid", "\(first.pid)", "--total", "10"])
+        #expect(begin.status == 0 && begin.stderr.isEmpty && begin.seconds < 1, "the hook returns at once: \(begin)")
+        try runner(broker, ["--job", "hook-1", "set", "3"])
+        #expect(BackgroundProcess.eventually(within: 3) { display.percent(of: "acme/widgets/hook-1") == 30 })
+        first.signal(SIGKILL)
+        #expect(BackgroundProcess.eventually(within: 3) { display.phase(of: "acme/widgets/hook-1") == "failed" }, "\(display.bridge.stderr)")
+        #expect(try broker.retained("headway/v1/jobs/acme%2Fwidgets/hook-1/begin") == nil, "the keeper cleared what was retained")
+
+        // The keeper killed (as the runner's machine switched off would): the broker's will.
+        let second = try runnerProcess()
+        try runner(broker, ["--job", "hook-2", "begin", "--pid", "\(second.pid)"])
+        #expect(BackgroundProcess.eventually(within: 3) { display.phase(of: "acme/widgets/hook-2") != nil })
+        let keeper = try #require(Self.processes(with: ["hook-2", "--pid"]).first, "the keeper runs")
+        kill(keeper, SIGKILL)
+        #expect(BackgroundProcess.eventually(within: 3) { display.phase(of: "acme/widgets/hook-2") == "failed" }, "\(display.bridge.stderr)")
+
+        // Ended by the next hook: the keeper leaves, and nothing fails the job afterwards.
+        let third = try runnerProcess()
+        try runner(broker, ["--job", "hook-3", "begin", "--pid", "\(third.pid)"])
+        // Longer than the grace delay, or it never shows (a job that short is not a job to show).
+        TestTime.sleep(0.6)
+        try runner(broker, ["--job", "hook-3", "done"])
+        #expect(BackgroundProcess.eventually(within: 3) { display.phase(of: "acme/widgets/hook-3") == "succeeded" })
+        #expect(BackgroundProcess.eventually(within: 3) { Self.processes(with: ["hook-3", "--pid"]).isEmpty }, "the keeper left")
+        third.signal(SIGKILL)
+        TestTime.sleep(0.5)
+        #expect(display.phase(of: "acme/widgets/hook-3") == "succeeded")
+
+        // A process that is not there: said at once, and the hook still exits 0.
+        let gone = try runner(broker, ["--job", "hook-4", "begin", "--pid", "4194000"])
+        #expect(gone.status == 0 && gone.stderr.contains("process 4194000 is not running"), "\(gone)")
+        second.signal(SIGKILL)
+    }
+
+    /// Processes whose command line holds every one of `words`.
+    static func processes(with words: [String]) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry in
+            guard let pid = pid_t(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+            let arguments = String(decoding: data, as: UTF8.self).split(separator: "\0").map(String.init)
+            return words.allSatisfy(arguments.contains) ? pid : nil
+        }
+    }
+
     /// A display says it is there, and the broker says it is gone when it goes (its will).
     @Test func aDisplaysAvailabilityIsRetainedAndItsWillSaysOffline() throws {
         let broker = try MosquittoBroker()

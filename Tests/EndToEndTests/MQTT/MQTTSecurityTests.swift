@@ -1,5 +1,6 @@
 import Foundation
 import HeadwayMQTT
+import HeadwayProtocol
 import Testing
 
 extension EndToEnd {
@@ -19,11 +20,14 @@ struct MQTTSecurityTests {
         let acl = folder.appendingPathComponent("acl")
         try """
             user widgets-runner
-            topic write headway/v1/jobs/acme%2Fwidgets/#
+            topic readwrite headway/v1/jobs/acme%2Fwidgets/#
             user gadgets-runner
-            topic write headway/v1/jobs/acme%2Fgadgets/#
+            topic readwrite headway/v1/jobs/acme%2Fgadgets/#
             user display
             topic read headway/v1/jobs/#
+            topic write headway/v1/jobs/+/+/command
+            topic readwrite headway/v1/displays/#
+            topic readwrite homeassistant/#
 
             """.write(to: acl, atomically: true, encoding: .utf8)
         return try MosquittoBroker(extra: "allow_anonymous false\npassword_file \(passwords.path)\nacl_file \(acl.path)\n")
@@ -62,6 +66,25 @@ struct MQTTSecurityTests {
         // Gadgets' own runner may.
         try runner(broker, source: "acme/gadgets", ["--job", "build", "begin", "--label", "Gadgets"], environment: try Self.login("gadgets-runner", "g4dgets", in: broker.folder))
         #expect(BackgroundProcess.eventually(within: 3) { (try? display.service.status().count) == 2 })
+    }
+
+    /// A runner's login cannot stop another repository's command nor press a display's button;
+    /// the display's own button can.
+    @Test func onlyADisplayMayStopAJob() throws {
+        let broker = try Self.lockedBroker()
+        let display = try MQTTDisplay(broker: broker, name: "hall", environment: try Self.login("display", "d1splay", in: broker.folder), arguments: ["--home-assistant"])
+        #expect(display.connected(), "\(display.bridge.stderr)")
+        let gadgets = try runnerCommand(broker, source: "acme/gadgets", job: "build", "echo 1/10; exec sleep 30", environment: try Self.login("gadgets-runner", "g4dgets", in: broker.folder))
+        #expect(BackgroundProcess.eventually(within: 5) { display.percent(of: "acme/gadgets/build") == 10 }, "\(gadgets.stderr) \(display.bridge.stderr)")
+        let widgets = (name: "widgets-runner", password: "w1dgets")
+        try broker.publish("headway/v1/jobs/acme%2Fgadgets/build/command", Request.stop(job: "build").line, user: widgets)
+        try broker.publish(HomeAssistantDiscovery(display: "hall").cancelTopic, HomeAssistantDiscovery.pressPayload, user: widgets)
+        TestTime.sleep(1)
+        #expect(gadgets.waitForExit(seconds: 0) == nil, "the command still runs: \(gadgets.stderr)")
+        #expect(display.phase(of: "acme/gadgets/build") != "cancelled")
+        _ = try display.service.press(long: true)
+        #expect(gadgets.waitForExit() != nil, "the display's long press stopped it: \(gadgets.stderr) \(display.bridge.stderr)")
+        #expect(BackgroundProcess.eventually(within: 3) { display.phase(of: "acme/gadgets/build") == "cancelled" })
     }
 
     /// mqtts:// with a CA made here: the runner and the display trust it through HEADWAY_BROKER_CA;

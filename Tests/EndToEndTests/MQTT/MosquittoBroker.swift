@@ -66,8 +66,10 @@ final class MosquittoBroker {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// A publisher of our own, for messages no `headway` would send.
-    func publish(_ topic: String, _ payload: String, retained: Bool = false) throws {
+    /// A publisher of our own, for messages no `headway` would send; logged in as `user` if given.
+    func publish(_ topic: String, _ payload: String, retained: Bool = false, user: (name: String, password: String)? = nil) throws {
+        var settings = settings
+        (settings.user, settings.password) = (user?.name, user?.password)
         let session = try MQTTSession(settings, clientID: "test-publisher-\(UUID().uuidString.prefix(8))")
         try session.connect(until: JobPublication.now + 5)
         try session.publish(topic, Array(payload.utf8), retained: retained)
@@ -122,21 +124,24 @@ final class MQTTDisplay {
 
     let url: String
     let environment: [String: String]
+    let arguments: [String]
 
-    /// `url` when it is not the broker's plain one (mqtts://); `environment` for the bridge's login.
-    init(broker: MosquittoBroker, name: String = "display-\(UUID().uuidString.prefix(6))", filters: [String] = [], url: String? = nil, environment: [String: String] = [:]) throws {
+    /// `url` when it is not the broker's plain one (mqtts://); `environment` for the bridge's login;
+    /// `arguments` more of the bridge's options (`--home-assistant`).
+    init(broker: MosquittoBroker, name: String = "display-\(UUID().uuidString.prefix(6))", filters: [String] = [], url: String? = nil, environment: [String: String] = [:], arguments: [String] = []) throws {
         self.broker = broker
         self.name = name
         self.filters = filters
         self.url = url ?? broker.url
         self.environment = environment
+        self.arguments = arguments
         service = try SimulatedService()
-        bridge = try Self.startBridge(url: self.url, name: name, filters: filters, socket: service.socket, environment: environment)
+        bridge = try Self.startBridge(url: self.url, name: name, filters: filters, socket: service.socket, environment: environment, arguments: arguments)
     }
 
-    static func startBridge(url: String, name: String, filters: [String], socket: String, environment: [String: String]) throws -> BackgroundProcess {
+    private static func startBridge(url: String, name: String, filters: [String], socket: String, environment: [String: String], arguments: [String]) throws -> BackgroundProcess {
         try BackgroundProcess(
-            Binaries.url("headway-mqtt"), ["--broker", url, "--name", name, "--socket", socket] + filters.flatMap { ["--subscribe", $0] },
+            Binaries.url("headway-mqtt"), ["--broker", url, "--name", name, "--socket", socket] + filters.flatMap { ["--subscribe", $0] } + arguments,
             environment: environment)
     }
 
@@ -144,11 +149,23 @@ final class MQTTDisplay {
     func restartBridge() throws {
         bridge.signal(SIGKILL)
         _ = bridge.waitForExit()
-        bridge = try Self.startBridge(url: url, name: name, filters: filters, socket: service.socket, environment: environment)
+        bridge = try Self.startBridge(url: url, name: name, filters: filters, socket: service.socket, environment: environment, arguments: arguments)
+    }
+
+    /// Waits until the bridge has subscribed `times` times (connected, or connected again).
+    func connected(times: Int = 1, within seconds: Double = 5) -> Bool {
+        BackgroundProcess.eventually(within: seconds) { self.bridge.stderr.components(separatedBy: "subscribed to").count > times }
     }
 
     func phase(of job: String) -> String? { (try? service.status())?.first { $0.job == job }?.phase }
     func percent(of job: String) -> Int? { (try? service.status())?.first { $0.job == job }?.percent }
+}
+
+/// `headway run` on "the runner", in the background: reporting to the broker.
+func runnerCommand(_ broker: MosquittoBroker, source: String = "acme/widgets", job: String, _ command: String, environment: [String: String] = [:]) throws -> BackgroundProcess {
+    try BackgroundProcess(
+        Binaries.url("headway"), ["--broker", broker.url, "--source", source, "--job", job, "run", "--", "/bin/sh", "-c", command],
+        environment: environment.merging(["HEADWAY_SOCKET": "/nonexistent/headway.sock"]) { $1 })
 }
 
 /// `headway` on "the runner": reporting to the broker, never to a local service.

@@ -78,9 +78,35 @@ wait "$build_shell"
 check "the build shell (hooks included) exited 0" [ $? -eq 0 ]
 check "the job succeeded" bash -c '[ "$(job_phase)" = succeeded ]'
 
+echo "== README: runners on other machines, headway-mqtt.service beside the daemon"
+# The runner is "elsewhere": its hooks reach this Pi only through the broker (mosquitto, which
+# Debian starts listening on localhost).
+remote_phase() { as_runner headway status | awk '$1 == "acme/widgets/remote-7" { print $2 }'; }
+export -f remote_phase
+check "mosquitto is running" eventually 10 systemctl is-active --quiet mosquitto
+check "the broker's settings in /etc/headway/mqtt.env (as pi)" as_pi bash -c \
+    'printf "HEADWAY_BROKER=mqtt://localhost\nHEADWAY_MQTT_OPTIONS=--name pi-desk --home-assistant\n" | sudo tee /etc/headway/mqtt.env >/dev/null'
+check "sudo systemctl enable --now headway-mqtt (as pi)" as_pi sudo systemctl enable --now headway-mqtt
+check "headway-mqtt is active" eventually 10 systemctl is-active --quiet headway-mqtt
+mqtt_pid=$(systemctl show -P MainPID headway-mqtt.service)
+check "it runs as a user of its own, in group headway, without the devices" bash -c \
+    "[ \"\$(stat -c %U /proc/$mqtt_pid)\" != root ] && [ \"\$(stat -c %U /proc/$mqtt_pid)\" != headway ] && test -e /dev/i2c-1 && nsenter -t $mqtt_pid -m test ! -e /dev/i2c-1"
+check "the display is online at the broker" bash -c \
+    '[ "$(mosquitto_sub -h localhost -t headway/v1/displays/pi-desk/availability -C 1 -W 5)" = online ]'
+remote() { as_runner env HEADWAY_SOCKET=/nonexistent HEADWAY_BROKER=mqtt://localhost headway --job remote-7 "$@"; }
+check "a runner elsewhere begins a job on the broker" remote begin --label "Remote build" --total 10
+check "and reports progress" remote set 6
+check "this Pi's daemon shows it" eventually 10 bash -c 'as_runner headway status | grep -q "^acme/widgets/remote-7 .*60%"'
+check "Home Assistant reads it from the display's state" eventually 10 bash -c \
+    'mosquitto_sub -h localhost -t headway/v1/displays/pi-desk/state -C 1 -W 5 | grep -q "\"job\":\"acme/widgets/remote-7\".*\"percent\":60"'
+check "Home Assistant's progress sensor is announced" bash -c \
+    'mosquitto_sub -h localhost -t homeassistant/sensor/headway_pi-desk/progress/config -C 1 -W 5 | grep -q "\"unique_id\":\"headway_pi-desk_progress\""'
+check "the runner's done ends it here" remote done
+check "the job succeeded on this Pi" eventually 10 bash -c '[ "$(remote_phase)" = succeeded ]'
+
 if [ $status -ne 0 ]; then
     as_runner headway status
-    journalctl --no-pager -u headway.service -u headway.socket | tail -40
+    journalctl --no-pager -u headway.service -u headway.socket -u headway-mqtt.service -u mosquitto.service | tail -60
 fi
 echo "$status" > /run/results/exit-status
 sync

@@ -1,0 +1,125 @@
+import HeadwayCore
+import HeadwayProtocol
+
+/// Home Assistant's MQTT discovery for one display (docs/mqtt.md, "Home Assistant"): the display
+/// is a device; the job it shows is its entities — progress in %, phase, ETA (a timestamp) and
+/// label, read from one retained state topic — and a button that cancels that job, as a long
+/// press does. Entities describe the job shown rather than each job: job ids are new on every CI
+/// run, and entities made per job would pile up in Home Assistant's registry for ever.
+///
+/// Config topics are `PREFIX/COMPONENT/headway_NAME/OBJECT/config` (retained); every entity
+/// shares the display's availability topic, so it reads unavailable when the display is gone.
+public struct HomeAssistantDiscovery: Sendable {
+    public struct Entity: Sendable, Equatable {
+        /// `sensor` or `button`.
+        public var component: String
+        public var object: String
+        public var config: JSONValue
+    }
+
+    public let prefix: String
+    public let display: String
+
+    /// `prefix` is Home Assistant's discovery prefix (`homeassistant` unless changed there);
+    /// `display` a name as ``JobTopics/displayName(_:)`` makes it.
+    public init(prefix: String = "homeassistant", display: String) {
+        self.prefix = prefix
+        self.display = display
+    }
+
+    public var deviceID: String { "headway_\(display)" }
+    /// Where the display publishes what it shows (retained JSON, see ``statePayload(_:wallClock:)``).
+    public var stateTopic: String { "\(JobTopics.root)/displays/\(display)/state" }
+    public var availabilityTopic: String { JobTopics.displayAvailability(display) }
+    /// Where the cancel button's press arrives.
+    public var cancelTopic: String { "\(JobTopics.root)/displays/\(display)/cancel" }
+    /// Home Assistant says `online` here when it starts: discovery is then sent again.
+    public var statusTopic: String { "\(prefix)/status" }
+    public static let pressPayload = "PRESS"
+
+    /// Every phase the phase sensor can read (`idle` when the display shows no job).
+    public static let phases = ["idle", "pending", "active", "stalled", "paused"] + Outcome.allCases.map(\.rawValue) + ["hidden", "lost"]
+
+    public func configTopic(_ entity: Entity) -> String { "\(prefix)/\(entity.component)/\(deviceID)/\(entity.object)/config" }
+
+    public var entities: [Entity] {
+        [
+            sensor("progress", "Progress", template: "percent", extra: [
+                ("unit_of_measurement", .string("%")), ("state_class", .string("measurement")), ("icon", .string("mdi:progress-clock")),
+                ("json_attributes_topic", .string(stateTopic)),
+            ]),
+            sensor("phase", "Phase", template: "phase", extra: [
+                ("device_class", .string("enum")), ("options", .array(Self.phases.map(JSONValue.string))),
+            ]),
+            sensor("eta", "Estimated end", template: "eta", extra: [("device_class", .string("timestamp"))]),
+            sensor("label", "Label", template: "label", extra: [("icon", .string("mdi:label-outline"))]),
+            Entity(component: "button", object: "cancel", config: .object(common("cancel", "Cancel job") + [
+                ("command_topic", .string(cancelTopic)), ("payload_press", .string(Self.pressPayload)), ("icon", .string("mdi:stop-circle-outline")),
+            ])),
+        ]
+    }
+
+    private func sensor(_ object: String, _ name: String, template field: String, extra: [(String, JSONValue)]) -> Entity {
+        Entity(component: "sensor", object: object, config: .object(common(object, name) + [
+            ("state_topic", .string(stateTopic)), ("value_template", .string("{{ value_json.\(field) }}")),
+        ] + extra))
+    }
+
+    private func common(_ object: String, _ name: String) -> [(String, JSONValue)] {
+        [
+            ("name", .string(name)),
+            ("unique_id", .string("\(deviceID)_\(object)")),
+            ("availability_topic", .string(availabilityTopic)),
+            ("payload_available", .string("online")),
+            ("payload_not_available", .string("offline")),
+            ("qos", .number(1)),
+            ("device", .object([
+                ("identifiers", .array([.string(deviceID)])), ("name", .string("Headway \(display)")),
+                ("manufacturer", .string("Headway")), ("model", .string("headway-mqtt")), ("sw_version", .string(Version.current)),
+            ])),
+            ("origin", .object([("name", .string("Headway")), ("sw_version", .string(Version.current))])),
+        ]
+    }
+
+    /// The state topic's payload: every member present, null where the job has no such value (Home
+    /// Assistant then reads the entity as unknown). The ETA is a moment (ISO 8601, UTC), an
+    /// estimate when the job's own reports do not give it; `job` is nil when nothing is shown.
+    public static func statePayload(_ job: JobStatus?, wallClock: Double) -> String {
+        guard let job else {
+            return JSONValue.object([("job", .null), ("label", .null), ("phase", .string("idle")), ("percent", .null), ("eta", .null), ("estimate", .bool(false))]).text
+        }
+        let eta = job.etaSeconds.map { JSONValue.string(Timestamp.iso8601((wallClock + $0).rounded())) } ?? .null
+        return JSONValue.object([
+            ("job", .string(DisplayText.sanitised(job.job))), ("label", job.label.map { .string(DisplayText.sanitised($0)) } ?? .null),
+            ("phase", .string(job.phase)), ("percent", job.percent.map { .number(Double($0)) } ?? .null), ("eta", eta),
+            ("estimate", .bool(job.estimate)),
+        ]).text
+    }
+}
+
+/// Moments as text, without Foundation.
+public enum Timestamp {
+    /// `2026-11-24T09:30:00+00:00` for seconds since 1970 (UTC).
+    public static func iso8601(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded(.down))
+        let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
+        let secondOfDay = total - days * 86_400
+        let (year, month, day) = civil(fromDays: days)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))+00:00"
+    }
+
+    /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
+    /// days-to-civil arithmetic, eras of 400 years).
+    static func civil(fromDays days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
