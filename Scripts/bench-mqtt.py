@@ -88,27 +88,15 @@ class Publisher:
         body = struct.pack("!H", len(t)) + t + payload.encode()
         self.s.sendall(bytes([0x30]) + self.length(len(body)) + body)
 
-def ask(line):
-    with socket.socket(socket.AF_UNIX) as s:
-        s.connect(sock)
-        s.sendall(line.encode() + b"\n")
-        data = b""
-        while not data.endswith(b"\n"):
-            data += s.recv(65536)
-    return json.loads(data)
+import sys
+sys.path.insert(0, os.path.join(root, "Scripts", "lib"))
+from glass import ask as ask_socket, glass as glass_of, percentiles
 
 def status():
-    return {job["job"]: job for job in ask('{"v":1,"op":"status"}')["jobs"]}
+    return {job["job"]: job for job in ask_socket(sock, '{"v":1,"op":"status"}')["jobs"]}
 
 def glass(job):
-    """Each output's last frame: when it reached the virtual glass (CLOCK_MONOTONIC, as
-    time.monotonic) and the value of `job` in it."""
-    frames = {}
-    for output in ask('{"v":1,"op":"glass"}')["outputs"]:
-        for shown in output["jobs"]:
-            if shown["job"] == job:
-                frames[output["output"]] = (output["at"], shown["value"])
-    return frames
+    return glass_of(sock, job)
 
 publisher = Publisher(plain)
 topic = "headway/v1/jobs/bench/latency/"
@@ -129,7 +117,7 @@ print(f"publish to the service's state, 1000 updates one at a time: p50 {latenci
 # (the simulator's outputs draw at their own rates: the ring 50 frames/s, the OLED 20).
 # The timing job ends, so that every output shows this one (single-job outputs keep the job they show).
 publisher.publish("headway/v1/jobs/bench/timing/end", json.dumps({"v": 1, "op": "finish", "job": "timing", "outcome": "succeeded"}))
-outputs = ask('{"v":1,"op":"glass"}')["outputs"]
+outputs = ask_socket(sock, '{"v":1,"op":"glass"}')["outputs"]
 deadline = time.monotonic() + 15
 while len(glass("bench/latency")) < len(outputs) and time.monotonic() < deadline:
     time.sleep(0.05)
@@ -148,11 +136,11 @@ for i in range(1001, 2001):
         time.sleep(0.0005)
     for name, ms in first.items():
         to_glass[name].append(ms)
-every = sorted(max(values) for values in zip(*to_glass.values()))
 for name in outputs:
-    values = sorted(to_glass[name])
-    print(f"publish to the frame on the glass, {name}: p50 {values[500]:.2f} ms, p99 {values[990]:.2f} ms, max {values[-1]:.2f} ms")
-print(f"publish to the frame on every output's glass: p50 {every[500]:.2f} ms, p99 {every[990]:.2f} ms")
+    p50, p99, most = percentiles(to_glass[name])
+    print(f"publish to the frame on the glass, {name}: p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {most:.2f} ms")
+p50, p99, most = percentiles([max(values) for values in zip(*to_glass.values())])
+print(f"publish to the frame on every output's glass: p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {most:.2f} ms")
 
 count = 5000
 started = time.perf_counter()

@@ -39,7 +39,8 @@ debian13_run "$guest_root" bash -c '
     useradd --create-home --shell /bin/bash --groups sudo,gpio,i2c,spi pi
     echo "pi ALL=(ALL) NOPASSWD: ALL" > /etc/sudoers.d/pi
     useradd --create-home --shell /bin/bash gitlab-runner
-    echo "127.0.1.1 headway-vm" >> /etc/hosts
+    # What an installed system (Raspberry Pi OS, Debian'"'"'s installer) has and debootstrap leaves out.
+    printf "127.0.0.1 localhost\n::1 localhost ip6-localhost ip6-loopback\n127.0.1.1 headway-vm\n" >> /etc/hosts
 ' || infrastructure_failure "installing the package failed"
 mkdir -p "$guest_root/opt/headway-checks"
 cp Tests/KernelTests/VM/systemd/checks.sh Tests/KernelTests/VM/systemd/edit-config "$guest_root/opt/headway-checks/"

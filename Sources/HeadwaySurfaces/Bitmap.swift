@@ -54,6 +54,30 @@ public struct Bitmap: Sendable, Equatable {
         }
     }
 
+    /// Sets one column's pixels from row `y` down: bit n of `bits` is row `y + n` (clipped to the
+    /// bitmap). Text is drawn a column at a time: a few byte operations per glyph column instead of
+    /// one per pixel.
+    public mutating func setColumn(_ x: Int, from y: Int, bits: UInt64, on: Bool = true) {
+        guard x >= 0, x < width, bits != 0, y < height else { return }
+        var bits = bits
+        var row = y
+        if row < 0 {
+            guard row > -64 else { return }
+            bits >>= UInt64(-row)
+            row = 0
+        }
+        let rowsLeft = height - row
+        if rowsLeft < 64 { bits &= (1 << UInt64(rowsLeft)) - 1 }
+        while bits != 0 {
+            let shift = row & 7
+            let byte = UInt8(truncatingIfNeeded: bits << UInt64(shift))
+            let index = (row >> 3) * width + x
+            if on { bytes[index] |= byte } else { bytes[index] &= ~byte }
+            bits >>= UInt64(8 - shift)
+            row += 8 - shift
+        }
+    }
+
     /// Turns every pixel off.
     public mutating func clear() {
         for index in bytes.indices { bytes[index] = 0 }

@@ -76,6 +76,29 @@ func renderAndDiffMicroseconds() throws -> Double {
     return seconds / Double(frames) * 1e6
 }
 
+/// Where a frame's CPU goes: rendering the bar screen alone, and the driver's diff, plan and
+/// messages alone (the pictures made beforehand), in microseconds per frame.
+func frameCostBreakdown() throws -> (render: Double, show: Double) {
+    let frames = 3000
+    let clock = ContinuousClock()
+    var pictures: [Bitmap] = []
+    pictures.reserveCapacity(frames)
+    let rendering = clock.measure {
+        for frame in 0..<frames {
+            let fraction = Double(frame % 1000) / 1000
+            let snapshot = ProgressSnapshot(
+                time: Double(frame) / 30, phase: .active, kind: .determinate(value: fraction * 120, total: 120), fraction: fraction,
+                label: "Compiling 120 files", timeRemaining: 42, elapsed: Double(frame) / 30)
+            var bitmap = Bitmap(width: 128, height: 64)
+            BarScreenStyle().render(ProgressStyleConfiguration(snapshot: snapshot), into: &bitmap)
+            pictures.append(bitmap)
+        }
+    }
+    let driver = OLEDDisplay(bus: DiscardingBus(), configuration: try OLEDConfiguration(controller: .ssd1306), resynchronisation: .onErrorsOnly)
+    let showing = try clock.measure { for picture in pictures { try driver.show(picture) } }
+    return (seconds(rendering) / Double(frames) * 1e6, seconds(showing) / Double(frames) * 1e6)
+}
+
 /// Bytes on the wire to move the bar screen from 50 % to 51 %.
 func onePercentStep(_ controller: OLEDController) throws -> (full: Int, step: Int) {
     let bus = VirtualI2CBus(clock: ManualClock())
@@ -144,7 +167,10 @@ for controller in OLEDController.allCases {
     let (full, step) = try onePercentStep(controller)
     print("1 % bar step on \(controller.rawValue) 128x64: \(step) bytes (first frame with initialisation: \(full) bytes)")
 }
+try PeerComparison.report()
 print("CPU: render bar screen + diff + encode one frame: \(NumberText.compact(try renderAndDiffMicroseconds())) µs")
+let breakdown = try frameCostBreakdown()
+print("  of which: render \(NumberText.compact((breakdown.render * 10).rounded() / 10)) µs, diff + plan + messages \(NumberText.compact((breakdown.show * 10).rounded() / 10)) µs")
 
 print("LED frames (Pi 4 SPI clock; WS2812 wire time includes 2 × 300 µs of reset; APA102 at 8 MHz)")
 for count in [60, 300] {

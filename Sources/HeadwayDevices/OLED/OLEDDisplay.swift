@@ -5,8 +5,8 @@ import Synchronization
 /// An SSD1306 or SH1106 OLED on an I2C bus.
 ///
 /// The driver is the one owner of what the glass shows. Each picture is compared with the last one
-/// the display acknowledged, and only the changed column runs of each page are rewritten (see
-/// ``PageRunPlanner``). When the driver cannot know what the display holds it initialises it again
+/// the display acknowledged, and only what changed is rewritten, by the cheapest of page runs, one
+/// window and the whole picture (see ``PageRunPlanner``). When the driver cannot know what the display holds it initialises it again
 /// and sends the whole picture (a *resynchronisation*):
 /// - after any bus error: the display may have been unplugged and lost power;
 /// - when a picture follows a blank one (``Resynchronisation/afterBlank``): an idle service sends
@@ -65,11 +65,9 @@ public final class OLEDDisplay: MonochromeDisplayDevice {
     public var width: Int { configuration.width }
     public var height: Int { configuration.height }
 
-    private var planner: PageRunPlanner {
-        switch configuration.controller {
-        case .ssd1306: PageRunPlanner(width: width, pages: configuration.pages, runOverhead: 10, mergesPages: true)
-        case .sh1106: PageRunPlanner(width: width, pages: configuration.pages, runOverhead: 7, mergesPages: false)
-        }
+    /// What each picture costs to send, on this bus.
+    public var planner: PageRunPlanner {
+        PageRunPlanner(width: width, pages: configuration.pages, controller: configuration.controller, messageLimit: bus.maxMessageLength)
     }
 
     public func show(_ bitmap: Bitmap) throws(DeviceError) {
@@ -135,20 +133,26 @@ public final class OLEDDisplay: MonochromeDisplayDevice {
         state.acknowledged = picture
     }
 
-    /// Addressing and data for one run; on SSD1306 as one combined transaction when the bus can.
+    /// Addressing and data for one run, as one combined transaction. On SSD1306 the window's
+    /// bytes are one stream (horizontal addressing wraps from page to page inside the window), cut
+    /// into as few messages as the bus takes; SH1106 addresses each page.
     private func write(_ run: PageRun, of picture: [UInt8], limit: Int) throws(DeviceError) {
-        let pagesToAddress: [Int] = configuration.controller == .ssd1306 ? [run.firstPage] : Array(run.firstPage...run.lastPage)
-        for page in pagesToAddress {
-            let commands = OLEDCommands.messages(OLEDCommands.address(run, page: page, configuration), limit: limit)
-            var data: [[UInt8]] = []
-            let lastPage = configuration.controller == .ssd1306 ? run.lastPage : page
-            for p in page...lastPage {
-                let row = p * width
-                data += OLEDCommands.data(picture[(row + run.firstColumn)...(row + run.lastColumn)], limit: limit)
+        switch configuration.controller {
+        case .ssd1306:
+            var window: [UInt8] = []
+            window.reserveCapacity(run.bytes)
+            for page in run.firstPage...run.lastPage {
+                let row = page * width
+                window += picture[(row + run.firstColumn)...(row + run.lastColumn)]
             }
-            // Horizontal addressing carries consecutive data messages across pages of the window,
-            // so a multi-page SSD1306 run is one stream even when split into several messages.
-            try bus.write(commands + data, to: configuration.address)
+            let commands = OLEDCommands.messages(OLEDCommands.address(run, page: run.firstPage, configuration), limit: limit)
+            try bus.write(commands + OLEDCommands.data(window[...], limit: limit), to: configuration.address)
+        case .sh1106:
+            for page in run.firstPage...run.lastPage {
+                let row = page * width
+                let commands = OLEDCommands.messages(OLEDCommands.address(run, page: page, configuration), limit: limit)
+                try bus.write(commands + OLEDCommands.data(picture[(row + run.firstColumn)...(row + run.lastColumn)], limit: limit), to: configuration.address)
+            }
         }
     }
 }

@@ -5,6 +5,8 @@ public struct BitmapFont: Sendable {
     /// Rows from the top of the cell to the baseline.
     public let baseline: Int
     private let glyphs: [UInt32: [UInt8]]
+    /// The same glyphs as columns, left to right (bit n: row n), the way text is drawn.
+    private let columnGlyphs: [UInt32: [UInt8]]
 
     public init(cellWidth: Int, cellHeight: Int, baseline: Int, glyphs: [UInt32: [UInt8]]) {
         precondition(cellWidth <= 8, "glyph rows are one byte wide")
@@ -13,12 +15,30 @@ public struct BitmapFont: Sendable {
         self.cellHeight = cellHeight
         self.baseline = baseline
         self.glyphs = glyphs
+        columnGlyphs = glyphs.mapValues { rows in
+            (0..<cellWidth).map { column in
+                rows.enumerated().reduce(0) { byte, row in row.element & (0x80 >> UInt8(column)) != 0 ? byte | 1 << UInt8(row.offset) : byte }
+            }
+        }
     }
 
     /// The rows of `character`'s glyph; characters the font lacks are drawn as "?".
     public func rows(for character: Character) -> [UInt8] {
         if let scalar = character.unicodeScalars.first, let rows = glyphs[scalar.value] { return rows }
         return glyphs[0x3F] ?? Array(repeating: 0, count: cellHeight)
+    }
+
+    /// The columns of `character`'s glyph, left to right, bit n the glyph's row n; "?" for
+    /// characters the font lacks.
+    public func columns(for character: Character) -> [UInt8] {
+        if let scalar = character.unicodeScalars.first, let columns = columnGlyphs[scalar.value] { return columns }
+        return columnGlyphs[0x3F] ?? Array(repeating: 0, count: cellWidth)
+    }
+
+    /// Whether every character of `text` is printable ASCII the font has: text that can skip the
+    /// checks a stranger string needs.
+    func drawsAsIs(_ text: String) -> Bool {
+        text.utf8.allSatisfy { (0x20...0x7E).contains($0) && glyphs[UInt32($0)] != nil }
     }
 
     /// Whether the font has a glyph of its own for `character` (a letter followed by combining marks

@@ -6,15 +6,23 @@ extension Bitmap {
     public mutating func draw(_ text: String, x: Int, y: Int, font: BitmapFont = .fixed5x7, scale: Int = 1, on: Bool = true) -> Int {
         var penX = x
         for character in text {
-            let rows = font.rows(for: character)
-            for (row, bits) in rows.enumerated() where bits != 0 {
-                for column in 0..<font.cellWidth where bits & (0x80 >> UInt8(column)) != 0 {
-                    fill(PixelRect(x: penX + column * scale, y: y + row * scale, width: scale, height: scale), on: on)
-                }
+            for (index, column) in font.columns(for: character).enumerated() where column != 0 {
+                let bits = Self.stretched(column, by: scale)
+                for copy in 0..<scale { setColumn(penX + index * scale + copy, from: y, bits: bits, on: on) }
             }
             penX += font.cellWidth * scale
         }
         return penX
+    }
+
+    /// A glyph column with each row repeated `scale` times (scale × 8 ≤ 64 rows).
+    static func stretched(_ column: UInt8, by scale: Int) -> UInt64 {
+        guard scale > 1 else { return UInt64(column) }
+        var bits: UInt64 = 0
+        for row in 0..<8 where column & (1 << UInt8(row)) != 0 {
+            bits |= ((1 << UInt64(scale)) - 1) << UInt64(row * scale)
+        }
+        return bits
     }
 
     /// Draws `text` so that it ends at `maxX` (right-aligned).
@@ -33,11 +41,16 @@ extension BitmapFont {
     /// `text` cut to fit `maxWidth` pixels, ending in "…" when it had to be cut. Characters the font
     /// lacks are replaced by "?", control characters dropped, so the result always draws as measured.
     public func truncated(_ text: String, toFit maxWidth: Int, scale: Int = 1) -> String {
+        let capacity = maxWidth / (cellWidth * scale)
+        if drawsAsIs(text) {
+            guard text.utf8.count > capacity else { return text }
+            guard capacity > 0 else { return "" }
+            return String(text.prefix(capacity - 1)) + "…"
+        }
         let printable = String(text.compactMap { character -> Character? in
             if character.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .control }) { return nil }
             return contains(character) ? character : "?"
         })
-        let capacity = maxWidth / (cellWidth * scale)
         guard printable.count > capacity else { return printable }
         guard capacity > 0 else { return "" }
         return String(printable.prefix(capacity - 1)) + "…"
