@@ -34,9 +34,9 @@ public enum OLEDPeerModel: String, CaseIterable, Sendable {
     /// addressing — one window and as few data messages as hold them (SSD1306), or each changed
     /// page addressed once (SH1106).
     public static func floor(from old: [UInt8]?, to new: [UInt8], width: Int, controller: OLEDController, messageLimit: Int) -> Int {
-        let pages = new.count / width
-        let changedPerPage = (0..<pages).map { page in
-            (0..<width).count { x in old.map { $0[page * width + x] != new[page * width + x] } ?? true }
+        var changedPerPage = [Int](repeating: 0, count: new.count / width)
+        for index in new.indices where old?[index] != new[index] {
+            changedPerPage[index / width] += 1
         }
         let chunk = messageLimit - 1
         func data(_ count: Int) -> Int { count + 2 * ((count + chunk - 1) / chunk) }

@@ -1,5 +1,4 @@
 import Headway
-import HeadwayDemo
 import HeadwaySimulator
 
 /// Picture sequences an OLED shows, each picture different from the one before (frames without
@@ -13,21 +12,8 @@ struct PictureSequence {
         let clock = ManualClock()
         let bus = VirtualI2CBus(clock: clock)
         let oled = SimulatedOLED(name: "oled", configuration: try OLEDConfiguration(controller: .ssd1306), bus: bus, resynchronisation: .onErrorsOnly)
-        let indicator = ProgressIndicator(label: DemoScript.firstLabel, outputs: [DisplayOutput(oled.driver)], policy: DemoScript.policy, clock: clock)
-        var pending = DemoScript.events[...]
         var pictures: [Bitmap] = []
-        var time = 0.0
-        while time <= DemoScript.duration {
-            while let event = pending.first, event.time <= time {
-                clock.set(to: max(clock.now, event.time))
-                try event.apply(indicator)
-                pending = pending.dropFirst()
-            }
-            clock.set(to: max(clock.now, time))
-            try indicator.refresh()
-            if pictures.last != oled.picture { pictures.append(oled.picture) }
-            time += 1.0 / 30
-        }
+        try playDemo(on: oled, clock: clock) { if pictures.last != oled.picture { pictures.append(oled.picture) } }
         return PictureSequence(name: "demo at 30 frames/s", pictures: pictures)
     }
 

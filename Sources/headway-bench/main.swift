@@ -5,12 +5,9 @@ import HeadwaySimulator
 // Prints the numbers docs/performance.md records. Run in release mode:
 //   swift run -c release headway-bench
 
-/// Plays the demo job at 30 frames a second of simulated time on a 128x64 SSD1306 at `hertz`,
-/// returning the bus statistics.
-func demoTraffic(hertz: Double) throws -> BusStatistics {
-    let clock = ManualClock()
-    let bus = VirtualI2CBus(clockHz: hertz, clock: clock)
-    let oled = SimulatedOLED(name: "oled", configuration: try OLEDConfiguration(controller: .ssd1306), bus: bus)
+/// Plays the demo job at 30 frames a second of simulated time on `oled`, whose bus runs on
+/// `clock`; `frameDrawn` follows each frame.
+func playDemo(on oled: SimulatedOLED, clock: ManualClock, frameDrawn: () -> Void) throws {
     let indicator = ProgressIndicator(
         label: DemoScript.firstLabel, outputs: [DisplayOutput(oled.driver)], policy: DemoScript.policy, clock: clock)
     var pending = DemoScript.events[...]
@@ -23,9 +20,17 @@ func demoTraffic(hertz: Double) throws -> BusStatistics {
         }
         clock.set(to: max(clock.now, time))
         try indicator.refresh()
-        bus.endFrame()
+        frameDrawn()
         time += 1.0 / 30
     }
+}
+
+/// The demo's bus statistics on a 128x64 SSD1306 at `hertz`.
+func demoTraffic(hertz: Double) throws -> BusStatistics {
+    let clock = ManualClock()
+    let bus = VirtualI2CBus(clockHz: hertz, clock: clock)
+    let oled = SimulatedOLED(name: "oled", configuration: try OLEDConfiguration(controller: .ssd1306), bus: bus)
+    try playDemo(on: oled, clock: clock) { bus.endFrame() }
     return bus.statistics
 }
 
@@ -56,24 +61,23 @@ final class DiscardingBus: I2CBus {
     func write(_ messages: [[UInt8]], to address: UInt8) throws(DeviceError) {}
 }
 
+/// The bar screen of frame `frame` of a job that steps through 1000 values again and again.
+func barScreen(frame: Int) -> Bitmap {
+    let fraction = Double(frame % 1000) / 1000
+    let snapshot = ProgressSnapshot(
+        time: Double(frame) / 30, phase: .active, kind: .determinate(value: fraction * 120, total: 120), fraction: fraction,
+        label: "Compiling 120 files", timeRemaining: 42, elapsed: Double(frame) / 30)
+    var bitmap = Bitmap(width: 128, height: 64)
+    BarScreenStyle().render(ProgressStyleConfiguration(snapshot: snapshot), into: &bitmap)
+    return bitmap
+}
+
 /// Microseconds of CPU per frame to render the bar screen and diff it against the last one.
 func renderAndDiffMicroseconds() throws -> Double {
     let driver = OLEDDisplay(bus: DiscardingBus(), configuration: try OLEDConfiguration(controller: .ssd1306))
     let frames = 3000
-    let clock = ContinuousClock()
-    let elapsed = try clock.measure {
-        for frame in 0..<frames {
-            let fraction = Double(frame % 1000) / 1000
-            let snapshot = ProgressSnapshot(
-                time: Double(frame) / 30, phase: .active, kind: .determinate(value: fraction * 120, total: 120), fraction: fraction,
-                label: "Compiling 120 files", timeRemaining: 42, elapsed: Double(frame) / 30)
-            var bitmap = Bitmap(width: 128, height: 64)
-            BarScreenStyle().render(ProgressStyleConfiguration(snapshot: snapshot), into: &bitmap)
-            try driver.show(bitmap)
-        }
-    }
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-    return seconds / Double(frames) * 1e6
+    let elapsed = try ContinuousClock().measure { for frame in 0..<frames { try driver.show(barScreen(frame: frame)) } }
+    return seconds(elapsed) / Double(frames) * 1e6
 }
 
 /// Where a frame's CPU goes: rendering the bar screen alone, and the driver's diff, plan and
@@ -83,17 +87,7 @@ func frameCostBreakdown() throws -> (render: Double, show: Double) {
     let clock = ContinuousClock()
     var pictures: [Bitmap] = []
     pictures.reserveCapacity(frames)
-    let rendering = clock.measure {
-        for frame in 0..<frames {
-            let fraction = Double(frame % 1000) / 1000
-            let snapshot = ProgressSnapshot(
-                time: Double(frame) / 30, phase: .active, kind: .determinate(value: fraction * 120, total: 120), fraction: fraction,
-                label: "Compiling 120 files", timeRemaining: 42, elapsed: Double(frame) / 30)
-            var bitmap = Bitmap(width: 128, height: 64)
-            BarScreenStyle().render(ProgressStyleConfiguration(snapshot: snapshot), into: &bitmap)
-            pictures.append(bitmap)
-        }
-    }
+    let rendering = clock.measure { for frame in 0..<frames { pictures.append(barScreen(frame: frame)) } }
     let driver = OLEDDisplay(bus: DiscardingBus(), configuration: try OLEDConfiguration(controller: .ssd1306), resynchronisation: .onErrorsOnly)
     let showing = try clock.measure { for picture in pictures { try driver.show(picture) } }
     return (seconds(rendering) / Double(frames) * 1e6, seconds(showing) / Double(frames) * 1e6)

@@ -18,20 +18,8 @@ struct OLEDPlannerPropertyTests {
 
     static let buses = OLEDController.allCases.flatMap { controller in [false, true].map { Bus(controller: controller, smbusOnly: $0) } }
 
-    /// SplitMix64: the same sequence for a seed on every machine, so a failure can be replayed.
-    struct SeededRandom: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// The next frame: a few small changes, a moved bar, text, a clear, a big rectangle, or nothing.
-    static func mutate(_ bitmap: inout Bitmap, _ random: inout SeededRandom) {
+    static func mutate(_ bitmap: inout Bitmap, _ random: inout OLEDDriverTests.SplitMix) {
         func rect() -> PixelRect {
             let x = Int.random(in: 0..<bitmap.width, using: &random), y = Int.random(in: 0..<bitmap.height, using: &random)
             return PixelRect(x: x, y: y, width: Int.random(in: 1...(bitmap.width - x), using: &random), height: Int.random(in: 1...(bitmap.height - y), using: &random))
@@ -61,7 +49,7 @@ struct OLEDPlannerPropertyTests {
     @Test(arguments: buses)
     func everyFrameCostsNoMoreThanEachPeerAndTheGlassShowsIt(_ setup: Bus) throws {
         let seed = UInt64.random(in: 0...UInt64.max)
-        var random = SeededRandom(state: seed)
+        var random = OLEDDriverTests.SplitMix(state: seed)
         let bus = VirtualI2CBus(smbusOnly: setup.smbusOnly, clock: ManualClock())
         let oled = SimulatedOLED(name: "oled", configuration: try OLEDConfiguration(controller: setup.controller), bus: bus, resynchronisation: .onErrorsOnly)
         let planner = oled.driver.planner
