@@ -192,5 +192,5 @@ final class Bridge {
 }
 
 func log(_ text: String) {
-    SystemIO.printError("headway-mqtt: \(DisplayText.sanitised(text))")
+    SystemIO.printError("headway-mqtt: \(DisplayText.sanitised(text))\n")
 }

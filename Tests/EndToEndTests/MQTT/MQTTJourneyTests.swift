@@ -203,6 +203,9 @@ struct MQTTJourneyTests {
         #expect(log.contains("100000 bytes; a request is at most 4096"), "\(log)")
         #expect(log.contains("a progress topic does not take this request"), "\(log)")
         #expect(!log.contains("\u{1B}"), "nothing raw reaches the log")
+        let lines = log.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.hasPrefix("headway-mqtt: ") } && log.components(separatedBy: "headway-mqtt: ").count - 1 == lines.count,
+                "one line per message, as the journal reads them: \(log)")
     }
 
     /// The hook's promise with a broker: wrong settings, no broker, an address that never answers —
