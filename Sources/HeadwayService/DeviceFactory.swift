@@ -50,7 +50,7 @@ public enum OutputBuilder {
             let display = try factory.display(output)
             let style: any ProgressStyle<Bitmap> = ring ? RingScreenStyle() : BarScreenStyle()
             // 25 frames/s: an update reaches the glass within 40 ms (+ its bus time), inside the 50 ms
-            // a remote update is promised (docs/performance.md); a changed region costs the bus ~1 ms.
+            // a remote update is promised (docs/performance.md); a changed region costs the bus a few ms.
             return ServiceOutput(name: output.name, medium: .display(DisplayOutput(display, style: style)), framesPerSecond: output.framesPerSecond ?? 25)
         case .gpioLEDs:
             let lines = try factory.lines(output)
