@@ -25,6 +25,8 @@ struct MQTTCommandTests {
         let marker = broker.folder.appendingPathComponent("ticks")
         let run = try runnerCommand(broker, job: "run-1", "echo 2/10; while true; do echo x >> \(marker.path); sleep 0.1; done")
         #expect(BackgroundProcess.eventually(within: 5) { hall.percent(of: Self.job) == 20 && desk.percent(of: Self.job) == 20 }, "\(run.stderr)")
+        // A press acts on the job shown: past the grace delay.
+        #expect(BackgroundProcess.eventually(within: 5) { hall.phase(of: Self.job) == "active" })
 
         _ = try hall.service.press(long: false)
         #expect(BackgroundProcess.eventually(within: 3) { run.stderr.contains("run-1 paused") }, "\(run.stderr) \(hall.bridge.stderr)")
@@ -57,9 +59,10 @@ struct MQTTCommandTests {
         try runner(broker, ["--job", "gl-9", "begin", "--total", "10"])
         try runner(broker, ["--job", "gl-9", "set", "3"])
         #expect(BackgroundProcess.eventually(within: 3) { hall.percent(of: "acme/widgets/gl-9") == 30 && desk.percent(of: "acme/widgets/gl-9") == 30 })
+        #expect(BackgroundProcess.eventually(within: 5) { hall.phase(of: "acme/widgets/gl-9") == "active" })
         _ = try hall.service.press(long: false)
         TestTime.sleep(0.3)
-        #expect(hall.phase(of: "acme/widgets/gl-9") == "active")
+        #expect(["active", "stalled"].contains(hall.phase(of: "acme/widgets/gl-9")), "not paused")
         _ = try hall.service.press(long: true)
         #expect(BackgroundProcess.eventually(within: 3) { hall.phase(of: "acme/widgets/gl-9") == "cancelled" })
         #expect(["active", "stalled"].contains(desk.phase(of: "acme/widgets/gl-9")), "the other display still shows it running")
@@ -78,7 +81,7 @@ struct MQTTCommandTests {
         }
         #expect(BackgroundProcess.eventually(within: 3) { (try? broker.retained(discovery.stateTopic))?.contains(#""phase":"idle""#) == true })
 
-        let run = try runnerCommand(broker, job: "run-1", "echo 4/10; exec sleep 30")
+        let run = try runnerCommand(broker, job: "run-1", "echo 4/10; exec sleep \(Int(TestTime.scaled(30)))")
         #expect(BackgroundProcess.eventually(within: 5) {
             let state = (try? broker.retained(discovery.stateTopic)) ?? ""
             return state.contains(#""job":"acme/widgets/run-1""#) && state.contains(#""percent":40"#) && state.contains(#""phase":"active""#)

@@ -95,23 +95,25 @@ struct MQTTJourneyTests {
         let display = try MQTTDisplay(broker: broker)
         #expect(BackgroundProcess.eventually(within: 5) { display.bridge.stderr.contains("subscribed") })
         let run = try BackgroundProcess(
-            Binaries.url("headway"), ["--broker", broker.url, "--source", "acme/widgets", "--job", "run-1", "run", "--", "/bin/sh", "-c", "echo 3/10; sleep 4"],
+            Binaries.url("headway"), ["--broker", broker.url, "--source", "acme/widgets", "--job", "run-1", "run", "--", "/bin/sh", "-c", "echo 3/10; sleep \(TestTime.scaled(4))"],
             environment: ["HEADWAY_SOCKET": "/nonexistent/headway.sock"])
         #expect(BackgroundProcess.eventually(within: 5) { display.percent(of: "acme/widgets/run-1") == 30 }, "\(run.stderr) \(display.bridge.stderr)")
         run.signal(SIGKILL)
         #expect(BackgroundProcess.eventually(within: 3) { display.phase(of: "acme/widgets/run-1") == "failed" }, "\(display.bridge.stderr)")
         // A command that ends by itself ends its job as it went, and leaves nothing retained.
         let done = try SimulatedService.run(
-            Binaries.url("headway"), ["--broker", broker.url, "--source", "acme/widgets", "--job", "run-2", "run", "--", "/bin/sh", "-c", "echo 5/10; sleep 1; echo 10/10"],
+            Binaries.url("headway"), ["--broker", broker.url, "--source", "acme/widgets", "--job", "run-2", "run", "--", "/bin/sh", "-c", "echo 5/10; sleep \(TestTime.scaled(1)); echo 10/10"],
             environment: ["HEADWAY_SOCKET": "/nonexistent/headway.sock"])
         #expect(done.status == 0 && done.stdout == "5/10\n10/10\n" && done.stderr.isEmpty, "\(done)")
         #expect(BackgroundProcess.eventually(within: 3) { display.phase(of: "acme/widgets/run-2") == "succeeded" })
         #expect(try broker.retained("headway/v1/jobs/acme%2Fwidgets/run-2/begin") == nil)
         // Ctrl-C (SIGINT): the command stops, the job ends as cancelled, no will is needed.
         let interrupted = try BackgroundProcess(
-            Binaries.url("headway"), ["--broker", broker.url, "--source", "acme/widgets", "--job", "run-3", "run", "--", "/bin/sh", "-c", "echo 1/10; exec sleep 30"],
+            Binaries.url("headway"), ["--broker", broker.url, "--source", "acme/widgets", "--job", "run-3", "run", "--", "/bin/sh", "-c", "echo 1/10; exec sleep \(Int(TestTime.scaled(30)))"],
             environment: ["HEADWAY_SOCKET": "/nonexistent/headway.sock"])
         #expect(BackgroundProcess.eventually(within: 5) { display.percent(of: "acme/widgets/run-3") == 10 })
+        // Shown first: a job cancelled inside the grace delay is never shown at all.
+        #expect(BackgroundProcess.eventually(within: 5) { display.phase(of: "acme/widgets/run-3") == "active" })
         interrupted.signal(SIGINT)
         #expect(interrupted.waitForExit() != nil, "the command was stopped")
         #expect(BackgroundProcess.eventually(within: 3) { display.phase(of: "acme/widgets/run-3") == "cancelled" }, "\(interrupted.stderr)")
