@@ -2,26 +2,29 @@ import HeadwayCore
 import HeadwayMQTT
 import HeadwayProtocol
 
-/// `headway run` reporting to a broker: one connection for the command's whole run, whose will
-/// ends the job as failed on every display if this process or its machine dies. It takes the
-/// displays' commands (a long press stops the command, a short one pauses it) from the job's
-/// `command` topic. Every failure is a warning: the command runs on whatever happens to the broker.
+/// `headway run` and `headway pipe` reporting to a broker: one connection for the job's whole run,
+/// whose will ends the job as failed on every display if this process or its machine dies. `run`
+/// takes the displays' commands (a long press stops the command, a short one pauses it) from the
+/// job's `command` topic; `pipe`, which cannot stop what feeds it, takes none. Every failure is a
+/// warning: the work goes on whatever happens to the broker.
 final class BrokerRun {
     private let client: Client
     private let job: String
     private let source: String
+    private let takesCommands: Bool
     private var session: MQTTSession?
 
     /// Connects (within the client's budget, without blocking on the TCP connect) and begins the job.
-    init(client: Client, url: String, job: String, options: BeginOptions) {
+    init(client: Client, url: String, job: String, options: BeginOptions, takesCommands: Bool) {
         self.client = client
         self.job = job
+        self.takesCommands = takesCommands
         source = client.command.source ?? JobPublication.defaultSource
         let deadline = JobPublication.now + client.command.timeout
         do {
             let session = try MQTTSession(try BrokerSettings(url: url), clientID: JobPublication.clientID("run"), will: JobPublication.will(source: source, job: job))
             try session.connect(keepAlive: 30, until: deadline)
-            try session.subscribe(JobTopics.topic(source: source, job: job, .command))
+            if takesCommands { try session.subscribe(JobTopics.topic(source: source, job: job, .command)) }
             try publish(.begin(job: job, options), on: session)
             try session.flush(until: deadline)
             self.session = session
@@ -31,15 +34,18 @@ final class BrokerRun {
     }
 
     private func publish(_ request: Request, on session: MQTTSession) throws(MQTTSession.Failure) {
-        for message in JobPublication.messages(for: request, source: source, takesCommands: true) ?? [] {
+        for message in JobPublication.messages(for: request, source: source, takesCommands: takesCommands) ?? [] {
             try session.publish(message.topic, message.payload, retained: message.retained)
         }
     }
 
-    func update(value: Double, total: Double) {
+    func update(value: Double, total: Double) { report(.update(job: job, value: value, total: total, label: nil)) }
+
+    /// Publishes a request about the job (an update, a label).
+    func report(_ request: Request) {
         guard let session else { return }
         do throws(MQTTSession.Failure) {
-            try publish(.update(job: job, value: value, total: total, label: nil), on: session)
+            try publish(request, on: session)
             try session.service()
         } catch {
             lost(error)

@@ -85,6 +85,7 @@ struct Client {
     }
 
     private func status() -> Int32 {
+        if let broker = command.broker { return BrokerStatus(client: self, url: broker).run() }
         guard let connection = connect(budget: 2) else { return command.strict ? 1 : 0 }
         do throws(ServiceConnection.Failure) {
             guard case .jobs(let jobs, let omitted) = try connection.send(.status) else { return soft("unexpected reply to status") }

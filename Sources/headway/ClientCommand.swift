@@ -73,7 +73,7 @@ struct ClientCommand {
         slow, or a value is wrong, commands warn once, give up within 200 ms (--timeout-ms, or
         HEADWAY_TIMEOUT_MS) and exit 0 (--strict: 1, or 2 for a wrong value). With --broker
         mqtt://HOST[:PORT] or mqtts://… (or HEADWAY_BROKER) the job commands publish to an MQTT broker
-        instead (docs/mqtt.md; budget 1 s): user and password from HEADWAY_BROKER_USER and
+        instead, and status lists the jobs it holds (docs/mqtt.md; budget 1 s): user and password from HEADWAY_BROKER_USER and
         HEADWAY_BROKER_PASSWORD_FILE (or _PASSWORD), a CA from HEADWAY_BROKER_CA.
         """
 

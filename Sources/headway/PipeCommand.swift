@@ -3,7 +3,8 @@ import HeadwayProtocol
 
 /// `headway pipe [--size BYTES]`: copies stdin to stdout, like pv, reporting the bytes that passed
 /// (of `--size` when given; otherwise the job stays indeterminate and its label counts the bytes).
-/// The service watches this process: if it dies, the job fails.
+/// The service watches this process: if it dies, the job fails. With a broker (``BrokerRun``) it
+/// reports there, and its will fails the job if it dies.
 struct PipeCommand {
     let client: Client
     let size: Double?
@@ -11,10 +12,11 @@ struct PipeCommand {
 
     func run() -> Int32 {
         let job = client.command.job!
-        var connection = client.connect()
         let title = options.label ?? "pipe"
         var begin = options
         begin.total = size
+        let remote = client.command.broker.map { BrokerRun(client: client, url: $0, job: job, options: begin, takesCommands: false) }
+        var connection = remote == nil ? client.connect() : nil
         begin.pid = Platform.processID
         do throws(ServiceConnection.Failure) {
             _ = try connection?.send(.begin(job: job, begin))
@@ -33,7 +35,9 @@ struct PipeCommand {
             case .end:
                 break reading
             case .wouldBlock:
-                _ = SystemIO.poll([(Platform.standardInput, .readable)], timeout: nil)
+                // With a broker, it wakes for the keep-alive at least every 10 s.
+                _ = SystemIO.poll([(Platform.standardInput, .readable)], timeout: remote == nil ? nil : 10)
+                _ = remote?.tick()
                 continue
             case .failed(let code):
                 printError("headway: reading stdin: \(SystemIO.describe(code))")
@@ -48,17 +52,26 @@ struct PipeCommand {
                 passed += Double(count)
             }
             let now = clock.now
-            if now - lastSent >= 0.1, let live = connection {
+            guard now - lastSent >= 0.1 else { continue }
+            let request: Request = size.map { .update(job: job, value: min(passed, $0), total: $0, label: nil) }
+                ?? .label(job: job, label: "\(title): \(Self.bytes(passed))")
+            if let remote {
+                lastSent = now
+                remote.report(request)
+            }
+            if let live = connection {
                 lastSent = now
                 // A quarter of the budget per update: 50 ms by default, more where HEADWAY_TIMEOUT_MS was raised.
                 live.extend(by: client.command.timeout / 4)
-                let request: Request = size.map { .update(job: job, value: min(passed, $0), total: $0, label: nil) }
-                    ?? .label(job: job, label: "\(title): \(Self.bytes(passed))")
                 do throws(ServiceConnection.Failure) { _ = try live.send(request) } catch {
                     _ = client.soft(error.message)
                     connection = nil
                 }
             }
+        }
+        if let remote {
+            if let size, outcome == .succeeded { remote.update(value: min(passed, size), total: size) }
+            remote.finish(outcome)
         }
         if let live = connection {
             live.extend(by: client.command.timeout)

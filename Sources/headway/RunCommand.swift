@@ -21,7 +21,7 @@ struct RunCommand {
     func run() -> Int32 {
         let job = client.command.job!
         let parser = (try? ProgressParser(pattern: pattern)) ?? ProgressParser.standard
-        let remote = client.command.broker.map { BrokerRun(client: client, url: $0, job: job, options: options) }
+        let remote = client.command.broker.map { BrokerRun(client: client, url: $0, job: job, options: options, takesCommands: true) }
         var connection = remote == nil ? client.connect() : nil
         var begin = options
         begin.pid = Platform.processID

@@ -163,6 +163,31 @@ struct MQTTJourneyTests {
         second.signal(SIGKILL)
     }
 
+    /// `pipe` reports through the broker as through the socket; `status` lists what the broker
+    /// holds, as a display that started now would see it.
+    @Test func pipeAndStatusWorkThroughTheBroker() throws {
+        let broker = try MosquittoBroker()
+        let display = try MQTTDisplay(broker: broker)
+        #expect(display.connected())
+        try runner(broker, ["--job", "gl-1", "begin", "--label", "Build widgets", "--total", "10"])
+        try runner(broker, ["--job", "gl-1", "set", "4"])
+        try runner(broker, source: "acme/gadgets", ["--job", "gl-2", "begin", "--label", "Gadgets \u{1B}[31mred"])
+        let status = try runner(broker, ["status"])
+        #expect(status.status == 0 && status.stderr.isEmpty, "\(status)")
+        let lines = status.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3 && lines[0].hasPrefix("JOB"), "\(status.stdout)")
+        #expect(lines[1].hasPrefix("acme/gadgets/gl-2  active") && lines[1].hasSuffix("Gadgets red"), "sanitised: \(lines)")
+        #expect(lines[2].hasPrefix("acme/widgets/gl-1  active  40% (4/10)") && lines[2].hasSuffix("Build widgets"), "\(lines)")
+
+        let data = Data(repeating: 7, count: 3_000_000)
+        let piped = try SimulatedService.run(
+            Binaries.url("headway"), ["--broker", broker.url, "--source", "acme/widgets", "--job", "copy", "pipe", "--size", "3000000", "--label", "Copy"],
+            environment: ["HEADWAY_SOCKET": "/nonexistent/headway.sock"], stdin: data)
+        #expect(piped.status == 0 && piped.stdout.utf8.count == 3_000_000 && piped.stderr.isEmpty, "\(piped.stderr)")
+        #expect(BackgroundProcess.eventually(within: 3) { ["succeeded", "hidden"].contains(display.phase(of: "acme/widgets/copy")) }, "\(display.bridge.stderr)")
+        #expect(!(try runner(broker, ["status"])).stdout.contains("copy"), "a job that is over is not held")
+    }
+
     /// Processes whose command line holds every one of `words`.
     static func processes(with words: [String]) -> [pid_t] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
