@@ -89,9 +89,12 @@ extension ServiceCore {
         for output in devices.outputs where output.isDue(at: now) || clearing {
             let drawing = output.layout.drawing(
                 for: output, jobs: jobs, visibleCount: registry.visibleCount, focus: settings.focus, idle: idle, appearance: settings.appearance)
-            var values: [String: Double] = [:]
-            for id in output.layout.shownJobs {
-                if let job = jobs.first(where: { $0.id == id }), case .determinate(let value, _) = job.snapshot.kind { values[id] = value }
+            var values: [String: Double]?
+            if recordsFrames {
+                values = [:]
+                for id in output.layout.shownJobs {
+                    if let job = jobs.first(where: { $0.id == id }), case .determinate(let value, _) = job.snapshot.kind { values?[id] = value }
+                }
             }
             if let failure = output.draw(drawing, at: now, values: values, clock: { self.clock.now }) { failures.append(failure) }
         }

@@ -71,6 +71,9 @@ public final class ServiceCore: LineHandler {
     /// Processes whose life is a job's, with the descriptor that says when they end.
     var watchedProcesses: [Int32: Int32] = [:]
     var showingJobs = false
+    /// Whether each output keeps what its last frame showed (``ServiceOutput/lastFrame``): for
+    /// measuring update-to-glass latency in the simulator; the daemon does not pay for it.
+    public var recordsFrames = false
 
     public init(
         devices: ServiceDevices, settings: ServiceSettings = ServiceSettings(), clock: any ProgressClock,

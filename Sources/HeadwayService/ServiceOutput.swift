@@ -17,9 +17,9 @@ public final class ServiceOutput {
     private var lastFailure: String?
     /// Which jobs it shows, and where (kept from frame to frame: shown jobs stay put).
     var layout = OutputLayout()
-    /// The last frame drawn: when its drawing returned (the driver's last write done: on a real
-    /// bus, its last byte sent) and the progress value of each job it showed. For measuring how
-    /// long an update takes to reach the glass.
+    /// The last frame drawn, when the core records frames: when its drawing returned (the driver's
+    /// last write done: on a real bus, its last byte sent) and the progress value of each job it
+    /// showed. For measuring how long an update takes to reach the glass.
     public private(set) var lastFrame: (at: Seconds, values: [String: Double])?
 
     public init(name: String, medium: Medium, framesPerSecond: Double) {
@@ -50,7 +50,7 @@ public final class ServiceOutput {
 
     /// Draws `drawing`; returns a message when the output failed in a new way or recovered (so a
     /// display that stays unplugged is reported once, not twenty times a second).
-    func draw(_ drawing: OutputLayout.Drawing, at now: Seconds, values: [String: Double], clock: () -> Seconds) -> String? {
+    func draw(_ drawing: OutputLayout.Drawing, at now: Seconds, values: [String: Double]?, clock: () -> Seconds) -> String? {
         lastDrawn = now
         do throws(DeviceError) {
             switch (drawing, medium) {
@@ -59,7 +59,7 @@ public final class ServiceOutput {
             case (.one(let configuration), _): try output.draw(configuration)
             }
             defer { lastFailure = nil }
-            lastFrame = (clock(), values)
+            if let values { lastFrame = (clock(), values) }
             return lastFailure != nil ? "\(name): working again" : nil
         } catch {
             let message = "\(name): \(error.message)"

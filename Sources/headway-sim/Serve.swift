@@ -56,7 +56,10 @@ struct Serve: ParsableCommand {
                 rig = factory.rig
                 return devices
             })
-        host.makeHandler = { core in SimulatorOperations(core: core, rig: { rig }) }
+        host.makeHandler = { core in
+            core.recordsFrames = true
+            return SimulatorOperations(core: core, rig: { rig })
+        }
         let live = !headless && LiveTerminal.canDrawLive()
         let terminal = LiveTerminal()
         if live {

@@ -41,11 +41,8 @@ struct BrokerStatus {
                 }
             }
             session.disconnect()
-        } catch let problem as BrokerSettings.Problem {
-            return client.soft(problem.description)
-        } catch let failure as MQTTSession.Failure {
-            return client.soft(failure.description)
         } catch {
+            // A wrong address or a broker that failed: each says what in its description.
             return client.soft("\(error)")
         }
         let jobs = held.compactMap { id, job in job.begin.map { Self.status(id, job, $0) } }.sorted { $0.job < $1.job }
