@@ -1,3 +1,4 @@
+import HeadwayCore
 import HeadwayMQTT
 import HeadwayProtocol
 
@@ -71,5 +72,5 @@ extension Bridge {
 
 extension String {
     /// A phase name of a job that is over (its outcome).
-    fileprivate var isEnded: Bool { ["succeeded", "failed", "cancelled", "ended", "lost"].contains(self) }
+    fileprivate var isEnded: Bool { Outcome(rawValue: self) != nil || self == "lost" }
 }
