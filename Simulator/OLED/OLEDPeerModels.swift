@@ -41,7 +41,7 @@ public enum OLEDPeerModel: String, CaseIterable, Sendable {
         let chunk = messageLimit - 1
         func data(_ count: Int) -> Int { count + 2 * ((count + chunk - 1) / chunk) }
         switch controller {
-        case .ssd1306:
+        case .ssd1306, .ssd1309, .ssd1305, .ssd1315, .sh1107, .ssd1327:
             let changed = changedPerPage.reduce(0, +)
             return changed == 0 ? 0 : 8 + data(changed)
         case .sh1106:
@@ -63,7 +63,7 @@ public enum OLEDPeerModel: String, CaseIterable, Sendable {
     static func cost(_ run: PageRun, _ controller: OLEDController, chunk: Int) -> Int {
         func data(_ count: Int) -> Int { count + 2 * ((count + chunk - 1) / chunk) }
         switch controller {
-        case .ssd1306: return 8 + data(run.bytes)
+        case .ssd1306, .ssd1309, .ssd1305, .ssd1315, .sh1107, .ssd1327: return 8 + data(run.bytes)
         case .sh1106: return run.pages * (5 + data(run.columns))
         }
     }

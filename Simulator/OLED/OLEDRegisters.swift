@@ -77,7 +77,7 @@ public struct OLEDRegisters: Sendable {
 
     private mutating func execute(_ opcode: UInt8, _ arguments: [UInt8]) {
         switch controller {
-        case .ssd1306: SSD1306CommandTable.execute(opcode, arguments, on: &self)
+        case .ssd1306, .ssd1309, .ssd1305, .ssd1315, .sh1107, .ssd1327: SSD1306CommandTable.execute(opcode, arguments, on: &self)
         case .sh1106: SH1106CommandTable.execute(opcode, arguments, on: &self)
         }
     }

@@ -15,7 +15,7 @@ enum OLEDCommands {
         let scan: [UInt8] = c.rotated ? [0xC0] : [0xC8]        // COM scan up / down
         let invert: [UInt8] = c.inverted ? [0xA7] : [0xA6]
         switch c.controller {
-        case .ssd1306:
+        case .ssd1306, .ssd1309, .ssd1305, .ssd1315, .sh1107, .ssd1327:
             return [
                 displayOff,
                 [0xD5, 0x80],                           // clock divide 1, oscillator default
@@ -58,7 +58,7 @@ enum OLEDCommands {
     static func address(_ run: PageRun, page: Int, _ c: OLEDConfiguration) -> [[UInt8]] {
         let first = run.firstColumn + c.columnOffset
         switch c.controller {
-        case .ssd1306:
+        case .ssd1306, .ssd1309, .ssd1305, .ssd1315, .sh1107, .ssd1327:
             return [
                 [0x21, UInt8(first), UInt8(run.lastColumn + c.columnOffset)],
                 [0x22, UInt8(run.firstPage), UInt8(run.lastPage)],

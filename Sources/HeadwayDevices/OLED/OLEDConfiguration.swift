@@ -1,11 +1,3 @@
-/// The two monochrome OLED controllers Headway drives.
-public enum OLEDController: String, Sendable, Equatable, CaseIterable {
-    /// Solomon SSD1306: 128x64 RAM, horizontal/vertical/page addressing, internal charge pump.
-    case ssd1306
-    /// Sino Wealth SH1106: 132x64 RAM shown on 128-column glass, page addressing only, DC-DC via 0xAD.
-    case sh1106
-}
-
 /// How an OLED module is built and how it should be driven.
 public struct OLEDConfiguration: Sendable, Equatable {
     public var controller: OLEDController

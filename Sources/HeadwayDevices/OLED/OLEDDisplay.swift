@@ -138,7 +138,7 @@ public final class OLEDDisplay: MonochromeDisplayDevice {
     /// into as few messages as the bus takes; SH1106 addresses each page.
     private func write(_ run: PageRun, of picture: [UInt8], limit: Int) throws(DeviceError) {
         switch configuration.controller {
-        case .ssd1306:
+        case .ssd1306, .ssd1309, .ssd1305, .ssd1315, .sh1107, .ssd1327:
             var window: [UInt8] = []
             window.reserveCapacity(run.bytes)
             for page in run.firstPage...run.lastPage {

@@ -50,7 +50,7 @@ public struct PageRunPlanner: Sendable {
     /// The addressing message of one run (of one page of it on SH1106): the address byte, the
     /// control byte and the commands (SSD1306: column and page window, 6 bytes; SH1106: page and
     /// column, 3 bytes).
-    var addressingBytes: Int { controller == .ssd1306 ? 8 : 5 }
+    var addressingBytes: Int { controller == .sh1106 ? 5 : 8 }
 
     /// The cheapest plan that turns `old` into `new`; every byte when there is no old picture.
     public func runs(from old: [UInt8]?, to new: [UInt8]) -> [PageRun] {
@@ -83,7 +83,7 @@ public struct PageRunPlanner: Sendable {
                 }
             }
         }
-        return controller == .ssd1306 ? mergeVertically(runs) : runs
+        return controller == .sh1106 ? runs : mergeVertically(runs)
     }
 
     /// The rectangle around `runs` (nil for none).
@@ -101,10 +101,8 @@ public struct PageRunPlanner: Sendable {
     /// page of a run is addressed and sent on its own.
     public func cost(of runs: [PageRun]) -> Int {
         runs.reduce(0) { total, run in
-            switch controller {
-            case .ssd1306: total + addressingBytes + dataBytes(run.bytes)
-            case .sh1106: total + run.pages * (addressingBytes + dataBytes(run.columns))
-            }
+            controller == .sh1106
+                ? total + run.pages * (addressingBytes + dataBytes(run.columns)) : total + addressingBytes + dataBytes(run.bytes)
         }
     }
 
