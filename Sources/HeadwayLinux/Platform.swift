@@ -26,6 +26,13 @@ enum Platform {
 
     static var lastError: Int32 { errno }
 
+    /// Sleeps at least `seconds` (nanosleep, resumed when a signal cuts it short).
+    static func sleep(_ seconds: Double) {
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.towardZero)) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
+    }
+
     /// The C library's text for an error number, with the number.
     static func describe(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "errno \(code)" }

@@ -109,12 +109,15 @@ struct Reader {
         return .ring(start: start, clockwise: clockwise)
     }
 
+    /// Every `driver:` there is, for messages.
+    static let drivers = (["ws2812", "apa102", "apa102-gpio", "leds0"] + OLEDController.allCases.map(\.rawValue) + ["gpio-leds"]).joined(separator: ", ")
+
     func output(_ node: Node, index: Int) throws(ConfigurationError) -> OutputConfiguration {
         let key = "outputs[\(index)]"
         guard let map = node.mapping else { throw error(node, key, "must be a mapping with name and driver") }
         guard let nameNode = map["name"] else { throw error(node, "\(key).name", "missing") }
         let name = try string(nameNode, "\(key).name")
-        guard let driverNode = map["driver"] else { throw error(node, "\(key).driver", "missing; one of ws2812, apa102, apa102-gpio, leds0, ssd1306, sh1106, gpio-leds") }
+        guard let driverNode = map["driver"] else { throw error(node, "\(key).driver", "missing; one of \(Self.drivers)") }
         let driver = try string(driverNode, "\(key).driver")
         let common = ["name", "driver", "frames-per-second"]
         let ledKeys = ["count", "layout", "start", "clockwise", "reversed", "gamma", "current-budget-ma", "milliamps-per-channel", "dithering"]
@@ -152,28 +155,9 @@ struct Reader {
             device = .leds0(
                 path: try map["path"].map { n throws(ConfigurationError) in try string(n, "\(key).path") } ?? "/dev/leds0", count: leds,
                 layout: try layout(map, key, count: leds), rgbw: try map["rgbw"].map { n throws(ConfigurationError) in try bool(n, "\(key).rgbw") } ?? false)
-        case "ssd1306", "sh1106":
-            try allowOnly(common + ["bus", "address", "size", "rotated", "style", "contrast"], in: map, context: key)
-            let sizeNode = map["size"]
-            let size = try sizeNode.map { n throws(ConfigurationError) in try string(n, "\(key).size") } ?? "128x64"
-            let parts = size.split(separator: "x").compactMap { Int($0) }
-            let controller: OLEDController = driver == "sh1106" ? .sh1106 : .ssd1306
-            let configuration: OLEDConfiguration
-            do {
-                guard parts.count == 2 else { throw DeviceError(.unsupported, "size must be WIDTHxHEIGHT, e.g. 128x64") }
-                configuration = try OLEDConfiguration(
-                    controller: controller, width: parts[0], height: parts[1],
-                    address: UInt8(try map["address"].map { n throws(ConfigurationError) in try int(n, "\(key).address", 0x03...0x77) } ?? 0x3C),
-                    rotated: try map["rotated"].map { n throws(ConfigurationError) in try bool(n, "\(key).rotated") } ?? false)
-            } catch let error as DeviceError {
-                throw self.error(sizeNode ?? node, "\(key).size", error.message)
-            } catch let error as ConfigurationError {
-                throw error
-            } catch {
-                throw self.error(node, key, "\(error)")
-            }
-            let ring = try map["style"].map { n throws(ConfigurationError) in try choice(n, "\(key).style", [("bar", false), ("ring", true)]) } ?? false
-            device = .oled(bus: try string(try need("bus"), "\(key).bus"), configuration: configuration, ring: ring)
+        case let name where OLEDController(rawValue: name) != nil:
+            try allowOnly(common + Self.displayKeys, in: map, context: key)
+            device = try display(map, node, key: key, controller: OLEDController(rawValue: name)!)
         case "gpio-leds":
             try allowOnly(common + ["chip", "lines", "active-low"], in: map, context: key)
             let linesNode = try need("lines")
@@ -184,7 +168,7 @@ struct Reader {
                 chip: try map["chip"].map { n throws(ConfigurationError) in try string(n, "\(key).chip") } ?? "header", lines: lines,
                 activeLow: try map["active-low"].map { n throws(ConfigurationError) in try bool(n, "\(key).active-low") } ?? false)
         default:
-            throw error(driverNode, "\(key).driver", "\"\(driver)\" is not a driver; one of ws2812, apa102, apa102-gpio, leds0, ssd1306, sh1106, gpio-leds")
+            throw error(driverNode, "\(key).driver", "\"\(driver)\" is not a driver; one of \(Self.drivers)")
         }
         var pipeline = ColourPipeline()
         if let n = map["gamma"] { pipeline.gamma = Float(try double(n, "\(key).gamma", 0.2...5)) }

@@ -4,7 +4,7 @@ import Headway
 /// simulator's puts virtual chips on virtual buses. Both return the same drivers.
 public protocol DeviceFactory {
     func ledChain(_ output: OutputConfiguration, spiClock: SPIClockModel) throws(DeviceError) -> any LEDChainDevice
-    func display(_ output: OutputConfiguration) throws(DeviceError) -> any MonochromeDisplayDevice
+    func display(_ output: OutputConfiguration) throws(DeviceError) -> any DisplayDevice
     func lines(_ output: OutputConfiguration) throws(DeviceError) -> any LineLevelsDevice
     func button(_ button: ButtonConfiguration) throws(DeviceError) -> ButtonMonitor
 }
@@ -48,7 +48,7 @@ public enum OutputBuilder {
             return ServiceOutput(name: output.name, medium: .leds(LEDOutput(chain, layout: .strip, pipeline: output.pipeline)), framesPerSecond: output.framesPerSecond ?? 25)
         case .oled(_, _, let ring):
             let display = try factory.display(output)
-            let style: any ProgressStyle<Bitmap> = ring ? RingScreenStyle() : BarScreenStyle()
+            let style: any DisplayStyle = ring ? RingScreenStyle() : BarScreenStyle()
             // 25 frames/s: an update reaches the glass within 40 ms (+ its bus time), inside the 50 ms
             // a remote update is promised (docs/performance.md); a changed region costs the bus a few ms.
             return ServiceOutput(name: output.name, medium: .display(DisplayOutput(display, style: style)), framesPerSecond: output.framesPerSecond ?? 25)

@@ -21,8 +21,12 @@ enum Resources {
             switch output.device {
             case .ws2812(let bus, _, _, _, _, _), .apa102(let bus, _, _):
                 try claim("SPI bus \(spiName(bus))", by: who, hat: output.hat, line: output.line, key: key + ".bus")
-            case .oled(let bus, let configuration, _):
+            case .oled(.i2c(let bus), let configuration, _):
                 try claim("I2C address \(hexByte(configuration.address)) on \(i2cName(bus))", by: who, hat: output.hat, line: output.line, key: key + ".address")
+            case .oled(.spi(let bus, let chip, let dataCommand, let reset, _), _, _):
+                try claim("SPI bus \(spiName(bus))", by: who, hat: output.hat, line: output.line, key: key + ".bus")
+                try claim("GPIO line \(dataCommand) of \(chip)", by: who, hat: output.hat, line: output.line, key: key + ".dc")
+                if let reset { try claim("GPIO line \(reset) of \(chip)", by: who, hat: output.hat, line: output.line, key: key + ".reset") }
             case .leds0(let path, _, _, _):
                 try claim(path, by: who, hat: output.hat, line: output.line, key: key + ".path")
             case .apa102GPIO(let chip, let data, let clock, _):

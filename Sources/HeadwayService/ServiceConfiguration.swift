@@ -37,7 +37,7 @@ public struct OutputConfiguration: Sendable {
         case apa102(bus: String, count: Int, layout: LEDLayout)
         case apa102GPIO(chip: String, data: UInt32, clock: UInt32, count: Int)
         case leds0(path: String, count: Int, layout: LEDLayout, rgbw: Bool)
-        case oled(bus: String, configuration: OLEDConfiguration, ring: Bool)
+        case oled(link: DisplayLink, configuration: OLEDConfiguration, ring: Bool)
         case gpioLEDs(chip: String, lines: [UInt32], activeLow: Bool)
     }
 
@@ -48,6 +48,20 @@ public struct OutputConfiguration: Sendable {
     public var framesPerSecond: Double?
     /// The HAT preset it came from, if any (for messages).
     public var hat: String?
+}
+
+/// How a display is connected: its I2C bus (the address is the module's), or its SPI bus with the
+/// D/C and reset lines on a GPIO chip.
+public enum DisplayLink: Sendable, Equatable {
+    case i2c(bus: String)
+    case spi(bus: String, chip: String, dataCommand: UInt32, reset: UInt32?, speedHz: UInt32)
+
+    /// The bus, as the file names it (after `header` is resolved).
+    public var bus: String {
+        switch self {
+        case .i2c(let bus), .spi(let bus, _, _, _, _): bus
+        }
+    }
 }
 
 /// A push button on a GPIO line.

@@ -40,7 +40,7 @@ struct PictureSequence {
         return PictureSequence(name: "finish screen", pictures: ([running] + done).distinctNeighbours)
     }
 
-    private static func screen(_ style: some ProgressStyle<Bitmap>, phase: JobPhase, kind: ProgressKind, fraction: Double?, time: Double) -> Bitmap {
+    private static func screen(_ style: some DisplayStyle, phase: JobPhase, kind: ProgressKind, fraction: Double?, time: Double) -> Bitmap {
         let snapshot = ProgressSnapshot(time: time, phase: phase, kind: kind, fraction: fraction, label: "Compiling widgets", timeRemaining: fraction.map { (1 - $0) * 120 }, elapsed: time)
         var bitmap = Bitmap(width: 128, height: 64)
         style.render(ProgressStyleConfiguration(snapshot: snapshot), into: &bitmap)

@@ -57,8 +57,8 @@ final class SimulatorDeviceFactory: DeviceFactory {
         return chain.driver
     }
 
-    func display(_ output: OutputConfiguration) throws(DeviceError) -> any MonochromeDisplayDevice {
-        guard case .oled(let bus, let configuration, _) = output.device else { throw DeviceError(.unsupported, "\(output.name) is not a display") }
+    func display(_ output: OutputConfiguration) throws(DeviceError) -> any DisplayDevice {
+        guard case .oled(.i2c(let bus), let configuration, _) = output.device else { throw DeviceError(.unsupported, "\(output.name) is not a display") }
         let oled = SimulatedOLED(name: output.name, configuration: configuration, bus: i2cBus(bus))
         rig.displays.append(oled)
         return oled.driver

@@ -49,9 +49,16 @@ final class LinuxDeviceFactory: DeviceFactory {
         }
     }
 
-    func display(_ output: OutputConfiguration) throws(DeviceError) -> any MonochromeDisplayDevice {
-        guard case .oled(let bus, let configuration, _) = output.device else { throw DeviceError(.unsupported, "\(output.name) is not a display") }
-        return OLEDDisplay(bus: try i2cBus(bus), configuration: configuration)
+    func display(_ output: OutputConfiguration) throws(DeviceError) -> any DisplayDevice {
+        guard case .oled(let link, let configuration, _) = output.device else { throw DeviceError(.unsupported, "\(output.name) is not a display") }
+        switch link {
+        case .i2c(let bus):
+            return OLEDDisplay(bus: try i2cBus(bus), configuration: configuration)
+        case .spi(let bus, let label, let dataCommand, let reset, let speed):
+            let interface = try SPIOLEDInterface(
+                bus: try spiBus(bus, .exact), speedHz: speed, chip: try chip(label), dataCommand: dataCommand, reset: reset, delay: LinuxDelay())
+            return OLEDDisplay(interface: interface, configuration: configuration)
+        }
     }
 
     func lines(_ output: OutputConfiguration) throws(DeviceError) -> any LineLevelsDevice {

@@ -35,7 +35,7 @@ enum Fixture {
         return frame
     }
 
-    static func bitmap(_ snapshot: ProgressSnapshot, width: Int = 128, height: Int = 64, style: some ProgressStyle<Bitmap>, appearance: Appearance = .standard) -> Bitmap {
+    static func bitmap(_ snapshot: ProgressSnapshot, width: Int = 128, height: Int = 64, style: some DisplayStyle, appearance: Appearance = .standard) -> Bitmap {
         var bitmap = Bitmap(width: width, height: height)
         style.render(ProgressStyleConfiguration(snapshot: snapshot, appearance: appearance), into: &bitmap)
         return bitmap

@@ -17,7 +17,7 @@ struct ScreenStyleTests {
         for (width, height) in [(128, 64), (128, 32)] {
             var snapshot = Fixture.active(0.5)
             snapshot.label = label
-            for style in [BarScreenStyle() as any ProgressStyle<Bitmap>, RingScreenStyle()] {
+            for style in [BarScreenStyle() as any DisplayStyle, RingScreenStyle()] {
                 var bitmap = Bitmap(width: width, height: height)
                 style.render(ProgressStyleConfiguration(snapshot: snapshot), into: &bitmap)
                 #expect(bitmap.litCount() > 0)
@@ -55,7 +55,7 @@ struct ScreenStyleTests {
     @Test func thePercentageCanBeHidden() {
         var quiet = Fixture.active(0.42)
         quiet.showsPercent = false
-        func check(_ style: some ProgressStyle<Bitmap>) {
+        func check(_ style: some DisplayStyle) {
             let shown = Fixture.bitmap(Fixture.active(0.42), style: style)
             let hiddenByJob = Fixture.bitmap(quiet, style: style)
             let hiddenByAppearance = Fixture.bitmap(Fixture.active(0.42), style: style, appearance: Appearance(showsPercent: false))

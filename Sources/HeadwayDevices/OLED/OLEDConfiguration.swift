@@ -1,51 +1,60 @@
 /// How an OLED module is built and how it should be driven.
 public struct OLEDConfiguration: Sendable, Equatable {
-    public var controller: OLEDController
-    public var width: Int
-    public var height: Int
-    /// The 7-bit I2C address: 0x3C (SA0 low) or 0x3D.
+    public let controller: OLEDController
+    /// The module: its glass and how the glass is wired to the controller.
+    public let module: OLEDModule
+    /// The 7-bit I2C address: 0x3C (SA0 low) or 0x3D (ignored on SPI).
     public var address: UInt8
-    /// Shows the picture turned by 180° (for modules mounted upside down).
-    public var rotated: Bool
+    public var rotation: OLEDRotation
     /// 0…255; the controller's contrast (segment current), Headway's brightness for displays.
     public var contrast: UInt8
     public var inverted: Bool
-    /// SSD1306 modules powered with an external panel supply instead of the internal charge pump.
+    /// Modules powered with an external panel supply instead of the internal charge pump (SSD1306,
+    /// SSD1315; SSD1309 modules always are).
     public var externalVCC: Bool
 
-    /// The column of controller RAM that shows at the left edge of the glass.
-    public let columnOffset: Int
-    /// The COM pins hardware configuration (0xDA argument) the glass is wired for.
-    public let comPins: UInt8
-
-    /// The sizes each controller comes in: (width, height, column offset, COM pins).
-    static let geometries: [OLEDController: [(width: Int, height: Int, offset: Int, comPins: UInt8)]] = [
-        .ssd1306: [(128, 64, 0, 0x12), (128, 32, 0, 0x02), (64, 48, 32, 0x12)],
-        .sh1106: [(128, 64, 2, 0x12)],
-    ]
-
+    /// - Parameters:
+    ///   - width, height: the glass, as the controller's modules are sold (default: its first).
+    ///   - contrast: default: the controller's usual value.
     public init(
-        controller: OLEDController, width: Int = 128, height: Int = 64, address: UInt8 = 0x3C, rotated: Bool = false,
-        contrast: UInt8 = 0xCF, inverted: Bool = false, externalVCC: Bool = false
+        controller: OLEDController, width: Int? = nil, height: Int? = nil, address: UInt8 = 0x3C, rotation: OLEDRotation = .upright,
+        contrast: UInt8? = nil, inverted: Bool = false, externalVCC: Bool = false
     ) throws(DeviceError) {
-        guard let geometry = Self.geometries[controller]?.first(where: { $0.width == width && $0.height == height }) else {
-            let sizes = (Self.geometries[controller] ?? []).map { "\($0.width)x\($0.height)" }.joined(separator: ", ")
-            throw DeviceError(.unsupported, "\(controller.rawValue) modules come in \(sizes), not \(width)x\(height)")
+        let variant = controller.variant
+        let wanted = (width ?? variant.modules[0].width, height ?? variant.modules[0].height)
+        guard let module = variant.modules.first(where: { $0.width == wanted.0 && $0.height == wanted.1 }) else {
+            throw DeviceError(.unsupported, "\(controller.rawValue) modules come in \(variant.sizes), not \(wanted.0)x\(wanted.1)")
         }
         guard (0x03...0x77).contains(address) else {
             throw DeviceError(.unsupported, "I2C address \(hexByte(address)) is outside the 7-bit range 0x03…0x77; OLEDs use 0x3C or 0x3D")
         }
+        if rotation.swapsAxes, !variant.turnsByQuarters {
+            throw DeviceError(.unsupported, "\(controller.rawValue) modules turn by 180° only (rotation: 180); a quarter turn is for the square or tall glass of SH1107 and SSD1327")
+        }
         self.controller = controller
-        self.width = width
-        self.height = height
+        self.module = module
         self.address = address
-        self.rotated = rotated
-        self.contrast = contrast
+        self.rotation = rotation
+        self.contrast = contrast ?? variant.defaultContrast
         self.inverted = inverted
         self.externalVCC = externalVCC
-        columnOffset = geometry.offset
-        comPins = geometry.comPins
     }
 
-    public var pages: Int { (height + 7) / 8 }
+    /// The picture's size: the glass's, turned as the module is mounted.
+    public var width: Int { rotation.swapsAxes ? module.height : module.width }
+    public var height: Int { rotation.swapsAxes ? module.width : module.height }
+
+    /// The controller's facts.
+    public var variant: OLEDVariant { controller.variant }
+
+    /// The first RAM column in bytes shown at the glass's left edge: the glass is bonded to fixed
+    /// segment outputs, so turning the picture in hardware moves it to the other end of the RAM.
+    var columnOffset: Int {
+        let pixels = rotation.turnsInHardware ? variant.ramWidth - module.width - module.columnOffset : module.columnOffset
+        return variant.addressing.isGreyscale ? pixels / 2 : pixels
+    }
+
+    /// The first RAM row written (in the addressing's rows: pages, or pixel rows on SSD1327). The
+    /// rows shown are picked by start line and multiplex, which a half turn leaves alone.
+    var rowOffset: Int { variant.addressing.isGreyscale ? module.rowOffset : module.rowOffset / 8 }
 }

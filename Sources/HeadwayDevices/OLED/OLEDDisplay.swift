@@ -2,12 +2,13 @@ import HeadwayCore
 import HeadwaySurfaces
 import Synchronization
 
-/// An SSD1306 or SH1106 OLED on an I2C bus.
+/// An OLED module — any controller of ``OLEDController`` on I2C or SPI.
 ///
-/// The driver is the one owner of what the glass shows. Each picture is compared with the last one
-/// the display acknowledged, and only what changed is rewritten, by the cheapest of page runs, one
-/// window and the whole picture (see ``PageRunPlanner``). When the driver cannot know what the display holds it initialises it again
-/// and sends the whole picture (a *resynchronisation*):
+/// The driver is the one owner of what the glass shows. Each picture is put in the controller's
+/// RAM format, compared with the last one the display acknowledged, and only what changed is
+/// rewritten, by the cheapest plan its addressing allows (see ``PageRunPlanner``), costed on its
+/// interface. When the driver cannot know what the display holds it initialises it again and sends
+/// the whole picture (a *resynchronisation*):
 /// - after any bus error: the display may have been unplugged and lost power;
 /// - when a picture follows a blank one (``Resynchronisation/afterBlank``): an idle service sends
 ///   nothing, so a display re-plugged while it was dark would otherwise stay dark;
@@ -15,8 +16,9 @@ import Synchronization
 ///   lost power between two writes (a loose connector, a brown-out) cannot tell the driver — "no
 ///   data read is provided in serial mode operation" (SSD1306 datasheet §9.1) — so this bounds how
 ///   long such a display stays wrong, for about 1 KB every 30 s.
-/// Nothing needs restarting when a display comes back.
-public final class OLEDDisplay: MonochromeDisplayDevice {
+/// Nothing needs restarting when a display comes back. On SPI the controller is also reset through
+/// its RES# line, when wired, before the first initialisation and after a failure.
+public final class OLEDDisplay: DisplayDevice {
     /// When the driver sends everything again although no write failed.
     public struct Resynchronisation: Sendable, Equatable {
         /// Resynchronise at most this long after the last time (nil: only on errors and after blank).
@@ -36,12 +38,15 @@ public final class OLEDDisplay: MonochromeDisplayDevice {
 
     public let configuration: OLEDConfiguration
     public let resynchronisation: Resynchronisation
-    private let bus: any I2CBus
+    public let interface: any OLEDInterface
     private let clock: any ProgressClock
+    private let image: OLEDRAMImage
 
     private struct State {
-        var acknowledged: [UInt8]?   // what the display shows, as far as we know
+        var acknowledged: [UInt8]?   // what the display shows, as far as we know (RAM format)
         var initialised = false
+        /// Whether the controller must be reset through RES# before it is set up again.
+        var needsReset = true
         var contrast: UInt8
         var lastResynchronised = -Double.infinity
 
@@ -54,38 +59,61 @@ public final class OLEDDisplay: MonochromeDisplayDevice {
 
     private let state: Mutex<State>
 
-    public init(bus: any I2CBus, configuration: OLEDConfiguration, clock: any ProgressClock = MonotonicClock(), resynchronisation: Resynchronisation = .standard) {
-        self.bus = bus
+    /// A module on `interface` (``I2COLEDInterface`` or ``SPIOLEDInterface``).
+    public init(interface: any OLEDInterface, configuration: OLEDConfiguration, clock: any ProgressClock = MonotonicClock(), resynchronisation: Resynchronisation = .standard) {
+        self.interface = interface
         self.configuration = configuration
         self.clock = clock
         self.resynchronisation = resynchronisation
+        image = OLEDRAMImage(configuration: configuration)
         state = Mutex(State(contrast: configuration.contrast))
+    }
+
+    /// A module on I2C at the configuration's address.
+    public convenience init(bus: any I2CBus, configuration: OLEDConfiguration, clock: any ProgressClock = MonotonicClock(), resynchronisation: Resynchronisation = .standard) {
+        self.init(interface: I2COLEDInterface(bus: bus, address: configuration.address), configuration: configuration, clock: clock, resynchronisation: resynchronisation)
     }
 
     public var width: Int { configuration.width }
     public var height: Int { configuration.height }
+    public var greyLevels: Int { configuration.variant.addressing.isGreyscale ? 16 : 2 }
 
-    /// What each picture costs to send, on this bus.
+    /// What each picture costs to send, on this interface.
     public var planner: PageRunPlanner {
-        PageRunPlanner(width: width, pages: configuration.pages, controller: configuration.controller, messageLimit: bus.maxMessageLength)
+        let addressing = configuration.variant.addressing
+        return PageRunPlanner(
+            rowBytes: addressing.rowBytes(width: configuration.module.width), rows: addressing.rows(height: configuration.module.height),
+            addressing: addressing, interface: interface)
     }
 
     public func show(_ bitmap: Bitmap) throws(DeviceError) {
         guard bitmap.width == width, bitmap.height == height else {
             throw DeviceError(.unsupported, "a \(width)x\(height) display cannot show a \(bitmap.width)x\(bitmap.height) picture")
         }
+        try show(ram: image.bytes(of: bitmap))
+    }
+
+    public func show(_ greymap: Greymap) throws(DeviceError) {
+        guard greymap.width == width, greymap.height == height else {
+            throw DeviceError(.unsupported, "a \(width)x\(height) display cannot show a \(greymap.width)x\(greymap.height) picture")
+        }
+        try show(ram: image.bytes(of: greymap))
+    }
+
+    private func show(ram picture: [UInt8]) throws(DeviceError) {
         let now = clock.now
         try state.withLock { (state: inout State) throws(DeviceError) in
             if let shown = state.acknowledged {
-                let wakes = resynchronisation.afterBlank && !shown.contains { $0 != 0 } && !bitmap.isBlank
+                let wakes = resynchronisation.afterBlank && !shown.contains { $0 != 0 } && picture.contains { $0 != 0 }
                 let due = resynchronisation.interval.map { now - state.lastResynchronised >= $0 } ?? false
                 if wakes || due { state.forget() }
             }
-            guard state.acknowledged != bitmap.bytes else { return }
+            guard state.acknowledged != picture else { return }
             do throws(DeviceError) {
-                try send(bitmap.bytes, &state, at: now)
+                try send(picture, &state, at: now)
             } catch {
                 state.forget()
+                state.needsReset = true
                 throw error
             }
         }
@@ -94,65 +122,71 @@ public final class OLEDDisplay: MonochromeDisplayDevice {
     /// Sets the contrast from a brightness of 0…1 (applied with the next picture if none was sent yet).
     public func setBrightness(_ brightness: Double) throws(DeviceError) {
         let contrast = UInt8((min(1, max(0, brightness)) * 255).rounded())
-        try command([0x81, contrast]) { $0.contrast = contrast }
+        try command(.contrast(contrast)) { $0.contrast = contrast }
     }
 
     /// Turns the panel on or off; the picture stays in the display's memory.
     public func setDisplayOn(_ on: Bool) throws(DeviceError) {
-        try command(on ? OLEDCommands.displayOn : OLEDCommands.displayOff) { _ in }
+        try command(.displayOn(on)) { _ in }
     }
 
-    private func command(_ bytes: [UInt8], update: (inout State) -> Void) throws(DeviceError) {
+    private func command(_ command: OLEDCommand, update: (inout State) -> Void) throws(DeviceError) {
         try state.withLock { (state: inout State) throws(DeviceError) in
             update(&state)
             guard state.initialised else { return }
             do throws(DeviceError) {
-                try bus.write(OLEDCommands.messages([bytes], limit: bus.maxMessageLength), to: configuration.address)
+                try interface.send([.commands([command])])
             } catch {
                 state.forget()
+                state.needsReset = true
                 throw error
             }
         }
     }
 
     private func send(_ picture: [UInt8], _ state: inout State, at now: Seconds) throws(DeviceError) {
-        let limit = bus.maxMessageLength
-        let address = configuration.address
         let firstFrame = !state.initialised
         if firstFrame {
-            let setup = OLEDCommands.initialisation(configuration, contrast: state.contrast)
-            for message in OLEDCommands.messages(setup, limit: limit) { try bus.write(message, to: address) }
+            if state.needsReset {
+                try interface.reset(configuration.variant.reset)
+                state.needsReset = false
+            }
+            try interface.send([.commands(configuration.variant.initialisation(configuration, state.contrast))])
             state.initialised = true
             state.acknowledged = nil
             state.lastResynchronised = now
         }
+        let planner = self.planner
         for run in planner.runs(from: state.acknowledged, to: picture) {
-            try write(run, of: picture, limit: limit)
+            try interface.send(transfers(for: run, of: picture, planner: planner))
         }
-        if firstFrame { try bus.write(OLEDCommands.messages([OLEDCommands.displayOn], limit: limit), to: address) }
+        if firstFrame { try interface.send([.commands([.displayOn(true)])]) }
         state.acknowledged = picture
     }
 
-    /// Addressing and data for one run, as one combined transaction. On SSD1306 the window's
-    /// bytes are one stream (horizontal addressing wraps from page to page inside the window), cut
-    /// into as few messages as the bus takes; SH1106 addresses each page.
-    private func write(_ run: PageRun, of picture: [UInt8], limit: Int) throws(DeviceError) {
-        switch configuration.controller {
-        case .ssd1306, .ssd1309, .ssd1305, .ssd1315, .sh1107, .ssd1327:
+    /// Addressing and data for one run, as one combined transaction. Where the controller
+    /// addresses rectangles, the window's bytes are one stream (the address wraps from row to row
+    /// inside the window); page-only controllers address each row.
+    private func transfers(for run: PageRun, of picture: [UInt8], planner: PageRunPlanner) -> [OLEDTransfer] {
+        let addressing = planner.addressing
+        let columnOffset = configuration.columnOffset, rowOffset = configuration.rowOffset
+        let rowBytes = planner.rowBytes
+        if addressing.addressesRectangles {
             var window: [UInt8] = []
             window.reserveCapacity(run.bytes)
-            for page in run.firstPage...run.lastPage {
-                let row = page * width
-                window += picture[(row + run.firstColumn)...(row + run.lastColumn)]
+            for row in run.firstPage...run.lastPage {
+                let start = row * rowBytes
+                window += picture[(start + run.firstColumn)...(start + run.lastColumn)]
             }
-            let commands = OLEDCommands.messages(OLEDCommands.address(run, page: run.firstPage, configuration), limit: limit)
-            try bus.write(commands + OLEDCommands.data(window[...], limit: limit), to: configuration.address)
-        case .sh1106:
-            for page in run.firstPage...run.lastPage {
-                let row = page * width
-                let commands = OLEDCommands.messages(OLEDCommands.address(run, page: page, configuration), limit: limit)
-                try bus.write(commands + OLEDCommands.data(picture[(row + run.firstColumn)...(row + run.lastColumn)], limit: limit), to: configuration.address)
-            }
+            let commands = addressing.commands(for: run, row: run.firstPage, columnOffset: columnOffset, rowOffset: rowOffset)
+            return [.commands(commands), .data(window[...])]
+        }
+        return (run.firstPage...run.lastPage).flatMap { row -> [OLEDTransfer] in
+            let start = row * rowBytes
+            return [
+                .commands(addressing.commands(for: run, row: row, columnOffset: columnOffset, rowOffset: rowOffset)),
+                .data(picture[(start + run.firstColumn)...(start + run.lastColumn)]),
+            ]
         }
     }
 }

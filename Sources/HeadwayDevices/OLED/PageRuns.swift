@@ -1,5 +1,7 @@
-/// A rectangle of controller RAM to rewrite: columns `firstColumn...lastColumn` of pages
-/// `firstPage...lastPage` (picture coordinates, before the module's column offset).
+/// A rectangle of controller RAM to rewrite: byte columns `firstColumn...lastColumn` of rows
+/// `firstPage...lastPage` (picture coordinates, before the module's offsets). A row is what the
+/// controller addresses as one: a page of 8 pixel rows on monochrome controllers, one pixel row on
+/// SSD1327 (whose byte columns are pairs of pixels).
 public struct PageRun: Sendable, Equatable {
     public var firstPage: Int
     public var lastPage: Int
@@ -16,110 +18,127 @@ public struct PageRun: Sendable, Equatable {
     public var columns: Int { lastColumn - firstColumn + 1 }
     public var pages: Int { lastPage - firstPage + 1 }
     public var bytes: Int { columns * pages }
+
+    /// The smallest rectangle holding both.
+    func union(_ other: PageRun) -> PageRun {
+        PageRun(
+            firstPage: min(firstPage, other.firstPage), lastPage: max(lastPage, other.lastPage),
+            firstColumn: min(firstColumn, other.firstColumn), lastColumn: max(lastColumn, other.lastColumn))
+    }
 }
 
 /// Works out which parts of a display to rewrite to turn one picture into the next, sending the
-/// fewest bytes on the wire of three plans:
-/// - **page runs**: for each page the changed columns, byte by byte; two changed stretches are sent
-///   as one when the unchanged gap between them costs fewer bytes than starting a new run, and runs
-///   covering the same columns on consecutive pages become one rectangle when the controller can
-///   address rectangles (SSD1306's column/page window);
+/// fewest bytes on the wire of these plans:
+/// - **row runs**: for each row the changed byte columns; two changed stretches are sent as one
+///   when the unchanged gap between them costs fewer bytes than starting a new run; where the
+///   controller addresses rectangles (a window), a run grows down into the next row's run when the
+///   rectangle around both costs less than the two apart;
 /// - **one window**: the bounding rectangle of every change (one addressing when a few small
 ///   changes lie close together);
 /// - **the whole picture**.
-/// Each is costed exactly as ``OLEDDisplay`` sends it (``cost(of:)``), so no frame ever costs more
-/// than the cheapest of the three. Both pictures are in page format (``Bitmap/bytes``).
+/// Each is costed exactly as ``OLEDDisplay`` sends it on its interface (``cost(of:)``), so no frame
+/// ever costs more than the cheapest of them. Pictures are in RAM format: `rows × rowBytes` bytes.
 public struct PageRunPlanner: Sendable {
-    public var width: Int
-    public var pages: Int
-    public var controller: OLEDController
-    /// The bus's longest message (control byte included): 33 on SMBus-only adapters.
-    public var messageLimit: Int
+    /// Bytes in one row of the picture, and rows.
+    public let rowBytes: Int
+    public let rows: Int
+    public let addressing: OLEDAddressing
+    /// Bytes on the wire for one addressing (of one row on page-only controllers).
+    public let addressingCost: Int
+    private let interface: any OLEDInterface
 
-    public init(width: Int, pages: Int, controller: OLEDController, messageLimit: Int) {
-        self.width = width
-        self.pages = pages
-        self.controller = controller
-        self.messageLimit = messageLimit
+    public init(rowBytes: Int, rows: Int, addressing: OLEDAddressing, interface: any OLEDInterface) {
+        self.rowBytes = rowBytes
+        self.rows = rows
+        self.addressing = addressing
+        self.interface = interface
+        addressingCost = interface.commandCost(addressing.commandBytes)
     }
 
-    /// Bytes on the wire that starting one more run costs: its addressing message and one more
-    /// data message (each message with its address byte and control byte).
-    var runOverhead: Int { addressingBytes + 2 }
-
-    /// The addressing message of one run (of one page of it on SH1106): the address byte, the
-    /// control byte and the commands (SSD1306: column and page window, 6 bytes; SH1106: page and
-    /// column, 3 bytes).
-    var addressingBytes: Int { controller == .sh1106 ? 5 : 8 }
+    /// Bytes on the wire that starting one more run costs beyond its data: its addressing and the
+    /// framing of one more data message.
+    var runOverhead: Int { addressingCost + interface.dataCost(1) - 1 }
 
     /// The cheapest plan that turns `old` into `new`; every byte when there is no old picture.
     public func runs(from old: [UInt8]?, to new: [UInt8]) -> [PageRun] {
-        precondition(new.count == width * pages, "picture size does not match the display")
-        let whole = [PageRun(firstPage: 0, lastPage: pages - 1, firstColumn: 0, lastColumn: width - 1)]
+        precondition(new.count == rowBytes * rows, "picture size does not match the display")
+        let whole = [PageRun(firstPage: 0, lastPage: rows - 1, firstColumn: 0, lastColumn: rowBytes - 1)]
         guard let old else { return whole }
         let runs = pageRuns(from: old, to: new)
         guard runs.count > 1, let window = Self.boundingWindow(of: runs) else { return runs }
         return [runs, [window], whole].min { cost(of: $0) < cost(of: $1) }!
     }
 
-    /// The changed stretches of each page, merged as described above.
+    /// The changed stretches of each row, merged as described above.
     public func pageRuns(from old: [UInt8], to new: [UInt8]) -> [PageRun] {
         var runs: [PageRun] = []
+        let overhead = runOverhead
         old.withUnsafeBufferPointer { old in
             new.withUnsafeBufferPointer { new in
-                for page in 0..<pages {
-                    let row = page * width
+                for row in 0..<rows {
+                    let start = row * rowBytes
                     var current: PageRun?
-                    for x in 0..<width where old[row + x] != new[row + x] {
-                        if var run = current, x - run.lastColumn - 1 <= runOverhead {
+                    for x in 0..<rowBytes where old[start + x] != new[start + x] {
+                        if var run = current, x - run.lastColumn - 1 <= overhead {
                             run.lastColumn = x
                             current = run
                         } else {
                             if let run = current { runs.append(run) }
-                            current = PageRun(firstPage: page, lastPage: page, firstColumn: x, lastColumn: x)
+                            current = PageRun(firstPage: row, lastPage: row, firstColumn: x, lastColumn: x)
                         }
                     }
                     if let run = current { runs.append(run) }
                 }
             }
         }
-        return controller == .sh1106 ? runs : mergeVertically(runs)
+        return addressing.addressesRectangles ? mergeDown(runs) : runs
     }
 
     /// The rectangle around `runs` (nil for none).
     public static func boundingWindow(of runs: [PageRun]) -> PageRun? {
         guard let first = runs.first else { return nil }
-        return runs.dropFirst().reduce(first) {
-            PageRun(
-                firstPage: min($0.firstPage, $1.firstPage), lastPage: max($0.lastPage, $1.lastPage),
-                firstColumn: min($0.firstColumn, $1.firstColumn), lastColumn: max($0.lastColumn, $1.lastColumn))
-        }
+        return runs.dropFirst().reduce(first) { $0.union($1) }
     }
 
-    /// Bytes on the wire (address bytes included) that `runs` cost as ``OLEDDisplay`` sends them:
-    /// on SSD1306 each run is one window and its data one stream across its pages; on SH1106 each
-    /// page of a run is addressed and sent on its own.
+    /// Bytes on the wire (framing included) that `runs` cost as ``OLEDDisplay`` sends them: where
+    /// the controller addresses rectangles each run is one window and its data one stream; on
+    /// page-only controllers each row of a run is addressed and sent on its own.
     public func cost(of runs: [PageRun]) -> Int {
-        runs.reduce(0) { total, run in
-            controller == .sh1106
-                ? total + run.pages * (addressingBytes + dataBytes(run.columns)) : total + addressingBytes + dataBytes(run.bytes)
-        }
+        runs.reduce(0) { total, run in total + cost(of: run) }
     }
 
-    /// `count` display bytes as data messages of at most `messageLimit` bytes, each with its
-    /// address byte and control byte.
-    func dataBytes(_ count: Int) -> Int {
-        let perMessage = messageLimit - 1
-        return count + 2 * ((count + perMessage - 1) / perMessage)
+    func cost(of run: PageRun) -> Int {
+        addressing.addressesRectangles
+            ? addressingCost + interface.dataCost(run.bytes) : run.pages * (addressingCost + interface.dataCost(run.columns))
     }
 
-    private func mergeVertically(_ runs: [PageRun]) -> [PageRun] {
+    /// Row runs (in row order) grown into rectangles: each run joins the rectangle that ended on the
+    /// row above when the rectangle around both costs no more than the two apart.
+    private func mergeDown(_ runs: [PageRun]) -> [PageRun] {
         var merged: [PageRun] = []
+        var open: [Int] = []        // indices in `merged` of rectangles ending on the previous row
+        var opening: [Int] = []     // … ending on the current row
+        var row = -1
         for run in runs {
-            let above = merged.firstIndex {
-                $0.lastPage + 1 == run.firstPage && $0.firstColumn == run.firstColumn && $0.lastColumn == run.lastColumn
+            if run.firstPage != row {
+                open = run.firstPage == row + 1 ? opening : []
+                opening = []
+                row = run.firstPage
             }
-            if let above { merged[above].lastPage = run.lastPage } else { merged.append(run) }
+            var best: (index: Int, saving: Int)?
+            for index in open {
+                let joined = merged[index].union(run)
+                let saving = cost(of: merged[index]) + cost(of: run) - cost(of: joined)
+                if saving >= 0, saving > best?.saving ?? -1 { best = (index, saving) }
+            }
+            if let best {
+                merged[best.index] = merged[best.index].union(run)
+                open.removeAll { $0 == best.index }
+                opening.append(best.index)
+            } else {
+                merged.append(run)
+                opening.append(merged.count - 1)
+            }
         }
         return merged
     }

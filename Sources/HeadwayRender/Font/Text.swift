@@ -1,20 +1,33 @@
-/// Drawing text on a ``Bitmap``.
-extension Bitmap {
+/// Drawing text on a display picture.
+extension DisplaySurface {
     /// Draws `text` with its cell's top-left corner at (`x`, `y`), each font pixel `scale` pixels big.
     /// Returns the x just past the last glyph.
     @discardableResult
-    public mutating func draw(_ text: String, x: Int, y: Int, font: BitmapFont = .fixed5x7, scale: Int = 1, on: Bool = true) -> Int {
+    public mutating func draw(_ text: String, x: Int, y: Int, font: BitmapFont = .fixed5x7, scale: Int = 1, shade: Shade = .full) -> Int {
+        let level = shade.level(on: Self.self)
         var penX = x
         for character in text {
             for (index, column) in font.columns(for: character).enumerated() where column != 0 {
-                let bits = Self.stretched(column, by: scale)
-                for copy in 0..<scale { setColumn(penX + index * scale + copy, from: y, bits: bits, on: on) }
+                let bits = BitmapFont.stretched(column, by: scale)
+                for copy in 0..<scale { setColumn(penX + index * scale + copy, from: y, bits: bits, level: level) }
             }
             penX += font.cellWidth * scale
         }
         return penX
     }
 
+    /// Draws `text` so that it ends at `maxX` (right-aligned).
+    public mutating func draw(_ text: String, endingAt maxX: Int, y: Int, font: BitmapFont = .fixed5x7, scale: Int = 1, shade: Shade = .full) {
+        draw(text, x: maxX - font.width(of: text, scale: scale), y: y, font: font, scale: scale, shade: shade)
+    }
+
+    /// Draws `text` centred on `centerX`.
+    public mutating func draw(_ text: String, centeredAt centerX: Int, y: Int, font: BitmapFont = .fixed5x7, scale: Int = 1, shade: Shade = .full) {
+        draw(text, x: centerX - font.width(of: text, scale: scale) / 2, y: y, font: font, scale: scale, shade: shade)
+    }
+}
+
+extension BitmapFont {
     /// A glyph column with each row repeated `scale` times (scale × 8 ≤ 64 rows).
     static func stretched(_ column: UInt8, by scale: Int) -> UInt64 {
         guard scale > 1 else { return UInt64(column) }
@@ -25,19 +38,6 @@ extension Bitmap {
         return bits
     }
 
-    /// Draws `text` so that it ends at `maxX` (right-aligned).
-    public mutating func draw(_ text: String, endingAt maxX: Int, y: Int, font: BitmapFont = .fixed5x7, scale: Int = 1) {
-        draw(text, x: maxX - font.width(of: text, scale: scale), y: y, font: font, scale: scale)
-    }
-
-    /// Draws `text` centred on `centerX`.
-    public mutating func draw(_ text: String, centeredAt centerX: Int, y: Int, font: BitmapFont = .fixed5x7, scale: Int = 1) {
-        draw(text, x: centerX - font.width(of: text, scale: scale) / 2, y: y, font: font, scale: scale)
-    }
-}
-
-/// Fitting text into a width.
-extension BitmapFont {
     /// `text` cut to fit `maxWidth` pixels, ending in "…" when it had to be cut. Characters the font
     /// lacks are replaced by "?", control characters dropped, so the result always draws as measured.
     public func truncated(_ text: String, toFit maxWidth: Int, scale: Int = 1) -> String {

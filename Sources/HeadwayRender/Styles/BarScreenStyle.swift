@@ -7,13 +7,14 @@ import HeadwayCore
 /// with "stalled 40s" (stalled and paused jobs show nothing moving), an estimate from past runs a
 /// dotted bar with "~42%" and "ETA ~3m05s" (then "overdue 1m10s"), finished jobs an outcome screen.
 /// Long labels end in "…"; "+2" in the corner says two more jobs are running. The percentage is
-/// left out when the job or the appearance asks.
-public struct BarScreenStyle: ProgressStyle {
+/// left out when the job or the appearance asks. On a greyscale display the track is dim, a stalled
+/// bar grey, and the fill's leading edge lit by the share of its column that is done.
+public struct BarScreenStyle: DisplayStyle {
     public var font: BitmapFont
 
     public init(font: BitmapFont = .fixed5x7) { self.font = font }
 
-    public func render(_ configuration: ProgressStyleConfiguration, into bitmap: inout Bitmap) {
+    public func render<Surface: DisplaySurface>(_ configuration: ProgressStyleConfiguration, into bitmap: inout Surface) {
         bitmap.clear()
         let snapshot = configuration.snapshot
         guard snapshot.isVisible else { return }
@@ -27,7 +28,7 @@ public struct BarScreenStyle: ProgressStyle {
         ScreenParts.otherJobs(&bitmap, count: configuration.otherJobs, font: font)
     }
 
-    private func drawTall(_ configuration: ProgressStyleConfiguration, _ bitmap: inout Bitmap) {
+    private func drawTall<Surface: DisplaySurface>(_ configuration: ProgressStyleConfiguration, _ bitmap: inout Surface) {
         let snapshot = configuration.snapshot
         let showsTrack = configuration.appearance.track != nil
         let width = bitmap.width
@@ -47,8 +48,7 @@ public struct BarScreenStyle: ProgressStyle {
                 bitmap.draw("working", x: 24, y: 15, font: font)
             }
             if snapshot.phase.isStill {
-                bitmap.stroke(bar)
-                bitmap.hatch(PixelRect(x: bar.x + 2, y: bar.y + 2, width: bar.width - 4, height: bar.height - 4))
+                ScreenParts.stillBar(&bitmap, in: bar)
             } else {
                 ScreenParts.sweepingBar(&bitmap, in: bar, elapsed: snapshot.elapsed, showsTrack: showsTrack)
             }
@@ -56,7 +56,7 @@ public struct BarScreenStyle: ProgressStyle {
         if let time = snapshot.timeText { bitmap.draw(font.truncated(time, toFit: width), x: 0, y: 50, font: font) }
     }
 
-    private func drawShort(_ configuration: ProgressStyleConfiguration, _ bitmap: inout Bitmap) {
+    private func drawShort<Surface: DisplaySurface>(_ configuration: ProgressStyleConfiguration, _ bitmap: inout Surface) {
         let snapshot = configuration.snapshot
         let showsTrack = configuration.appearance.track != nil
         let width = bitmap.width
@@ -70,8 +70,7 @@ public struct BarScreenStyle: ProgressStyle {
         if let fraction = snapshot.fraction {
             ScreenParts.bar(&bitmap, in: bar, fraction: fraction, fill: .init(snapshot), showsTrack: showsTrack)
         } else if snapshot.phase.isStill {
-            bitmap.stroke(bar)
-            bitmap.hatch(PixelRect(x: bar.x + 2, y: bar.y + 2, width: bar.width - 4, height: bar.height - 4))
+            ScreenParts.stillBar(&bitmap, in: bar)
         } else {
             ScreenParts.sweepingBar(&bitmap, in: bar, elapsed: snapshot.elapsed, showsTrack: showsTrack)
         }

@@ -1,7 +1,8 @@
 import HeadwayCore
 
 /// A way of drawing progress, like SwiftUI's `ProgressViewStyle`: a pure function from one moment
-/// of a job to pixels on a surface (an ``LEDFrame`` or a ``Bitmap``).
+/// of a job to pixels on a surface (an ``LEDFrame``, ``LineLevels`` or a ``Bitmap``; see also
+/// ``DisplayStyle``, which draws on displays of any depth).
 ///
 /// Write your own by conforming a value type:
 /// ```swift
@@ -18,6 +19,15 @@ public protocol ProgressStyle<Surface>: Sendable {
     associatedtype Surface
     /// Draws `configuration` over the whole of `surface` (every pixel is written).
     func render(_ configuration: ProgressStyleConfiguration, into surface: inout Surface)
+}
+
+/// A way of drawing progress on a display, at whatever depth it has: the same drawing makes a
+/// 1-bit ``Bitmap`` for a monochrome OLED and a 16-level ``Greymap`` for a greyscale one, each
+/// drawing primitive asking the surface for its levels (``Shade``). The built-in display styles are
+/// these; a style of your own can be one too, or a `ProgressStyle<Bitmap>` for 1-bit pictures only.
+public protocol DisplayStyle: Sendable {
+    /// Draws `configuration` over the whole of `surface` (every pixel is written).
+    func render<Surface: DisplaySurface>(_ configuration: ProgressStyleConfiguration, into surface: inout Surface)
 }
 
 /// What a style is given: the job at one moment, how it should look, and how many other jobs are

@@ -5,12 +5,12 @@ import HeadwayCore
 /// Indeterminate jobs show the ring as a spinner; stalled rings are hatched, an estimate from past
 /// runs dotted with "~42%"; finished jobs get the same outcome screen as ``BarScreenStyle``; "+2" in
 /// the corner says two more jobs are running.
-public struct RingScreenStyle: ProgressStyle {
+public struct RingScreenStyle: DisplayStyle {
     public var font: BitmapFont
 
     public init(font: BitmapFont = .fixed5x7) { self.font = font }
 
-    public func render(_ configuration: ProgressStyleConfiguration, into bitmap: inout Bitmap) {
+    public func render<Surface: DisplaySurface>(_ configuration: ProgressStyleConfiguration, into bitmap: inout Surface) {
         bitmap.clear()
         let snapshot = configuration.snapshot
         guard snapshot.isVisible else { return }
@@ -26,11 +26,11 @@ public struct RingScreenStyle: ProgressStyle {
         let thickness = tall ? 6.0 : 4.0
         let stalled = snapshot.phase.isStill
         if configuration.appearance.track != nil {
-            bitmap.arc(centerX: centerX, centerY: centerY, inner: outer - 1, outer: outer, start: 0, sweep: 1)
-            bitmap.arc(centerX: centerX, centerY: centerY, inner: outer - thickness, outer: outer - thickness + 1, start: 0, sweep: 1)
+            bitmap.arc(centerX: centerX, centerY: centerY, inner: outer - 1, outer: outer, start: 0, sweep: 1, shade: .track)
+            bitmap.arc(centerX: centerX, centerY: centerY, inner: outer - thickness, outer: outer - thickness + 1, start: 0, sweep: 1, shade: .track)
         }
         if let fraction = snapshot.fraction {
-            var arc = Bitmap(width: bitmap.width, height: bitmap.height)
+            var arc = Surface(width: bitmap.width, height: bitmap.height)
             arc.arc(centerX: centerX, centerY: centerY, inner: outer - thickness, outer: outer, start: 0, sweep: fraction)
             merge(arc, into: &bitmap, fill: stalled ? .hatched : snapshot.isEstimate ? .dotted : .solid)
             let percent = configuration.percentText ?? ""
@@ -38,7 +38,7 @@ public struct RingScreenStyle: ProgressStyle {
             let textY = Int(centerY) - font.cellHeight * scale / 2
             bitmap.draw(percent, centeredAt: Int(centerX) + 1, y: textY, font: font, scale: scale)
         } else if stalled {
-            var ring = Bitmap(width: bitmap.width, height: bitmap.height)
+            var ring = Surface(width: bitmap.width, height: bitmap.height)
             ring.arc(centerX: centerX, centerY: centerY, inner: outer - thickness, outer: outer, start: 0, sweep: 1)
             merge(ring, into: &bitmap, fill: .hatched)
         } else {
@@ -47,19 +47,26 @@ public struct RingScreenStyle: ProgressStyle {
         drawText(snapshot, tall: tall, textX: Int(centerX + outer) + 5, &bitmap)
     }
 
-    private func merge(_ shape: Bitmap, into bitmap: inout Bitmap, fill: ScreenParts.Fill) {
+    /// Lays `shape` (drawn in full) over `bitmap` in the fill's pattern and shade: where the shape
+    /// covers a pixel, the pattern decides it (the hatch and dots clear what lies under their gaps).
+    private func merge<Surface: DisplaySurface>(_ shape: Surface, into bitmap: inout Surface, fill: ScreenParts.Fill) {
+        let stalled = Shade.stalled.fraction
         for y in 0..<shape.height {
-            for x in 0..<shape.width where shape[x, y] {
+            for x in 0..<shape.width {
+                let level = shape.level(x: x, y: y)
+                guard level > 0 else { continue }
                 switch fill {
-                case .solid: bitmap[x, y] = true
-                case .hatched: bitmap[x, y] = (x + y) % 4 < 2
-                case .dotted: bitmap[x, y] = (x + y) % 2 == 0
+                case .solid: if level > bitmap.level(x: x, y: y) { bitmap.setLevel(level, x: x, y: y) }
+                case .hatched:
+                    let grey = Surface.maxLevel == 1 ? level : UInt8((Double(level) * stalled).rounded(.down))
+                    bitmap.setLevel((x + y) % 4 < 2 ? grey : 0, x: x, y: y)
+                case .dotted: bitmap.setLevel((x + y) % 2 == 0 ? level : 0, x: x, y: y)
                 }
             }
         }
     }
 
-    private func drawText(_ snapshot: ProgressSnapshot, tall: Bool, textX: Int, _ bitmap: inout Bitmap) {
+    private func drawText<Surface: DisplaySurface>(_ snapshot: ProgressSnapshot, tall: Bool, textX: Int, _ bitmap: inout Surface) {
         let room = bitmap.width - textX
         let lines = tall ? [8, 26, 44] : [2, 12, 22]
         if let label = snapshot.label { bitmap.draw(font.truncated(label, toFit: room), x: textX, y: lines[0], font: font) }

@@ -18,6 +18,9 @@ extension Doctor {
                 want(chip, clock, "\(output.name)'s clock")
             case .gpioLEDs(let chip, let lines, _):
                 for line in lines { want(chip, line, output.name) }
+            case .oled(.spi(_, let chip, let dataCommand, let reset, _), _, _):
+                want(chip, dataCommand, "\(output.name)'s D/C")
+                if let reset { want(chip, reset, "\(output.name)'s reset") }
             default: break
             }
         }
@@ -78,20 +81,22 @@ extension Doctor {
         var findings: [DoctorFinding] = []
         var looked: [String: Set<UInt8>] = [:]
         for output in configuration.outputs {
-            guard case .oled(let bus, let oled, _) = output.device, machine.exists(bus), machine.usable(bus) else { continue }
+            guard case .oled(.i2c(let bus), let oled, _) = output.device, machine.exists(bus), machine.usable(bus) else { continue }
             looked[bus, default: []].insert(oled.address)
             let address = hexByte(oled.address)
+            let module = "\(oled.controller.rawValue) \(oled.module.size)"
             switch answer(probe, bus, oled.address) {
             case .success(.acknowledged):
-                findings.append(DoctorFinding("i2c-address", .pass, "\(output.name): a device answers at \(address) on \(bus)"))
+                findings.append(DoctorFinding("i2c-address", .pass, "\(output.name) (\(module)): a device answers at \(address) on \(bus)"))
             case .success(.silent):
-                let other: UInt8? = oled.address == 0x3C ? 0x3D : oled.address == 0x3D ? 0x3C : nil
+                // The other address the controller can be strapped to (SA0).
+                let other = oled.variant.i2cAddresses.first { $0 != oled.address }
                 if let other, case .success(.acknowledged) = answer(probe, bus, other) {
                     looked[bus, default: []].insert(other)
                     findings.append(DoctorFinding("i2c-address", .fail, "\(output.name): nothing answers at \(address) on \(bus), but something does at \(hexByte(other))",
                                                   fix: "set `address: \(hexByte(other).lowercased())` for \(output.name) (the module is wired for \(hexByte(other)))"))
                 } else {
-                    findings.append(DoctorFinding("i2c-address", .fail, "\(output.name): nothing answers at \(address) on \(bus)",
+                    findings.append(DoctorFinding("i2c-address", .fail, "\(output.name) (\(module)): nothing answers at \(address) on \(bus)",
                                                   fix: "check the wiring: SDA to GPIO 2 (pin 3), SCL to GPIO 3 (pin 5), VCC to 3.3 V and GND; `i2cdetect -y \(busNumber(bus))` lists what answers"))
                 }
             case .success(.ownedByKernelDriver):

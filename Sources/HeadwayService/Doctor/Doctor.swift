@@ -17,13 +17,14 @@ public enum Doctor {
         let firmware = model == nil ? nil : configPath.flatMap(machine.text).map { FirmwareConfig($0, model: model) }
         let configFile = configPath ?? "/boot/firmware/config.txt"
 
-        let usesI2C = configuration.outputs.contains { if case .oled = $0.device { true } else { false } }
+        let usesI2C = configuration.outputs.contains { if case .oled(.i2c, _, _) = $0.device { true } else { false } }
         let spiChains = configuration.outputs.filter {
             switch $0.device {
             case .ws2812, .apa102: true
             default: false
             }
         }
+        let usesSPI = !spiChains.isEmpty || configuration.outputs.contains { if case .oled(.spi, _, _) = $0.device { true } else { false } }
         if let model, let firmware {
             if usesI2C, !firmware.parameterIsOn(["i2c_arm", "i2c"]) {
                 findings.append(DoctorFinding("i2c-enabled", .fail, "I2C is off in \(configFile)",
@@ -31,10 +32,10 @@ public enum Doctor {
             } else if usesI2C {
                 findings.append(DoctorFinding("i2c-enabled", .pass, "I2C is on (dtparam=i2c_arm=on)"))
             }
-            if !spiChains.isEmpty, !firmware.parameterIsOn(["spi"]) {
+            if usesSPI, !firmware.parameterIsOn(["spi"]) {
                 findings.append(DoctorFinding("spi-enabled", .fail, "SPI is off in \(configFile)",
                                               fix: "add `dtparam=spi=on` to \(configFile) (or `sudo raspi-config nonint do_spi 0`), then reboot"))
-            } else if !spiChains.isEmpty {
+            } else if usesSPI {
                 findings.append(DoctorFinding("spi-enabled", .pass, "SPI is on (dtparam=spi=on)"))
             }
             let ws2812OnSPI = spiChains.contains { if case .ws2812 = $0.device { true } else { false } }
@@ -102,7 +103,10 @@ public enum Doctor {
         for output in configuration.outputs {
             switch output.device {
             case .ws2812(let bus, _, _, _, _, _), .apa102(let bus, _, _): nodes.append((bus, "SPI", output.name))
-            case .oled(let bus, _, _): nodes.append((bus, "I2C", output.name))
+            case .oled(.i2c(let bus), _, _): nodes.append((bus, "I2C", output.name))
+            case .oled(.spi(let bus, let chip, _, _, _), _, _):
+                nodes.append((bus, "SPI", output.name))
+                if chip.hasPrefix("/dev/") { nodes.append((chip, "GPIO", output.name)) }
             case .leds0(let path, _, _, _): nodes.append((path, "LED", output.name))
             case .apa102GPIO(let chip, _, _, _), .gpioLEDs(let chip, _, _):
                 if chip.hasPrefix("/dev/") { nodes.append((chip, "GPIO", output.name)) }

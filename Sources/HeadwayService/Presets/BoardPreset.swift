@@ -22,13 +22,14 @@ public struct BoardPreset: Sendable, Equatable {
     /// Where the firmware reads config.txt on the running system.
     public var configTxt: String
 
-    /// A `bus:` of `header` or `header-ce1` on this board: the header I2C for a display, SPI0 CE0
-    /// or CE1 for an LED chain.
+    /// A `bus:` of `header`, `header-ce0` or `header-ce1` on this board: `header` is the header
+    /// I2C for a display and SPI0 CE0 for an LED chain; the others SPI0 CE0 and CE1 (an LED chain,
+    /// or a display on SPI).
     func headerBus(_ token: String, display: Bool) -> String? {
         switch (token, display) {
         case ("header", true): i2cBus
-        case ("header", false): spiBus + ".0"
-        case ("header-ce1", false): spiBus + ".1"
+        case ("header", false), ("header-ce0", _): spiBus + ".0"
+        case ("header-ce1", _): spiBus + ".1"
         default: nil
         }
     }

@@ -1,0 +1,75 @@
+/// A controller on I2C: every message starts with a control byte (datasheets' "Co" and "D/C#"
+/// bits): 0x00 for a stream of commands, 0x40 for a stream of display data (SSD1306 §8.1.5; the
+/// same byte on every controller here). A module's RES# pin, where it has one, is tied to its own
+/// power-on reset, so there is nothing to pulse.
+public struct I2COLEDInterface: OLEDInterface {
+    /// The control bytes (Co = 0: the rest of the message is all commands, or all display data).
+    static let commandStream: UInt8 = 0x00
+    static let dataStream: UInt8 = 0x40
+
+    public let bus: any I2CBus
+    /// The 7-bit address: 0x3C (SA0 low) or 0x3D.
+    public let address: UInt8
+
+    public init(bus: any I2CBus, address: UInt8) {
+        self.bus = bus
+        self.address = address
+    }
+
+    public var name: String { "\(bus.name) at \(hexByte(address))" }
+
+    public func send(_ transfers: [OLEDTransfer]) throws(DeviceError) {
+        let limit = bus.maxMessageLength
+        var messages: [[UInt8]] = []
+        for transfer in transfers {
+            switch transfer {
+            case .commands(let commands): messages += Self.messages(commands.map(\.bytes), limit: limit)
+            case .data(let bytes): messages += Self.data(bytes, limit: limit)
+            }
+        }
+        guard !messages.isEmpty else { return }
+        try bus.write(messages, to: address)
+    }
+
+    public func reset(_ timing: OLEDResetTiming) throws(DeviceError) {}
+
+    /// One command message: the address byte, the control byte and the commands.
+    public func commandCost(_ count: Int) -> Int { count + 2 * ((count + bus.maxMessageLength - 2) / (bus.maxMessageLength - 1)) }
+
+    /// Data messages of at most the bus's length, each with its address byte and control byte.
+    public func dataCost(_ count: Int) -> Int {
+        let perMessage = bus.maxMessageLength - 1
+        return count + 2 * ((count + perMessage - 1) / perMessage)
+    }
+
+    /// Packs whole commands into command-stream messages of at most `limit` bytes, so that no
+    /// command is split between two messages.
+    static func messages(_ commands: [[UInt8]], limit: Int) -> [[UInt8]] {
+        var messages: [[UInt8]] = []
+        var current: [UInt8] = [commandStream]
+        for command in commands {
+            if current.count + command.count > limit, current.count > 1 {
+                messages.append(current)
+                current = [commandStream]
+            }
+            current += command
+        }
+        if current.count > 1 { messages.append(current) }
+        return messages
+    }
+
+    /// Display data as data-stream messages of at most `limit` bytes.
+    static func data(_ bytes: ArraySlice<UInt8>, limit: Int) -> [[UInt8]] {
+        var messages: [[UInt8]] = []
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = min(bytes.endIndex, start + limit - 1)
+            var message = [dataStream]
+            message.reserveCapacity(end - start + 1)
+            message += bytes[start..<end]
+            messages.append(message)
+            start = end
+        }
+        return messages
+    }
+}

@@ -1,0 +1,154 @@
+/// One controller command with its argument bytes, as the controller's datasheet defines it.
+///
+/// Sections cited: SSD1306 datasheet Rev 1.1 §10 ("Command Descriptions"), SH1106 datasheet V2.3
+/// "Commands" (numbered 1–21), SH1107 datasheet "Commands" (numbered 1–22), SSD1327 datasheet
+/// Rev 1.2 §8 (command table 8-1) and §9; docs/oled-controllers.md tabulates them per controller.
+/// SSD1305, SSD1309 and SSD1315 define the SSD1306 commands used here with the same bytes (their
+/// datasheets' command tables); where a controller differs, the variant table picks another case.
+public enum OLEDCommand: Sendable, Equatable {
+    // MARK: Fundamental commands (every monochrome controller)
+
+    /// 0x81 n: contrast, 0…255 (SSD1306 §10.1.7; SH1106 5; SH1107 5; SSD1327 table 8-1 too).
+    case contrast(UInt8)
+    /// 0xA4 / 0xA5: show RAM, or light every pixel (SSD1306 §10.1.9; SH1106 7).
+    case entireDisplayOn(Bool)
+    /// 0xA6 / 0xA7: normal or inverse display (SSD1306 §10.1.10; SH1106 8).
+    case inverted(Bool)
+    /// 0xAE / 0xAF: display off (sleep, RAM kept) or on (SSD1306 §10.1.12; SH1106 11; SSD1327 §8).
+    case displayOn(Bool)
+
+    // MARK: Addressing
+
+    /// 0x20 n: memory addressing mode, 0 horizontal, 1 vertical, 2 page (SSD1306 §10.1.3).
+    case addressingMode(UInt8)
+    /// 0x21 a b: column window for horizontal addressing, absolute columns (SSD1306 §10.1.4).
+    case columnWindow(UInt8, UInt8)
+    /// 0x22 a b: page window for horizontal addressing (SSD1306 §10.1.5).
+    case pageWindow(UInt8, UInt8)
+    /// 0xB0 | p: the page that page addressing writes (SSD1306 §10.1.13: 0…7; SH1106 12: 0…7;
+    /// SH1107 12: 0…15).
+    case page(UInt8)
+    /// 0x00 | low nibble, 0x10 | high nibble: the column that page addressing writes next
+    /// (SSD1306 §10.1.1–2; SH1106 1–2; SH1107 1–2).
+    case column(UInt8)
+    /// 0x20 / 0x21 (SH1107 3): page addressing (0x20) or vertical addressing (0x21), one byte.
+    case sh1107AddressingMode(vertical: Bool)
+
+    // MARK: Hardware configuration
+
+    /// 0x40 | n: the RAM row shown on the first scanned line, 0…63 (SSD1306 §10.1.6; SH1106 4).
+    case startLine(UInt8)
+    /// 0xDC n: display start line on SH1107, 0…127 (SH1107 14, a two-byte command).
+    case sh1107StartLine(UInt8)
+    /// 0xA0 / 0xA1: column 0 on SEG0, or on the last SEG (SSD1306 §10.1.8; SH1106 6; SH1107 8).
+    case segmentRemap(Bool)
+    /// 0xA8 n: multiplex ratio, the number of scanned lines minus one (SSD1306 §10.1.11; SH1106 9;
+    /// SH1107 9: up to 127; SSD1327 §8: 15…127).
+    case multiplex(UInt8)
+    /// 0xC0 / 0xC8: COM scan from COM0 up, or from the last COM down (SSD1306 §10.1.14; SH1106 13).
+    case comScanReversed(Bool)
+    /// 0xD3 n: vertical shift of the scan, 0…63 (SSD1306 §10.1.15; SH1106 14; SH1107 16: 0…127).
+    case displayOffset(UInt8)
+    /// 0xDA n: COM pins hardware configuration, sequential or alternative, left/right remap
+    /// (SSD1306 §10.1.18; SH1106 17).
+    case comPins(UInt8)
+
+    // MARK: Timing and driving
+
+    /// 0xD5 n: display clock divide ratio (bits 3…0) and oscillator frequency (bits 7…4)
+    /// (SSD1306 §10.1.16; SH1106 15; SH1107 17).
+    case clock(UInt8)
+    /// 0xD9 n: pre-charge periods, phase 1 in bits 3…0, phase 2 in bits 7…4 (SSD1306 §10.1.17;
+    /// SH1106 16; SH1107 18).
+    case precharge(UInt8)
+    /// 0xDB n: VCOMH deselect level (SSD1306 §10.1.19; SH1106 18; SH1107 19).
+    case vcomh(UInt8)
+    /// 0x8D n: charge pump, 0x14 on, 0x10 off (SSD1306 application note "Charge Pump Regulator",
+    /// table 2-1; SSD1315 adds voltage settings in the same byte).
+    case chargePump(UInt8)
+    /// 0xAD n: DC-DC converter control (SH1106 10: 0x8B on, 0x8A off; SH1107 10: 0x81 on, 0x80 off).
+    case dcdc(UInt8)
+    /// 0x30 | n: DC-DC output voltage, 0…3 (SH1106 3).
+    case pumpVoltage(UInt8)
+    /// 0x2E: stop any horizontal or vertical scroll (SSD1306 §10.2.3); RAM may only be written
+    /// correctly with scrolling off.
+    case scrollOff
+
+    // MARK: SSD1327 (4-bit greyscale)
+
+    /// 0x15 a b: column window, in pairs of pixels (byte columns), 0…63 (SSD1327 §9.1.1).
+    case greyColumnWindow(UInt8, UInt8)
+    /// 0x75 a b: row window, 0…127 (SSD1327 §9.1.2).
+    case greyRowWindow(UInt8, UInt8)
+    /// 0xA0 n: re-map (column, nibble, address increment, COM, COM split) (SSD1327 §9.1.4).
+    case greyRemap(UInt8)
+    /// 0xA1 n: display start line, 0…127 (SSD1327 §9.1.5).
+    case greyStartLine(UInt8)
+    /// 0xA2 n: display offset, 0…127 (SSD1327 §9.1.6).
+    case greyDisplayOffset(UInt8)
+    /// 0xA4 normal, 0xA5 all on, 0xA6 all off, 0xA7 inverse (SSD1327 §9.1.7).
+    case greyDisplayMode(UInt8)
+    /// 0xAB n: function selection A, bit 0 enables the internal VDD regulator (SSD1327 §9.1.9).
+    case functionSelectionA(UInt8)
+    /// 0xB1 n: phase 1 (bits 3…0) and phase 2 (bits 7…4) lengths (SSD1327 §9.1.11).
+    case phaseLength(UInt8)
+    /// 0xB3 n: front clock divider and oscillator frequency (SSD1327 §9.1.13).
+    case frontClock(UInt8)
+    /// 0xB6 n: second pre-charge period (SSD1327 §9.1.15).
+    case secondPrecharge(UInt8)
+    /// 0xB9: the default linear grey scale table (SSD1327 §9.1.17).
+    case linearGreyTable
+    /// 0xBC n: pre-charge voltage (SSD1327 §9.1.18).
+    case prechargeVoltage(UInt8)
+    /// 0xBE n: VCOMH voltage (SSD1327 §9.1.19).
+    case greyVcomh(UInt8)
+    /// 0xD5 n: function selection B, second pre-charge and internal VSL (SSD1327 §9.1.20).
+    case functionSelectionB(UInt8)
+    /// 0xFD n: command lock, 0x12 unlocks, 0x16 locks (SSD1327 §9.1.21).
+    case commandLock(UInt8)
+
+    /// The bytes sent for this command, opcode first.
+    public var bytes: [UInt8] {
+        switch self {
+        case .contrast(let n): [0x81, n]
+        case .entireDisplayOn(let on): [on ? 0xA5 : 0xA4]
+        case .inverted(let on): [on ? 0xA7 : 0xA6]
+        case .displayOn(let on): [on ? 0xAF : 0xAE]
+        case .addressingMode(let n): [0x20, n]
+        case .columnWindow(let a, let b): [0x21, a, b]
+        case .pageWindow(let a, let b): [0x22, a, b]
+        case .page(let p): [0xB0 | p]
+        case .column(let c): [0x00 | c & 0x0F, 0x10 | c >> 4]
+        case .sh1107AddressingMode(let vertical): [vertical ? 0x21 : 0x20]
+        case .startLine(let n): [0x40 | n & 0x3F]
+        case .sh1107StartLine(let n): [0xDC, n]
+        case .segmentRemap(let on): [on ? 0xA1 : 0xA0]
+        case .multiplex(let n): [0xA8, n]
+        case .comScanReversed(let on): [on ? 0xC8 : 0xC0]
+        case .displayOffset(let n): [0xD3, n]
+        case .comPins(let n): [0xDA, n]
+        case .clock(let n): [0xD5, n]
+        case .precharge(let n): [0xD9, n]
+        case .vcomh(let n): [0xDB, n]
+        case .chargePump(let n): [0x8D, n]
+        case .dcdc(let n): [0xAD, n]
+        case .pumpVoltage(let n): [0x30 | n & 0x03]
+        case .scrollOff: [0x2E]
+        case .greyColumnWindow(let a, let b): [0x15, a, b]
+        case .greyRowWindow(let a, let b): [0x75, a, b]
+        case .greyRemap(let n): [0xA0, n]
+        case .greyStartLine(let n): [0xA1, n]
+        case .greyDisplayOffset(let n): [0xA2, n]
+        case .greyDisplayMode(let n): [n]
+        case .functionSelectionA(let n): [0xAB, n]
+        case .phaseLength(let n): [0xB1, n]
+        case .frontClock(let n): [0xB3, n]
+        case .secondPrecharge(let n): [0xB6, n]
+        case .linearGreyTable: [0xB9]
+        case .prechargeVoltage(let n): [0xBC, n]
+        case .greyVcomh(let n): [0xBE, n]
+        case .functionSelectionB(let n): [0xD5, n]
+        case .commandLock(let n): [0xFD, n]
+        }
+    }
+}

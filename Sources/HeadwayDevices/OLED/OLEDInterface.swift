@@ -1,0 +1,23 @@
+/// What a driver sends a controller: commands, or bytes for its display RAM.
+public enum OLEDTransfer: Sendable, Equatable {
+    case commands([OLEDCommand])
+    case data(ArraySlice<UInt8>)
+}
+
+/// How commands and display data reach a controller: I2C with a control byte before each
+/// message (``I2COLEDInterface``), or 4-wire SPI with a D/C line (``SPIOLEDInterface``). Buses are
+/// orthogonal to controllers: every controller takes either, and the planner costs each plan in
+/// the interface's own bytes on the wire.
+public protocol OLEDInterface: Sendable {
+    /// The bus, for messages (`i2c-1 at 0x3C`, `spi0.0`).
+    var name: String { get }
+    /// Sends `transfers` in order (on I2C as one combined transaction).
+    func send(_ transfers: [OLEDTransfer]) throws(DeviceError)
+    /// Resets the controller through its RES# line, if one is wired, and waits until it takes
+    /// commands again (RAM and registers are back at their reset values).
+    func reset(_ timing: OLEDResetTiming) throws(DeviceError)
+    /// Bytes on the wire for one run of commands of `count` bytes in all (each command whole).
+    func commandCost(_ count: Int) -> Int
+    /// Bytes on the wire for `count` bytes of display data.
+    func dataCost(_ count: Int) -> Int
+}

@@ -1,0 +1,27 @@
+/// The facts of one controller the driver needs — a row of the table, as the Linux kernel's
+/// ssd130x driver keeps its `ssd130x_variants`. Adding a controller means adding a row (its RAM,
+/// addressing model, the modules it is sold on, its initialisation and timings, each from its
+/// datasheet) in `OLEDVariants.swift`; the driver, the planner and both buses take it as it is.
+public struct OLEDVariant: Sendable {
+    /// The RAM, in pixels.
+    public let ramWidth: Int
+    public let ramHeight: Int
+    public let addressing: OLEDAddressing
+    /// The modules it is sold on, the most common first (the default size).
+    public let modules: [OLEDModule]
+    /// The I2C addresses it can be strapped to.
+    public let i2cAddresses: [UInt8]
+    /// The fastest SPI clock (from the datasheet's serial clock cycle time), and the default.
+    public let maxSPIClockHz: UInt32
+    /// RES# pulse and start-up wait.
+    public let reset: OLEDResetTiming
+    /// The contrast its makers initialise it with.
+    public let defaultContrast: UInt8
+    /// Whether its glass is square or tall, so that a quarter turn makes sense.
+    public let turnsByQuarters: Bool
+    /// Everything from display-off to a configured, still dark display.
+    let initialisation: @Sendable (OLEDConfiguration, _ contrast: UInt8) -> [OLEDCommand]
+
+    /// The sizes it comes in, for messages: "128x64, 128x32".
+    public var sizes: String { modules.map(\.size).joined(separator: ", ") }
+}

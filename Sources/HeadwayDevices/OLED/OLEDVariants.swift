@@ -1,0 +1,23 @@
+import HeadwayCore
+
+/// The table: each controller's row. Sources per fact are in docs/oled-controllers.md; each
+/// initialisation follows its datasheet's recommended sequence and the module makers' values.
+extension OLEDController {
+    public var variant: OLEDVariant {
+        switch self {
+        case .ssd1306: Self.ssd1306Row
+        case .sh1106: Self.sh1106Row
+        case .ssd1309: Self.ssd1309Row
+        case .ssd1305: Self.ssd1305Row
+        case .ssd1315: Self.ssd1315Row
+        case .sh1107: Self.sh1107Row
+        case .ssd1327: Self.ssd1327Row
+        }
+    }
+
+    /// Segment remap and COM scan for the glass upright (column 0 on the last SEG, COM scanned
+    /// from the last one down, as module makers wire it), or both undone for a half turn.
+    static func orientation(_ c: OLEDConfiguration) -> [OLEDCommand] {
+        [.segmentRemap(!c.rotation.turnsInHardware), .comScanReversed(!c.rotation.turnsInHardware)]
+    }
+}

@@ -1,0 +1,95 @@
+import Synchronization
+
+/// A controller on 4-wire SPI: MOSI, SCLK and CE from the SPI controller, and a D/C# line on a GPIO
+/// that says whether the bytes clocked in are commands (low) or display data (high); the
+/// controller samples it with each byte's last bit, so it is set before each transfer. A RES#
+/// line, where the module brings it out, resets the controller at start-up.
+///
+/// Transfers are sent in messages of at most the bus's `bufsiz` (spidev's largest message), each
+/// in one call; chip select is asserted per message, which every controller here allows (CS# high
+/// only ends a byte stream, it does not reset the command decoder).
+public final class SPIOLEDInterface: OLEDInterface {
+    public let bus: any SPIBus
+    public let settings: SPISettings
+    private let dataCommand: any GPIOOutputLines
+    private let resetLine: (any GPIOOutputLines)?
+    private let delay: any Delay
+    /// The D/C# level last set, nil when unknown (at first, and after a failure).
+    private let level = Mutex<Bool?>(nil)
+
+    /// - Parameters:
+    ///   - dataCommand: the D/C# line, requested as an output (logical = physical: high is data).
+    ///   - reset: the RES# line, requested as an active-low output (logical true holds the
+    ///     controller in reset), or nil when the module's reset is not wired.
+    public init(bus: any SPIBus, settings: SPISettings, dataCommand: any GPIOOutputLines, reset: (any GPIOOutputLines)?, delay: any Delay) {
+        self.bus = bus
+        self.settings = settings
+        self.dataCommand = dataCommand
+        resetLine = reset
+        self.delay = delay
+    }
+
+    /// Requests the D/C line (driven low) and the reset line (released) on `chip`, at `speedHz`
+    /// in SPI mode 0. A line that cannot be had is refused naming the line, with the chip's reason.
+    public convenience init(bus: any SPIBus, speedHz: UInt32, chip: any GPIOChip, dataCommand: UInt32, reset: UInt32?, delay: any Delay) throws(DeviceError) {
+        func request(_ offset: UInt32, _ role: String, activeLow: Bool) throws(DeviceError) -> any GPIOOutputLines {
+            do throws(DeviceError) {
+                return try chip.requestOutputs([offset], activeLow: activeLow, initial: [false])
+            } catch {
+                throw DeviceError(error.kind, "\(role) line (GPIO \(offset) of \(chip.label)): \(error.message)", errno: error.errno)
+            }
+        }
+        let dcLine = try request(dataCommand, "D/C", activeLow: false)
+        let resetLine = try reset.map { offset throws(DeviceError) in try request(offset, "reset", activeLow: true) }
+        self.init(bus: bus, settings: SPISettings(mode: 0, speedHz: speedHz), dataCommand: dcLine, reset: resetLine, delay: delay)
+    }
+
+    public var name: String { bus.name }
+
+    public func send(_ transfers: [OLEDTransfer]) throws(DeviceError) {
+        try level.withLock { (level: inout Bool?) throws(DeviceError) in
+            do throws(DeviceError) {
+                for transfer in transfers {
+                    switch transfer {
+                    case .commands(let commands):
+                        try select(data: false, &level)
+                        try write(commands.flatMap(\.bytes)[...])
+                    case .data(let bytes):
+                        try select(data: true, &level)
+                        try write(bytes)
+                    }
+                }
+            } catch {
+                level = nil
+                throw error
+            }
+        }
+    }
+
+    private func select(data: Bool, _ level: inout Bool?) throws(DeviceError) {
+        guard level != data else { return }
+        try dataCommand.set([data])
+        level = data
+    }
+
+    private func write(_ bytes: ArraySlice<UInt8>) throws(DeviceError) {
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = min(bytes.endIndex, start + bus.maxTransferLength)
+            try bus.write(Array(bytes[start..<end]), settings: settings)
+            start = end
+        }
+    }
+
+    public func reset(_ timing: OLEDResetTiming) throws(DeviceError) {
+        guard let resetLine else { return }
+        try resetLine.set([true])
+        delay.wait(timing.low)
+        try resetLine.set([false])
+        delay.wait(timing.ready)
+    }
+
+    /// Command bytes as they are: SPI adds no framing bytes.
+    public func commandCost(_ count: Int) -> Int { count }
+    public func dataCost(_ count: Int) -> Int { count }
+}

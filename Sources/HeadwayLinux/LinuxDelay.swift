@@ -1,0 +1,12 @@
+import HeadwayCore
+import HeadwayDevices
+
+/// Waits by sleeping (a reset pulse of microseconds, a controller's start-up).
+public struct LinuxDelay: Delay {
+    public init() {}
+
+    public func wait(_ seconds: Seconds) {
+        guard seconds > 0 else { return }
+        Platform.sleep(seconds)
+    }
+}

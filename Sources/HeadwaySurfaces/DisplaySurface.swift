@@ -1,0 +1,46 @@
+/// A display picture that drawing code can draw on without knowing its depth: a 1-bit ``Bitmap``
+/// or a 16-level ``Greymap``. Levels run from 0 (off) to ``maxLevel``; drawing asks for a level
+/// and the surface keeps what it can (a bitmap lights any level above 0), so one drawing serves
+/// every display and the surface decides the depth.
+public protocol DisplaySurface: Sendable, Equatable {
+    init(width: Int, height: Int)
+    var width: Int { get }
+    var height: Int { get }
+    /// The brightest level: 1 on a bitmap, 15 on a greymap.
+    static var maxLevel: UInt8 { get }
+    /// The level at (`x`, `y`); outside the picture, 0.
+    func level(x: Int, y: Int) -> UInt8
+    /// Sets the pixel at (`x`, `y`) to `level` (clipped to ``maxLevel``); outside, nothing.
+    mutating func setLevel(_ level: UInt8, x: Int, y: Int)
+    /// Sets every pixel of `rect` (clipped) to `level`.
+    mutating func fill(_ rect: PixelRect, level: UInt8)
+    /// Sets one column's pixels from row `y` down to `level` where bit n of `bits` (row `y + n`) is set.
+    mutating func setColumn(_ x: Int, from y: Int, bits: UInt64, level: UInt8)
+    /// Turns every pixel off.
+    mutating func clear()
+    var isBlank: Bool { get }
+}
+
+extension Bitmap: DisplaySurface {
+    public static var maxLevel: UInt8 { 1 }
+    public func level(x: Int, y: Int) -> UInt8 { self[x, y] ? 1 : 0 }
+    public mutating func setLevel(_ level: UInt8, x: Int, y: Int) { self[x, y] = level > 0 }
+    public mutating func fill(_ rect: PixelRect, level: UInt8) { fill(rect, on: level > 0) }
+    public mutating func setColumn(_ x: Int, from y: Int, bits: UInt64, level: UInt8) { setColumn(x, from: y, bits: bits, on: level > 0) }
+}
+
+extension Greymap: DisplaySurface {
+    public func level(x: Int, y: Int) -> UInt8 { self[x, y] }
+    public mutating func setLevel(_ level: UInt8, x: Int, y: Int) { self[x, y] = level }
+
+    public mutating func setColumn(_ x: Int, from y: Int, bits: UInt64, level: UInt8) {
+        guard x >= 0, x < width else { return }
+        var bits = bits
+        var row = y
+        while bits != 0 {
+            if bits & 1 != 0 { self[x, row] = level }
+            bits >>= 1
+            row += 1
+        }
+    }
+}
