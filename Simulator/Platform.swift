@@ -1,4 +1,5 @@
-// Every call into the C library that HeadwaySimulator makes is in this file: the terminal.
+// Every call into the C library that HeadwaySimulator makes is in this file: the terminal, and the
+// sleep of a driver's wait on a running clock.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -11,6 +12,13 @@ enum Platform {
     static let standardOutput = STDOUT_FILENO
 
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    /// Sleeps at least `seconds`.
+    static func sleep(_ seconds: Double) {
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.towardZero)) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
+    }
 
     /// An environment variable, `nil` when unset or empty.
     static func environment(_ name: String) -> String? {

@@ -27,7 +27,10 @@ public struct SimulatorRig: Sendable {
     /// The I2C buses the rig's displays sit on (each once).
     public var i2cBuses: [VirtualI2CBus] {
         var buses: [VirtualI2CBus] = []
-        for display in displays where !buses.contains(where: { $0 === display.bus }) { buses.append(display.bus) }
+        for display in displays {
+            guard let bus = display.i2cBus, !buses.contains(where: { $0 === bus }) else { continue }
+            buses.append(bus)
+        }
         return buses
     }
 

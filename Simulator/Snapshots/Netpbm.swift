@@ -1,6 +1,7 @@
 import HeadwayRender
 
-/// Netpbm pictures: PPM (P6) for LED chains, one pixel per LED; PBM (P4) for 1-bit displays.
+/// Netpbm pictures: PPM (P6) for LED chains, one pixel per LED; PBM (P4) for 1-bit displays; PGM
+/// (P5, 16 levels) for greyscale ones.
 public enum Netpbm {
     /// A `count`x1 colour picture of the light each LED gives, as sRGB.
     public static func ppm(_ light: [LinearColour]) -> [UInt8] {
@@ -20,6 +21,16 @@ public enum Netpbm {
             var row = Array(repeating: UInt8(0), count: rowBytes)
             for x in 0..<bitmap.width where bitmap[x, y] { row[x / 8] |= 0x80 >> UInt8(x % 8) }
             bytes += row
+        }
+        return bytes
+    }
+
+    /// A greymap as a binary PGM with maxval 15: one byte a pixel, its level.
+    public static func pgm(_ greymap: Greymap) -> [UInt8] {
+        var bytes = Array("P5\n\(greymap.width) \(greymap.height)\n15\n".utf8)
+        bytes.reserveCapacity(bytes.count + greymap.width * greymap.height)
+        for y in 0..<greymap.height {
+            for x in 0..<greymap.width { bytes.append(greymap[x, y]) }
         }
         return bytes
     }

@@ -49,6 +49,27 @@ public enum SVGPicture {
         return svg + "</g>\n</svg>\n"
     }
 
+    /// A greyscale display: each run of equal level in a row one rect, at the ink's opacity for
+    /// its level (light adds linearly on the glass; the viewer's blending is close enough to show it).
+    public static func display(_ greymap: Greymap, scale: Int = 3, ink: String = "#e8f4ff") -> String {
+        let margin = scale * 2
+        let width = greymap.width * scale + margin * 2, height = greymap.height * scale + margin * 2
+        var svg = header(width: width, height: height)
+        svg += "<rect width=\"\(width)\" height=\"\(height)\" rx=\"\(scale * 2)\" fill=\"#050608\"/>\n<g fill=\"\(ink)\">\n"
+        for y in 0..<greymap.height {
+            var x = 0
+            while x < greymap.width {
+                let level = greymap[x, y]
+                guard level > 0 else { x += 1; continue }
+                let start = x
+                while x < greymap.width, greymap[x, y] == level { x += 1 }
+                let opacity = level == 15 ? "" : " fill-opacity=\"\(rounded(Double(level) / 15))\""
+                svg += "<rect x=\"\(margin + start * scale)\" y=\"\(margin + y * scale)\" width=\"\((x - start) * scale)\" height=\"\(scale)\"\(opacity)/>\n"
+            }
+        }
+        return svg + "</g>\n</svg>\n"
+    }
+
     private static func header(width: Int, height: Int) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">\n"
     }

@@ -1,7 +1,8 @@
 import Foundation
 import HeadwayRender
 
-/// Writes each device of a rig as picture files: `NAME.ppm` or `NAME.pbm`, and `NAME.svg`.
+/// Writes each device of a rig as picture files: `NAME.ppm` (LEDs), `NAME.pbm` (1-bit displays) or
+/// `NAME.pgm` (greyscale displays), and `NAME.svg`.
 public struct SnapshotWriter {
     public let directory: URL
 
@@ -19,7 +20,7 @@ public struct SnapshotWriter {
             written.append(try save(Array(svg.utf8), as: "\(chain.name).svg"))
         }
         for display in rig.displays {
-            written += try write(display.picture, named: display.name)
+            written += display.isGreyscale ? try write(display.glass, named: display.name) : try write(display.picture, named: display.name)
         }
         for lights in rig.lights {
             let light = lights.lit.map { $0 ? LinearColour(red: 1, green: 0.08, blue: 0.03) : LinearColour.black }
@@ -36,6 +37,16 @@ public struct SnapshotWriter {
         return [
             try save(Netpbm.pbm(picture), as: "\(name).pbm"),
             try save(Array(SVGPicture.display(picture).utf8), as: "\(name).svg"),
+        ]
+    }
+
+    /// Writes one greyscale display picture as `NAME.pgm` and `NAME.svg`; returns the paths written.
+    @discardableResult
+    public func write(_ glass: Greymap, named name: String) throws -> [String] {
+        try createDirectory()
+        return [
+            try save(Netpbm.pgm(glass), as: "\(name).pgm"),
+            try save(Array(SVGPicture.display(glass).utf8), as: "\(name).svg"),
         ]
     }
 

@@ -13,13 +13,14 @@ public final class LiveTerminal {
     /// The terminal's width in columns, when it says.
     public static func columns(_ fileDescriptor: Int32 = 1) -> Int? { Platform.terminalColumns(fileDescriptor) }
 
-    /// Whether `fileDescriptor` is a terminal of at least ``RigPainter/width`` columns (a narrower
-    /// one would wrap every line) and colour is allowed (no `NO_COLOR`, not `TERM=dumb`).
-    public static func canDrawLive(fileDescriptor: Int32 = 1) -> Bool {
-        guard Platform.isTerminal(fileDescriptor), (columns(fileDescriptor) ?? RigPainter.width) >= RigPainter.width else { return false }
-        if Platform.environment("NO_COLOR") != nil { return false }
-        if Platform.environment("TERM") == "dumb" { return false }
-        return true
+    /// How to draw live on `fileDescriptor`: nil when it cannot be drawn on in place (not a terminal,
+    /// narrower than ``RigPainter/width`` columns so that every line would wrap, or `TERM=dumb`);
+    /// otherwise whether in colour (not when `NO_COLOR` is set: then without colour escapes, grey
+    /// levels dithered).
+    public static func liveColour(fileDescriptor: Int32 = 1) -> Bool? {
+        guard Platform.isTerminal(fileDescriptor), (columns(fileDescriptor) ?? RigPainter.width) >= RigPainter.width else { return nil }
+        if Platform.environment("TERM") == "dumb" { return nil }
+        return Platform.environment("NO_COLOR") == nil
     }
 
     public func draw(_ lines: [String]) {

@@ -3,18 +3,25 @@ import HeadwayRender
 
 /// Draws a rig's virtual devices into a ``TerminalCanvas`` within 80 columns: displays as braille at
 /// their true pixel resolution (2x4 pixels a character), rings as circles of LEDs, strips as rows.
+/// A greyscale display's levels are the cells' brightness in colour; without colour they are
+/// dithered (a dim pixel lights fewer of its dots), so a dim track still reads as dim.
 /// The title and status lines use the terminal's whole width.
 public struct RigPainter: Sendable {
     /// The columns the devices are laid out in, and the least a terminal needs to draw live.
     public static let width = 80
     /// The terminal's width, for the title and status lines.
     public let columns: Int
+    /// Whether the canvas will be shown in colour (grey levels as brightness, not as dithering).
+    public let colour: Bool
     private static let pixelColour = Colour(red: 0xE8, green: 0xF4, blue: 0xFF)
     private static let frameColour = Colour(red: 0x60, green: 0x60, blue: 0x68)
     private static let offColour = Colour(red: 0x3A, green: 0x3A, blue: 0x3A)
     private static let lampColour = Colour(red: 0xFF, green: 0x50, blue: 0x30)
 
-    public init(columns: Int = RigPainter.width) { self.columns = max(Self.width, columns) }
+    public init(columns: Int = RigPainter.width, colour: Bool = true) {
+        self.columns = max(Self.width, columns)
+        self.colour = colour
+    }
 
     /// Paints `rig` under a title line and over status lines.
     public func paint(_ rig: SimulatorRig, title: String, status: [String]) -> TerminalCanvas {
@@ -58,15 +65,22 @@ public struct RigPainter: Sendable {
     }
 
     private func paint(_ display: SimulatedOLED, into canvas: inout TerminalCanvas, x: Int, y: Int) -> (width: Int, height: Int) {
-        let picture = display.picture
-        let columns = (picture.width + 1) / 2, rows = (picture.height + 3) / 4
-        let label = " \(display.name) \(picture.width)x\(picture.height) "
+        let glass = display.isGreyscale ? display.glass : nil
+        let picture = glass == nil ? display.picture : Bitmap(width: 1, height: 1)
+        let width = glass?.width ?? picture.width, height = glass?.height ?? picture.height
+        let columns = (width + 1) / 2, rows = (height + 3) / 4
+        let label = " \(display.name) \(width)x\(height)\(glass == nil ? "" : " grey") "
         let top = "┌" + label + String(repeating: "─", count: max(0, columns - label.count)) + "┐"
         canvas.write(top, x: x, y: y, colour: Self.frameColour)
         for row in 0..<rows {
             canvas.put("│", x: x, y: y + 1 + row, colour: Self.frameColour)
             for column in 0..<columns {
-                canvas.put(Self.braille(picture, column: column, row: row), x: x + 1 + column, y: y + 1 + row, colour: Self.pixelColour)
+                if let glass {
+                    let (character, level) = Self.braille(glass, column: column, row: row, dithered: !colour)
+                    canvas.put(character, x: x + 1 + column, y: y + 1 + row, colour: Self.ink(level))
+                } else {
+                    canvas.put(Self.braille(picture, column: column, row: row), x: x + 1 + column, y: y + 1 + row, colour: Self.pixelColour)
+                }
             }
             canvas.put("│", x: x + 1 + columns, y: y + 1 + row, colour: Self.frameColour)
         }
@@ -74,14 +88,41 @@ public struct RigPainter: Sendable {
         return (columns + 2, rows + 2)
     }
 
+    /// The dots of a braille cell: where each lies in the 2x4 pixels, its bit, and its place in
+    /// an ordered-dither matrix (0…7: the order in which dots light as a grey gets brighter).
+    private static let dots: [(dx: Int, dy: Int, bit: UInt32, order: Int)] = [
+        (0, 0, 0x01, 0), (0, 1, 0x02, 6), (0, 2, 0x04, 2), (1, 0, 0x08, 4), (1, 1, 0x10, 3), (1, 2, 0x20, 5), (0, 3, 0x40, 7), (1, 3, 0x80, 1),
+    ]
+
     /// The braille character for the 2x4 pixels at (`column`, `row`) in character cells.
     static func braille(_ picture: Bitmap, column: Int, row: Int) -> Character {
-        let dots: [(dx: Int, dy: Int, bit: UInt32)] = [
-            (0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10), (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80),
-        ]
         var bits: UInt32 = 0
         for dot in dots where picture[column * 2 + dot.dx, row * 4 + dot.dy] { bits |= dot.bit }
         return Character(Unicode.Scalar(0x2800 + bits)!)
+    }
+
+    /// The braille character for the 2x4 grey pixels at (`column`, `row`), and the mean level of
+    /// the dots it lights: every pixel above 0 lights its dot, or, `dithered`, a pixel lights its dot
+    /// when its level passes the dot's place in the dither matrix (level 15 lights all 8).
+    static func braille(_ glass: Greymap, column: Int, row: Int, dithered: Bool) -> (Character, UInt8) {
+        var bits: UInt32 = 0
+        var sum = 0, lit = 0
+        for dot in dots {
+            let level = glass[column * 2 + dot.dx, row * 4 + dot.dy]
+            let threshold = dithered ? Double(dot.order) * 15 / 8 : 0
+            guard Double(level) > threshold else { continue }
+            bits |= dot.bit
+            sum += Int(level)
+            lit += 1
+        }
+        return (Character(Unicode.Scalar(0x2800 + bits)!), lit == 0 ? 0 : UInt8(sum / lit))
+    }
+
+    /// The pixels' colour at grey `level`: the OLED's light, linear in the level, as sRGB.
+    static func ink(_ level: UInt8) -> Colour {
+        let light = LinearColour(pixelColour)
+        let share = Float(level) / 15
+        return LinearColour(red: light.red * share, green: light.green * share, blue: light.blue * share).sRGB
     }
 
     private static func cell(for light: LinearColour) -> (Character, Colour) {

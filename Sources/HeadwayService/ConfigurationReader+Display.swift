@@ -5,7 +5,7 @@ import Yams
 /// connected — I2C at an address, or SPI with D/C and reset lines.
 extension Reader {
     static let displayKeys = ["bus", "address", "size", "rotation", "rotated", "style", "contrast", "dc", "reset", "chip", "speed-hz"]
-    static let spiOnlyKeys = ["dc", "reset", "chip", "speed-hz"]
+    static let spiOnlyKeys = ["dc", "speed-hz"]
 
     /// Whether `bus` names an SPI bus (a display on SPI) rather than an I2C one.
     static func isSPIBus(_ bus: String) -> Bool {
@@ -18,6 +18,8 @@ extension Reader {
         }
         let bus = try string(busNode, "\(key).bus")
         let variant = controller.variant
+        let chip = try map["chip"].map { n throws(ConfigurationError) in try string(n, "\(key).chip") } ?? "header"
+        let reset = try map["reset"].map { n throws(ConfigurationError) in try line(n, "\(key).reset") }
         let link: DisplayLink
         if Self.isSPIBus(bus) {
             if let address = map["address"] {
@@ -33,15 +35,12 @@ extension Reader {
                 }
                 return UInt32(hz)
             } ?? variant.maxSPIClockHz
-            link = .spi(
-                bus: bus, chip: try map["chip"].map { n throws(ConfigurationError) in try string(n, "\(key).chip") } ?? "header",
-                dataCommand: try line(dcNode, "\(key).dc"), reset: try map["reset"].map { n throws(ConfigurationError) in try line(n, "\(key).reset") },
-                speedHz: speed)
+            link = .spi(bus: bus, chip: chip, dataCommand: try line(dcNode, "\(key).dc"), reset: reset, speedHz: speed)
         } else {
             if let extra = Self.spiOnlyKeys.first(where: { map[$0] != nil }) {
                 throw error(map[extra], "\(key).\(extra)", "is for a display on SPI, but bus \(bus) is I2C; remove \(extra), or set bus: to an SPI bus (header-ce0, spi0.0)")
             }
-            link = .i2c(bus: bus)
+            link = .i2c(bus: bus, chip: chip, reset: reset)
         }
         let configuration = try oledConfiguration(map, node, key: key, controller: controller)
         let ring = try map["style"].map { n throws(ConfigurationError) in try choice(n, "\(key).style", [("bar", false), ("ring", true)]) } ?? false

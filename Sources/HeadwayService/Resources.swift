@@ -21,12 +21,16 @@ enum Resources {
             switch output.device {
             case .ws2812(let bus, _, _, _, _, _), .apa102(let bus, _, _):
                 try claim("SPI bus \(spiName(bus))", by: who, hat: output.hat, line: output.line, key: key + ".bus")
-            case .oled(.i2c(let bus), let configuration, _):
-                try claim("I2C address \(hexByte(configuration.address)) on \(i2cName(bus))", by: who, hat: output.hat, line: output.line, key: key + ".address")
-            case .oled(.spi(let bus, let chip, let dataCommand, let reset, _), _, _):
-                try claim("SPI bus \(spiName(bus))", by: who, hat: output.hat, line: output.line, key: key + ".bus")
-                try claim("GPIO line \(dataCommand) of \(chip)", by: who, hat: output.hat, line: output.line, key: key + ".dc")
-                if let reset { try claim("GPIO line \(reset) of \(chip)", by: who, hat: output.hat, line: output.line, key: key + ".reset") }
+            case .oled(let link, let configuration, _):
+                if case .i2c(let bus, _, _) = link {
+                    try claim("I2C address \(hexByte(configuration.address)) on \(i2cName(bus))", by: who, hat: output.hat, line: output.line, key: key + ".address")
+                } else {
+                    try claim("SPI bus \(spiName(link.bus))", by: who, hat: output.hat, line: output.line, key: key + ".bus")
+                }
+                let (chip, lines) = link.lines
+                for (offset, role) in lines {
+                    try claim("GPIO line \(offset) of \(chip)", by: who, hat: output.hat, line: output.line, key: key + (role == "D/C" ? ".dc" : ".reset"))
+                }
             case .leds0(let path, _, _, _):
                 try claim(path, by: who, hat: output.hat, line: output.line, key: key + ".path")
             case .apa102GPIO(let chip, let data, let clock, _):

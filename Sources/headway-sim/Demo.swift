@@ -8,8 +8,8 @@ struct Demo: ParsableCommand {
         abstract: "Play a scripted 15-second job on the default virtual rig (24-LED ring, 60-LED strip, 128x64 OLED).",
         discussion: """
             The job starts indeterminate, becomes determinate with a label and an ETA, stalls briefly, \
-            resumes and succeeds. The terminal shows the devices live when it is a TTY (and NO_COLOR is \
-            unset), one line of text a second otherwise.
+            resumes and succeeds. The terminal shows the devices live when it is a TTY (without colour \
+            when NO_COLOR is set), one line of text a second otherwise.
             """
     )
 
@@ -95,9 +95,10 @@ struct Demo: ParsableCommand {
         }
         let indicator = ProgressIndicator(label: DemoScript.firstLabel, outputs: outputs, policy: DemoScript.policy, clock: clock)
         let realTime = ScaledClock(MonotonicClock(), factor: speed)
-        let live = !headless && LiveTerminal.canDrawLive()
+        let liveColour = headless ? nil : LiveTerminal.liveColour()
+        let live = liveColour != nil
         let terminal = LiveTerminal()
-        let painter = RigPainter(columns: LiveTerminal.columns() ?? RigPainter.width)
+        let painter = RigPainter(columns: LiveTerminal.columns() ?? RigPainter.width, colour: liveColour ?? true)
         var lastPlainPhase = ""
         var lastPlainSecond = -1
         var faults: [(time: Double, fault: BusFault)] = []
@@ -143,7 +144,7 @@ struct Demo: ParsableCommand {
             let status = StatusLine.describe(snapshot)
             if live {
                 let title = "Headway simulator · demo · speed \(NumberText.compact(speed))x · Ctrl-C to stop"
-                terminal.draw(painter.paint(rig, title: title, status: [status]).lines(colour: true))
+                terminal.draw(painter.paint(rig, title: title, status: [status]).lines(colour: painter.colour))
             } else if !headless {
                 let second = Int(snapshot.time)
                 if second != lastPlainSecond || snapshot.phase.name != lastPlainPhase {

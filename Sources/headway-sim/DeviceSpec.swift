@@ -9,9 +9,13 @@ enum DeviceSpec: Equatable {
     case pi5(Int)
     case bar(Int)
     case blinkt
-    case oled(OLEDController, width: Int, height: Int)
+    case oled(OLEDController, width: Int, height: Int, spi: Bool)
 
-    static let help = "ringN or stripN (WS2812, e.g. ring24, strip60), apa102-N (APA102 strip), leds0-N (a ring on the Pi 5's /dev/leds0), barN (GPIO LEDs, 1…16), blinkt (8 APA102 on GPIO), oledWxH for an SSD1306 (oled128x64, oled128x32, oled64x48) or sh1106 (128x64)"
+    static let help = "ringN or stripN (WS2812, e.g. ring24, strip60), apa102-N (APA102 strip), leds0-N (a ring on the Pi 5's /dev/leds0), barN (GPIO LEDs, 1…16), blinkt (8 APA102 on GPIO), an OLED as CONTROLLER[-WxH][@spi] (\(OLEDController.allCases.map(\.rawValue).joined(separator: ", ")); e.g. ssd1327, sh1107-64x128, sh1106@spi: I2C at 0x3C, or SPI0 with D/C on GPIO 24 and reset on 25), or oledWxH for an SSD1306 (oled128x64, oled128x32, oled64x48)"
+
+    /// The SPI wiring of an `@spi` display: luma.oled's and most modules' documented Pi wiring.
+    static let spiDataCommand: UInt32 = 24
+    static let spiReset: UInt32 = 25
 
     init(parsing text: String) throws(SpecError) {
         let lower = text.lowercased()
@@ -31,17 +35,35 @@ enum DeviceSpec: Equatable {
             self = .ring(n)
         } else if let n = count(after: "strip") {
             self = .strip(n)
-        } else if lower == "sh1106" || lower == "sh1106-128x64" {
-            self = .oled(.sh1106, width: 128, height: 64)
-        } else if lower.hasPrefix("oled") {
-            let size = lower.dropFirst(4).split(separator: "x")
-            guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]), (try? OLEDConfiguration(controller: .ssd1306, width: w, height: h)) != nil else {
-                throw SpecError("device \"\(text)\": SSD1306 modules are oled128x64, oled128x32 or oled64x48")
-            }
-            self = .oled(.ssd1306, width: w, height: h)
+        } else if let display = try Self.display(lower, text) {
+            self = display
         } else {
             throw SpecError("unknown device \"\(text)\"; use \(Self.help)")
         }
+    }
+
+    /// `CONTROLLER[-WxH][@spi]`, or `oledWxH` (SSD1306 on I2C); nil when `lower` names no display.
+    private static func display(_ lower: String, _ text: String) throws(SpecError) -> DeviceSpec? {
+        let spi = lower.hasSuffix("@spi")
+        let name = spi ? String(lower.dropLast(4)) : lower
+        let parts = name.split(separator: "-", maxSplits: 1)
+        let controller: OLEDController
+        var size: Substring?
+        if name.hasPrefix("oled"), let legacy = Optional(name.dropFirst(4)), !legacy.isEmpty {
+            controller = .ssd1306
+            size = legacy
+        } else if let first = parts.first, let named = OLEDController(rawValue: String(first)) {
+            controller = named
+            size = parts.count == 2 ? parts[1] : nil
+        } else {
+            return nil
+        }
+        let variant = controller.variant
+        let dimensions = size.map { $0.split(separator: "x").compactMap { Int($0) } } ?? [variant.modules[0].width, variant.modules[0].height]
+        guard dimensions.count == 2, variant.modules.contains(where: { $0.width == dimensions[0] && $0.height == dimensions[1] }) else {
+            throw SpecError("device \"\(text)\": \(controller.rawValue) modules come in \(variant.sizes)")
+        }
+        return .oled(controller, width: dimensions[0], height: dimensions[1], spi: spi)
     }
 
     var name: String {
@@ -84,11 +106,18 @@ enum DeviceSpec: Equatable {
             let chip = VirtualGPIOChip(label: "pinctrl-bcm2711", clock: clock)
             let lines = try! SimulatedGPIOLEDs(name: name, chip: chip, offsets: (0..<UInt32(n)).map { $0 + 4 })
             return SimulatorRig(lights: [lines], gpioChips: [chip])
-        case .oled(let controller, let w, let h):
-            // Sizes were checked when parsing.
+        case .oled(let controller, let w, let h, let spi):
+            // Sizes were checked when parsing, and the SPI lines are free on a new chip.
             let configuration = try! OLEDConfiguration(controller: controller, width: w, height: h)
-            let bus = VirtualI2CBus(name: "i2c-1", clockHz: i2cClockHz, clock: clock)
-            return SimulatorRig(displays: [SimulatedOLED(name: name, configuration: configuration, bus: bus)])
+            guard spi else {
+                let bus = VirtualI2CBus(name: "i2c-1", clockHz: i2cClockHz, clock: clock)
+                return SimulatorRig(displays: [SimulatedOLED(name: name, configuration: configuration, bus: bus)])
+            }
+            let bus = VirtualSPIBus(name: "spi0.0", clockModel: .raspberryPi4, clock: clock)
+            let header = VirtualGPIOChip(label: "pinctrl-bcm2711", clock: clock)
+            let oled = try! SimulatedOLED(
+                name: name, configuration: configuration, bus: bus, lines: header, dataCommand: Self.spiDataCommand, reset: Self.spiReset, clock: clock)
+            return SimulatorRig(displays: [oled], spiBuses: [bus], gpioChips: [header])
         }
     }
 }

@@ -1,92 +1,90 @@
 import ArgumentParser
 import Foundation
 import Headway
+import HeadwayService
 import HeadwaySimulator
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Feed a bus capture (from --capture) to virtual chips and write what they show.",
         discussion: """
-            Every I2C line of the capture is delivered, in order, to a virtual controller at its bus \
-            and address; then each controller's picture is written to --out as PBM and SVG (named \
-            oled, or oled-BUS-ADDRESS when the capture talks to several). Protocol errors the \
-            controllers found are printed, and make the command fail.
+            The displays are --device (an OLED as CONTROLLER[-WxH][@spi], as for render) or every \
+            display of --board with its --hat presets or of --config FILE. Every line of the capture \
+            is delivered in order at its time: I2C writes to the controller at their bus and address \
+            (another module of --device's kind is added at an address the capture talks to that \
+            has none), SPI writes to the chip on their bus with the D/C and reset lines at the levels \
+            the capture's GPIO lines set. Then each display's glass is written to --out (NAME.pbm, or \
+            NAME.pgm for greyscale, and NAME.svg; oled-BUS-ADDRESS for added modules). Protocol \
+            errors the controllers found are printed, and make the command fail.
             """
     )
 
     @Argument(help: "The capture file (JSON lines).")
     var capture: String
 
-    @Option(help: "The module the capture was sent to: oled128x64, oled128x32, oled64x48 or sh1106.")
-    var device: String = "oled128x64"
+    @Option(help: "The module the capture was sent to: CONTROLLER[-WxH][@spi] (e.g. ssd1327, sh1106@spi) or oledWxH.")
+    var device: String?
+
+    @Option(help: "A board preset, with --hat, instead of --device.")
+    var board: String?
+
+    @Option(name: .customLong("hat"), help: ArgumentHelp("A HAT or module preset on the board (repeatable).", valueName: "NAME"))
+    var hats: [String] = []
+
+    @Option(help: ArgumentHelp("Every display of a configuration file, instead of --device.", valueName: "FILE"))
+    var config: String?
 
     @Option(help: ArgumentHelp("Folder to write the pictures to.", valueName: "DIR"))
     var out: String
 
+    private var choice: ConfigurationChoice { ConfigurationChoice(board: board, hats: hats, config: config) }
+
+    func validate() throws {
+        if let problem = choice.problem { throw ValidationError(problem) }
+        if device != nil, board != nil || config != nil { throw ValidationError("give --device, or --board NAME --hat NAME, or --config FILE, not both") }
+    }
+
     func run() throws {
-        let spec: DeviceSpec
-        do { spec = try DeviceSpec(parsing: device) } catch { throw ValidationError("--device: \(error)") }
-        guard case .oled(let controller, let width, let height) = spec else {
-            throw ValidationError("--device \(device) is not a display; replay decodes I2C captures for OLEDs")
-        }
+        let clock = ManualClock()
+        let (rig, module) = try displays(clock: clock)
         guard let text = try? String(contentsOfFile: capture, encoding: .utf8) else {
             throw ValidationError("cannot read the capture \(capture)")
         }
-        var chips: [(key: String, chip: VirtualOLED)] = []
+        var player = CapturePlayer(rig: rig, module: module, clock: clock)
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-                throw ValidationError("\(capture):\(number + 1): not a JSON object")
-            }
-            guard let address = object["addr"] as? Int else { continue }  // SPI and GPIO lines
-            guard let bus = object["bus"] as? String, let hexBytes = object["write"] as? String, let bytes = Self.bytes(hex: hexBytes),
-                (0...127).contains(address)
-            else {
-                throw ValidationError("\(capture):\(number + 1): an I2C line needs \"bus\", \"addr\" (0…127) and \"write\" (hex bytes)")
-            }
-            let key = "\(bus)-\(hexByte(UInt8(address)))"
-            let chip: VirtualOLED
-            if let known = chips.first(where: { $0.key == key }) {
-                chip = known.chip
-            } else {
-                chip = VirtualOLED(controller: controller, width: width, height: height, address: UInt8(address))
-                chips.append((key, chip))
-            }
-            chip.receive(bytes)
-            chip.stop()
+            do { try player.play(line) } catch { throw ValidationError("\(capture):\(number + 1): \(error)") }
         }
-        guard !chips.isEmpty else { throw ValidationError("\(capture) has no I2C lines to replay") }
+        guard player.delivered > 0 else { throw ValidationError("\(capture) has nothing for these displays (no I2C or SPI writes to them)") }
         let writer = SnapshotWriter(directory: out)
         var problems: [String] = []
-        for (key, chip) in chips {
-            let name = chips.count == 1 ? "oled" : "oled-\(key)"
-            print(try writer.write(chip.picture, named: name).joined(separator: "\n"))
-            problems += chip.protocolErrors.map { "\(key): \($0)" }
+        for display in player.rig.displays {
+            let pictures = display.isGreyscale ? try writer.write(display.glass, named: display.name) : try writer.write(display.picture, named: display.name)
+            print(pictures.joined(separator: "\n"))
+            problems += display.chip.protocolErrors.map { "\(display.name): \($0)" }
+        }
+        for (name, chip) in player.added {
+            let pictures = chip.isGreyscale ? try writer.write(chip.glass, named: name) : try writer.write(chip.picture, named: name)
+            print(pictures.joined(separator: "\n"))
+            problems += chip.protocolErrors.map { "\(name): \($0)" }
         }
         if !problems.isEmpty {
             throw ValidationError("the controllers found protocol errors:\n" + problems.joined(separator: "\n"))
         }
     }
 
-    static func bytes(hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0, !digits.isEmpty else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
+    /// The rig the capture is played on, and --device's module (for modules the capture adds).
+    private func displays(clock: ManualClock) throws -> (SimulatorRig, (controller: OLEDController, width: Int, height: Int)?) {
+        if board != nil || config != nil {
+            let factory = SimulatorDeviceFactory(clock: clock)
+            do { _ = try OutputBuilder.outputs(for: try choice.load(fallback: Presets.simulatorRig), factory: factory) } catch { throw ValidationError("\(error)") }
+            guard !factory.rig.displays.isEmpty else { throw ValidationError("the configuration has no display to replay a capture on") }
+            return (factory.rig, nil)
         }
-        return bytes
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30...0x39: c - 0x30
-        case 0x61...0x66: c - 0x61 + 10
-        case 0x41...0x46: c - 0x41 + 10
-        default: nil
+        let spec: DeviceSpec
+        do { spec = try DeviceSpec(parsing: device ?? "oled128x64") } catch { throw ValidationError("--device: \(error)") }
+        guard case .oled(let controller, let width, let height, _) = spec else {
+            throw ValidationError("--device \(device ?? "") is not a display; replay decodes captures for OLEDs")
         }
+        return (spec.rig(clock: clock), (controller, width, height))
     }
 }

@@ -60,9 +60,10 @@ struct Serve: ParsableCommand {
             core.recordsFrames = true
             return SimulatorOperations(core: core, rig: { rig })
         }
-        let live = !headless && LiveTerminal.canDrawLive()
+        let liveColour = headless ? nil : LiveTerminal.liveColour()
+        let live = liveColour != nil
         let terminal = LiveTerminal()
-        if live {
+        if let colour = liveColour {
             var lastDraw = -Double.infinity
             host.afterTick = { core in
                 guard clock.now - lastDraw >= 1.0 / 30 else { return }
@@ -72,7 +73,8 @@ struct Serve: ParsableCommand {
                     return "\(job.id): \(snapshot.phase.name)\(snapshot.percentText.map { " \($0)" } ?? "")\(snapshot.label.map { " · \($0)" } ?? "")"
                 }
                 let title = "Headway simulator · serve · \(path)"
-                terminal.draw(RigPainter(columns: LiveTerminal.columns() ?? RigPainter.width).paint(rig, title: title, status: jobs.isEmpty ? ["idle: no jobs"] : jobs).lines(colour: true))
+                let painter = RigPainter(columns: LiveTerminal.columns() ?? RigPainter.width, colour: colour)
+                terminal.draw(painter.paint(rig, title: title, status: jobs.isEmpty ? ["idle: no jobs"] : jobs).lines(colour: colour))
             }
         }
         defer { if live { terminal.finish() } }

@@ -58,8 +58,17 @@ final class SimulatorDeviceFactory: DeviceFactory {
     }
 
     func display(_ output: OutputConfiguration) throws(DeviceError) -> any DisplayDevice {
-        guard case .oled(.i2c(let bus), let configuration, _) = output.device else { throw DeviceError(.unsupported, "\(output.name) is not a display") }
-        let oled = SimulatedOLED(name: output.name, configuration: configuration, bus: i2cBus(bus))
+        guard case .oled(let link, let configuration, _) = output.device else { throw DeviceError(.unsupported, "\(output.name) is not a display") }
+        let oled: SimulatedOLED
+        switch link {
+        case .i2c(let bus, let label, let reset):
+            let resetLine = try reset.map { offset throws(DeviceError) in try OLEDResetLine(chip: chip(label), offset: offset, delay: SimulatedDelay(clock: clock)) }
+            oled = SimulatedOLED(name: output.name, configuration: configuration, bus: i2cBus(bus), reset: resetLine)
+        case .spi(let bus, let label, let dataCommand, let reset, let speed):
+            oled = try SimulatedOLED(
+                name: output.name, configuration: configuration, bus: spiBus(bus, .exact), lines: chip(label), dataCommand: dataCommand, reset: reset,
+                speedHz: speed, clock: clock)
+        }
         rig.displays.append(oled)
         return oled.driver
     }

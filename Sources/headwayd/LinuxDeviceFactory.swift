@@ -52,8 +52,10 @@ final class LinuxDeviceFactory: DeviceFactory {
     func display(_ output: OutputConfiguration) throws(DeviceError) -> any DisplayDevice {
         guard case .oled(let link, let configuration, _) = output.device else { throw DeviceError(.unsupported, "\(output.name) is not a display") }
         switch link {
-        case .i2c(let bus):
-            return OLEDDisplay(bus: try i2cBus(bus), configuration: configuration)
+        case .i2c(let bus, let label, let reset):
+            let resetLine = try reset.map { offset throws(DeviceError) in try OLEDResetLine(chip: try chip(label), offset: offset, delay: LinuxDelay()) }
+            let interface = I2COLEDInterface(bus: try i2cBus(bus), address: configuration.address, reset: resetLine)
+            return OLEDDisplay(interface: interface, configuration: configuration)
         case .spi(let bus, let label, let dataCommand, let reset, let speed):
             let interface = try SPIOLEDInterface(
                 bus: try spiBus(bus, .exact), speedHz: speed, chip: try chip(label), dataCommand: dataCommand, reset: reset, delay: LinuxDelay())

@@ -57,7 +57,7 @@ struct PresetTests {
             for output in configuration.outputs {
                 switch output.device {
                 case .ws2812(let bus, _, _, _, _, _), .apa102(let bus, _, _): #expect(bus.hasPrefix("/dev/spidev0."), "\(hat)")
-                case .oled(.i2c(let bus), _, _): #expect(bus == "/dev/i2c-1", "\(hat)")
+                case .oled(.i2c(let bus, _, _), _, _): #expect(bus == "/dev/i2c-1", "\(hat)")
                 case .oled(.spi(let bus, let chip, _, _, _), _, _): #expect(bus.hasPrefix("/dev/spidev0.") && chip == preset.gpioChip, "\(hat)")
                 case .apa102GPIO(let chip, _, _, _), .gpioLEDs(let chip, _, _): #expect(chip == preset.gpioChip, "\(hat)")
                 case .leds0: Issue.record("no HAT uses /dev/leds0")
@@ -74,7 +74,7 @@ struct PresetTests {
         let blinkt = try only("pimoroni-blinkt")
         guard case .apa102GPIO("pinctrl-rp1", 23, 24, 8) = blinkt.outputs[0].device else { Issue.record("\(blinkt.outputs)"); return }
         let pioled = try only("adafruit-pioled")
-        guard case .oled(.i2c("/dev/i2c-1"), let small, false) = pioled.outputs[0].device else { Issue.record("\(pioled.outputs)"); return }
+        guard case .oled(.i2c("/dev/i2c-1", _, nil), let small, false) = pioled.outputs[0].device else { Issue.record("\(pioled.outputs)"); return }
         #expect(small.width == 128 && small.height == 32 && small.address == 0x3C && small.controller == .ssd1306)
         let bonnet = try only("adafruit-oled-bonnet", on: "raspberry-pi-4")
         guard case .oled(_, let large, false) = bonnet.outputs[0].device else { Issue.record("\(bonnet.outputs)"); return }
@@ -87,7 +87,7 @@ struct PresetTests {
         guard case .ws2812("/dev/spidev0.0", 24, let layout, _, _, .grb) = ring.outputs[0].device, layout.isRing else { Issue.record("\(ring.outputs)"); return }
         #expect(ring.spiClock == .raspberryPi3 && ring.outputs[0].pipeline.budget != nil)
         let oled = try only("ssd1306-128x64")
-        guard case .oled(.i2c("/dev/i2c-1"), let generic, false) = oled.outputs[0].device else { Issue.record("\(oled.outputs)"); return }
+        guard case .oled(.i2c("/dev/i2c-1", _, nil), let generic, false) = oled.outputs[0].device else { Issue.record("\(oled.outputs)"); return }
         #expect(generic.width == 128 && generic.height == 64 && generic.address == 0x3C)
     }
 
@@ -129,9 +129,10 @@ struct PresetTests {
 
     @Test(arguments: [
         ("board: Raspberry Pi 5\noutputs:\n  - name: a\n    driver: leds0\n    count: 8\n", 1, "board", "\"Raspberry Pi 5\" is not a board preset; the boards are raspberry-pi-3, raspberry-pi-4, raspberry-pi-5, raspberry-pi-cm4, raspberry-pi-zero-2-w"),
-        ("board: raspberry-pi-4\nhats: [blinkt]\n", 2, "hats", "\"blinkt\" is not a HAT preset; the HATs are adafruit-oled-bonnet, adafruit-pioled, "),
+        ("board: raspberry-pi-4\nhats: [blinkt]\n", 2, "hats", "\"blinkt\" is not a HAT preset; the HATs are adafruit-oled-bonnet, adafruit-oled-bonnet-2in23, adafruit-pioled, "),
         ("hats: pimoroni-blinkt\n", 1, "hats", "must be a list of HAT presets"),
-        ("outputs:\n  - name: oled\n    driver: ssd1306\n    bus: header-ce1\n", 2, "outputs.oled.bus", "header-ce1 is not a header bus for a display; use header"),
+        ("outputs:\n  - name: oled\n    driver: ssd1306\n    bus: header-ce2\n", 2, "outputs.oled.bus", "header-ce2 is not a header bus; use header (I2C), or header-ce0 or header-ce1 for a display on SPI"),
+        ("outputs:\n  - name: oled\n    driver: ssd1306\n    bus: header-ce1\n", 4, "outputs[0].dc", "missing: a display on SPI needs its D/C line"),
     ] as [(String, Int, String, String)])
     func presetMistakesAreExplained(yaml: String, line: Int, key: String, message: String) {
         #expect {
@@ -146,7 +147,7 @@ struct PresetTests {
     /// by label when the service starts.
     @Test func withoutABoardTheHeaderIsTheUsualOne() throws {
         let configuration = try ConfigurationLoader.parse("hats: [adafruit-pioled]\noutputs:\n  - name: ring\n    driver: ws2812\n    bus: header\n    count: 12\n", source: "plain.yaml")
-        guard case .oled(.i2c("/dev/i2c-1"), _, _) = configuration.outputs[0].device, case .ws2812("/dev/spidev0.0", 12, _, _, _, _) = configuration.outputs[1].device else {
+        guard case .oled(.i2c("/dev/i2c-1", _, nil), _, _) = configuration.outputs[0].device, case .ws2812("/dev/spidev0.0", 12, _, _, _, _) = configuration.outputs[1].device else {
             Issue.record("\(configuration.outputs)"); return
         }
         #expect(configuration.spiClock == .exact)

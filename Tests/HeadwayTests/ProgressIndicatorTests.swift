@@ -44,9 +44,9 @@ struct ProgressIndicatorTests {
         try indicator.update(value: 0.5)
         clock.set(to: 3)
         try indicator.refresh()
-        let transactions = oled.bus.statistics.total.transactions
+        let transactions = oled.i2cBus!.statistics.total.transactions
         try indicator.refresh()
-        #expect(oled.bus.statistics.total.transactions == transactions, "the same picture is not sent twice")
+        #expect(oled.i2cBus!.statistics.total.transactions == transactions, "the same picture is not sent twice")
     }
 
     @Test func refusedReportsChangeNothing() throws {
@@ -66,17 +66,17 @@ struct ProgressIndicatorTests {
         try indicator.update(value: 0.2)
         clock.set(to: 3)
         try indicator.refresh()
-        oled.bus.inject(.disappear(address: 0x3C, until: 4.05))
+        oled.i2cBus!.inject(.disappear(address: 0x3C, until: 4.05))
         try indicator.update(value: 0.6)
         clock.set(to: 4)
         #expect(throws: DeviceError.self) { try indicator.refresh() }
         #expect(strip.levels[5] != strip.levels[9], "the strip was drawn although the display failed")
-        oled.bus.endFrame()
+        oled.i2cBus!.endFrame()
         clock.set(to: 4.1)
         try indicator.refresh()
-        oled.bus.endFrame()
+        oled.i2cBus!.endFrame()
         // Plugged back in, the display has lost power: it is set up again and sent the whole picture.
-        #expect(oled.bus.statistics.frames.last!.bytes > 1024, "after a failure the display is sent the whole picture")
+        #expect(oled.i2cBus!.statistics.frames.last!.bytes > 1024, "after a failure the display is sent the whole picture")
         #expect(oled.chip.protocolErrors.isEmpty)
         var expected = Bitmap(width: 128, height: 64)
         BarScreenStyle().render(ProgressStyleConfiguration(snapshot: indicator.snapshot), into: &expected)

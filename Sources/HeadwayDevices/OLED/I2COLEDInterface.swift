@@ -1,7 +1,6 @@
 /// A controller on I2C: every message starts with a control byte (datasheets' "Co" and "D/C#"
 /// bits): 0x00 for a stream of commands, 0x40 for a stream of display data (SSD1306 §8.1.5; the
-/// same byte on every controller here). A module's RES# pin, where it has one, is tied to its own
-/// power-on reset, so there is nothing to pulse.
+/// same byte on every controller here). A module that brings RES# out has it on a GPIO line.
 public struct I2COLEDInterface: OLEDInterface {
     /// The control bytes (Co = 0: the rest of the message is all commands, or all display data).
     static let commandStream: UInt8 = 0x00
@@ -10,10 +9,12 @@ public struct I2COLEDInterface: OLEDInterface {
     public let bus: any I2CBus
     /// The 7-bit address: 0x3C (SA0 low) or 0x3D.
     public let address: UInt8
+    public let resetLine: OLEDResetLine?
 
-    public init(bus: any I2CBus, address: UInt8) {
+    public init(bus: any I2CBus, address: UInt8, reset: OLEDResetLine? = nil) {
         self.bus = bus
         self.address = address
+        resetLine = reset
     }
 
     public var name: String { "\(bus.name) at \(hexByte(address))" }
@@ -31,7 +32,9 @@ public struct I2COLEDInterface: OLEDInterface {
         try bus.write(messages, to: address)
     }
 
-    public func reset(_ timing: OLEDResetTiming) throws(DeviceError) {}
+    public func reset(_ timing: OLEDResetTiming) throws(DeviceError) {
+        try resetLine?.pulse(timing)
+    }
 
     /// One command message: the address byte, the control byte and the commands.
     public func commandCost(_ count: Int) -> Int { count + 2 * ((count + bus.maxMessageLength - 2) / (bus.maxMessageLength - 1)) }

@@ -1,111 +1,120 @@
 /// One controller command with its argument bytes, as the controller's datasheet defines it.
 ///
-/// Sections cited: SSD1306 datasheet Rev 1.1 §10 ("Command Descriptions"), SH1106 datasheet V2.3
-/// "Commands" (numbered 1–21), SH1107 datasheet "Commands" (numbered 1–22), SSD1327 datasheet
-/// Rev 1.2 §8 (command table 8-1) and §9; docs/oled-controllers.md tabulates them per controller.
+/// Cited by datasheet and page: SSD1306 Rev 1.1 (table 9-1, pp.28–32), SH1106 V2.2, SH1107 V2.1,
+/// SSD1327 Rev 1.8 (table 8-1, §9); docs/oled-controllers.md tabulates every controller's set.
 /// SSD1305, SSD1309 and SSD1315 define the SSD1306 commands used here with the same bytes (their
-/// datasheets' command tables); where a controller differs, the variant table picks another case.
+/// command tables); where a controller differs, its variant row picks another case.
 public enum OLEDCommand: Sendable, Equatable {
     // MARK: Fundamental commands (every monochrome controller)
 
-    /// 0x81 n: contrast, 0…255 (SSD1306 §10.1.7; SH1106 5; SH1107 5; SSD1327 table 8-1 too).
+    /// 0x81 n: contrast, 0…255 (SSD1306 p.28; SH1106 p.20; SH1107 p.28; SSD1327 p.33).
     case contrast(UInt8)
-    /// 0xA4 / 0xA5: show RAM, or light every pixel (SSD1306 §10.1.9; SH1106 7).
+    /// 0xA4 / 0xA5: show RAM, or light every pixel (SSD1306 p.28; SH1106 p.21; SH1107 p.30).
     case entireDisplayOn(Bool)
-    /// 0xA6 / 0xA7: normal or inverse display (SSD1306 §10.1.10; SH1106 8).
+    /// 0xA6 / 0xA7: normal or inverse display (SSD1306 p.28; SH1106 p.21; SH1107 p.31).
     case inverted(Bool)
-    /// 0xAE / 0xAF: display off (sleep, RAM kept) or on (SSD1306 §10.1.12; SH1106 11; SSD1327 §8).
+    /// 0xAE / 0xAF: display off (sleep, RAM kept) or on (SSD1306 p.28; SH1106 p.23; SH1107 p.33;
+    /// SSD1327 p.34).
     case displayOn(Bool)
 
     // MARK: Addressing
 
-    /// 0x20 n: memory addressing mode, 0 horizontal, 1 vertical, 2 page (SSD1306 §10.1.3).
+    /// 0x20 n: memory addressing mode, 0 horizontal, 1 vertical, 2 page (SSD1306 p.30).
     case addressingMode(UInt8)
-    /// 0x21 a b: column window for horizontal addressing, absolute columns (SSD1306 §10.1.4).
+    /// 0x21 a b: column window for horizontal addressing, absolute columns (SSD1306 p.30; SSD1305:
+    /// 0…131, p.33).
     case columnWindow(UInt8, UInt8)
-    /// 0x22 a b: page window for horizontal addressing (SSD1306 §10.1.5).
+    /// 0x22 a b: page window for horizontal addressing (SSD1306 p.31).
     case pageWindow(UInt8, UInt8)
-    /// 0xB0 | p: the page that page addressing writes (SSD1306 §10.1.13: 0…7; SH1106 12: 0…7;
-    /// SH1107 12: 0…15).
+    /// 0xB0 | p: the page that page addressing writes (SSD1306 p.31: 0…7; SH1106 p.23: 0…7;
+    /// SH1107 p.33: 0…15).
     case page(UInt8)
     /// 0x00 | low nibble, 0x10 | high nibble: the column that page addressing writes next
-    /// (SSD1306 §10.1.1–2; SH1106 1–2; SH1107 1–2).
+    /// (SSD1306 p.30; SH1106 p.19: 0…131; SH1107 p.23: 0…127).
     case column(UInt8)
-    /// 0x20 / 0x21 (SH1107 3): page addressing (0x20) or vertical addressing (0x21), one byte.
+    /// 0x20 / 0x21: page addressing or vertical addressing, one byte (SH1107 pp.24–26).
     case sh1107AddressingMode(vertical: Bool)
 
     // MARK: Hardware configuration
 
-    /// 0x40 | n: the RAM row shown on the first scanned line, 0…63 (SSD1306 §10.1.6; SH1106 4).
+    /// 0x40 | n: the RAM row shown on the first scanned line, 0…63 (SSD1306 p.31; SH1106 p.20).
     case startLine(UInt8)
-    /// 0xDC n: display start line on SH1107, 0…127 (SH1107 14, a two-byte command).
+    /// 0xDC n: display start line on SH1107, 0…127, a two-byte command (SH1107 p.38).
     case sh1107StartLine(UInt8)
-    /// 0xA0 / 0xA1: column 0 on SEG0, or on the last SEG (SSD1306 §10.1.8; SH1106 6; SH1107 8).
+    /// 0xA0 / 0xA1: column 0 on SEG0, or on the last SEG (SSD1306 p.31; SH1106 p.21; SH1107 p.29).
     case segmentRemap(Bool)
-    /// 0xA8 n: multiplex ratio, the number of scanned lines minus one (SSD1306 §10.1.11; SH1106 9;
-    /// SH1107 9: up to 127; SSD1327 §8: 15…127).
+    /// 0xA8 n: multiplex ratio, the number of scanned lines minus one (SSD1306 p.31: 15…63; SH1106
+    /// p.22; SH1107 p.30: up to 127; SSD1327 p.34: 15…127).
     case multiplex(UInt8)
-    /// 0xC0 / 0xC8: COM scan from COM0 up, or from the last COM down (SSD1306 §10.1.14; SH1106 13).
+    /// 0xC0 / 0xC8: COM scan from COM0 up, or from the last COM down (SSD1306 p.31; SH1106 p.24;
+    /// SH1107 p.34).
     case comScanReversed(Bool)
-    /// 0xD3 n: vertical shift of the scan, 0…63 (SSD1306 §10.1.15; SH1106 14; SH1107 16: 0…127).
+    /// 0xD3 n: vertical shift of the scan, 0…63 (SSD1306 p.31; SH1106 p.24; SH1107 p.32: 0…127).
     case displayOffset(UInt8)
     /// 0xDA n: COM pins hardware configuration, sequential or alternative, left/right remap
-    /// (SSD1306 §10.1.18; SH1106 17).
+    /// (SSD1306 p.31; SH1106 p.26).
     case comPins(UInt8)
 
     // MARK: Timing and driving
 
     /// 0xD5 n: display clock divide ratio (bits 3…0) and oscillator frequency (bits 7…4)
-    /// (SSD1306 §10.1.16; SH1106 15; SH1107 17).
+    /// (SSD1306 p.32; SH1106 p.25; SH1107 p.35).
     case clock(UInt8)
-    /// 0xD9 n: pre-charge periods, phase 1 in bits 3…0, phase 2 in bits 7…4 (SSD1306 §10.1.17;
-    /// SH1106 16; SH1107 18).
+    /// 0xD9 n: pre-charge periods, phase 1 in bits 3…0, phase 2 in bits 7…4 (SSD1306 p.32; SH1106
+    /// p.26; SH1107 p.36).
     case precharge(UInt8)
-    /// 0xDB n: VCOMH deselect level (SSD1306 §10.1.19; SH1106 18; SH1107 19).
+    /// 0xDB n: VCOMH deselect level (SSD1306 p.32; SH1106 p.27; SH1107 p.37).
     case vcomh(UInt8)
-    /// 0x8D n: charge pump, 0x14 on, 0x10 off (SSD1306 application note "Charge Pump Regulator",
-    /// table 2-1; SSD1315 adds voltage settings in the same byte).
+    /// 0x8D n: charge pump, 0x14 on, 0x10 off (SSD1306 application note Rev 0.4 §2.1; SSD1315
+    /// appendix IV p.8 adds 8.5 V and 9 V in the same byte).
     case chargePump(UInt8)
-    /// 0xAD n: DC-DC converter control (SH1106 10: 0x8B on, 0x8A off; SH1107 10: 0x81 on, 0x80 off).
+    /// 0xAD n: DC-DC converter control (SH1106 p.22: 0x8B on, 0x8A off; SH1107 p.32: 0x81 on, 0x80 off).
     case dcdc(UInt8)
-    /// 0x30 | n: DC-DC output voltage, 0…3 (SH1106 3).
+    /// 0x30 | n: charge pump output voltage, 0…3 (SH1106 p.19).
     case pumpVoltage(UInt8)
-    /// 0x2E: stop any horizontal or vertical scroll (SSD1306 §10.2.3); RAM may only be written
-    /// correctly with scrolling off.
+    /// 0xFD n: command lock, 0x12 unlocks, 0x16 locks (SSD1309 p.27; SSD1327 §9.1.23 p.49).
+    case commandLock(UInt8)
+    /// 0xAD n: master configuration on SSD1305, 0x8E selects external VCC (SSD1305 p.35).
+    case masterConfiguration(UInt8)
+    /// 0xD8 n: area colour and low power display modes (SSD1305 p.35).
+    case areaColour(UInt8)
+    /// 0x91 a b c d: current drive pulse widths of bank 0 and colours A, B, C (SSD1305 p.33).
+    case lookUpTable(UInt8, UInt8, UInt8, UInt8)
+    /// 0xAD n: internal current reference on SSD1315, 0x10 internal at 19 µA (SSD1315 appendix IV p.6).
+    case internalReference(UInt8)
+    /// 0x2E: stop any horizontal or vertical scroll (SSD1306 p.29); RAM must be rewritten after it.
     case scrollOff
 
     // MARK: SSD1327 (4-bit greyscale)
 
-    /// 0x15 a b: column window, in pairs of pixels (byte columns), 0…63 (SSD1327 §9.1.1).
+    /// 0x15 a b: column window, in pairs of pixels (byte columns), 0…63 (SSD1327 §9.1.1 p.39).
     case greyColumnWindow(UInt8, UInt8)
-    /// 0x75 a b: row window, 0…127 (SSD1327 §9.1.2).
+    /// 0x75 a b: row window, 0…127 (SSD1327 §9.1.2 p.39).
     case greyRowWindow(UInt8, UInt8)
-    /// 0xA0 n: re-map (column, nibble, address increment, COM, COM split) (SSD1327 §9.1.4).
+    /// 0xA0 n: re-map (column, nibble, address increment, COM, COM split) (SSD1327 §9.1.5 pp.40–42).
     case greyRemap(UInt8)
-    /// 0xA1 n: display start line, 0…127 (SSD1327 §9.1.5).
+    /// 0xA1 n: display start line, 0…127 (SSD1327 §9.1.6 p.43).
     case greyStartLine(UInt8)
-    /// 0xA2 n: display offset, 0…127 (SSD1327 §9.1.6).
+    /// 0xA2 n: display offset, 0…127 (SSD1327 §9.1.7 p.44).
     case greyDisplayOffset(UInt8)
-    /// 0xA4 normal, 0xA5 all on, 0xA6 all off, 0xA7 inverse (SSD1327 §9.1.7).
+    /// 0xA4 normal, 0xA5 all on, 0xA6 all off, 0xA7 inverse (SSD1327 §9.1.8 p.45).
     case greyDisplayMode(UInt8)
-    /// 0xAB n: function selection A, bit 0 enables the internal VDD regulator (SSD1327 §9.1.9).
+    /// 0xAB n: function selection A, bit 0 enables the internal VDD regulator (SSD1327 p.34).
     case functionSelectionA(UInt8)
-    /// 0xB1 n: phase 1 (bits 3…0) and phase 2 (bits 7…4) lengths (SSD1327 §9.1.11).
+    /// 0xB1 n: phase 1 (bits 3…0) and phase 2 (bits 7…4) lengths (SSD1327 p.34).
     case phaseLength(UInt8)
-    /// 0xB3 n: front clock divider and oscillator frequency (SSD1327 §9.1.13).
+    /// 0xB3 n: front clock divider and oscillator frequency (SSD1327 p.35).
     case frontClock(UInt8)
-    /// 0xB6 n: second pre-charge period (SSD1327 §9.1.15).
+    /// 0xB6 n: second pre-charge period (SSD1327 §9.1.16 p.48).
     case secondPrecharge(UInt8)
-    /// 0xB9: the default linear grey scale table (SSD1327 §9.1.17).
+    /// 0xB9: the default linear grey scale table (SSD1327 p.35, §7.8 p.30).
     case linearGreyTable
-    /// 0xBC n: pre-charge voltage (SSD1327 §9.1.18).
+    /// 0xBC n: pre-charge voltage (SSD1327 p.36).
     case prechargeVoltage(UInt8)
-    /// 0xBE n: VCOMH voltage (SSD1327 §9.1.19).
+    /// 0xBE n: VCOMH voltage (SSD1327 p.36).
     case greyVcomh(UInt8)
-    /// 0xD5 n: function selection B, second pre-charge and internal VSL (SSD1327 §9.1.20).
+    /// 0xD5 n: function selection B, second pre-charge and internal VSL (SSD1327 §9.1.22 p.49).
     case functionSelectionB(UInt8)
-    /// 0xFD n: command lock, 0x12 unlocks, 0x16 locks (SSD1327 §9.1.21).
-    case commandLock(UInt8)
 
     /// The bytes sent for this command, opcode first.
     public var bytes: [UInt8] {
@@ -149,6 +158,10 @@ public enum OLEDCommand: Sendable, Equatable {
         case .greyVcomh(let n): [0xBE, n]
         case .functionSelectionB(let n): [0xD5, n]
         case .commandLock(let n): [0xFD, n]
+        case .masterConfiguration(let n): [0xAD, n]
+        case .areaColour(let n): [0xD8, n]
+        case .lookUpTable(let a, let b, let c, let d): [0x91, a, b, c, d]
+        case .internalReference(let n): [0xAD, n]
         }
     }
 }

@@ -15,9 +15,4 @@ extension OLEDController {
         }
     }
 
-    /// Segment remap and COM scan for the glass upright (column 0 on the last SEG, COM scanned
-    /// from the last one down, as module makers wire it), or both undone for a half turn.
-    static func orientation(_ c: OLEDConfiguration) -> [OLEDCommand] {
-        [.segmentRemap(!c.rotation.turnsInHardware), .comScanReversed(!c.rotation.turnsInHardware)]
-    }
 }

@@ -12,36 +12,26 @@ public final class SPIOLEDInterface: OLEDInterface {
     public let bus: any SPIBus
     public let settings: SPISettings
     private let dataCommand: any GPIOOutputLines
-    private let resetLine: (any GPIOOutputLines)?
-    private let delay: any Delay
+    private let resetLine: OLEDResetLine?
     /// The D/C# level last set, nil when unknown (at first, and after a failure).
     private let level = Mutex<Bool?>(nil)
 
     /// - Parameters:
     ///   - dataCommand: the D/C# line, requested as an output (logical = physical: high is data).
-    ///   - reset: the RES# line, requested as an active-low output (logical true holds the
-    ///     controller in reset), or nil when the module's reset is not wired.
-    public init(bus: any SPIBus, settings: SPISettings, dataCommand: any GPIOOutputLines, reset: (any GPIOOutputLines)?, delay: any Delay) {
+    ///   - reset: the RES# line, or nil when the module's reset is not wired.
+    public init(bus: any SPIBus, settings: SPISettings, dataCommand: any GPIOOutputLines, reset: OLEDResetLine?) {
         self.bus = bus
         self.settings = settings
         self.dataCommand = dataCommand
         resetLine = reset
-        self.delay = delay
     }
 
     /// Requests the D/C line (driven low) and the reset line (released) on `chip`, at `speedHz`
     /// in SPI mode 0. A line that cannot be had is refused naming the line, with the chip's reason.
     public convenience init(bus: any SPIBus, speedHz: UInt32, chip: any GPIOChip, dataCommand: UInt32, reset: UInt32?, delay: any Delay) throws(DeviceError) {
-        func request(_ offset: UInt32, _ role: String, activeLow: Bool) throws(DeviceError) -> any GPIOOutputLines {
-            do throws(DeviceError) {
-                return try chip.requestOutputs([offset], activeLow: activeLow, initial: [false])
-            } catch {
-                throw DeviceError(error.kind, "\(role) line (GPIO \(offset) of \(chip.label)): \(error.message)", errno: error.errno)
-            }
-        }
-        let dcLine = try request(dataCommand, "D/C", activeLow: false)
-        let resetLine = try reset.map { offset throws(DeviceError) in try request(offset, "reset", activeLow: true) }
-        self.init(bus: bus, settings: SPISettings(mode: 0, speedHz: speedHz), dataCommand: dcLine, reset: resetLine, delay: delay)
+        let dcLine = try OLEDResetLine.request(chip, dataCommand, role: "D/C", activeLow: false)
+        let resetLine = try reset.map { offset throws(DeviceError) in try OLEDResetLine(chip: chip, offset: offset, delay: delay) }
+        self.init(bus: bus, settings: SPISettings(mode: 0, speedHz: speedHz), dataCommand: dcLine, reset: resetLine)
     }
 
     public var name: String { bus.name }
@@ -82,11 +72,7 @@ public final class SPIOLEDInterface: OLEDInterface {
     }
 
     public func reset(_ timing: OLEDResetTiming) throws(DeviceError) {
-        guard let resetLine else { return }
-        try resetLine.set([true])
-        delay.wait(timing.low)
-        try resetLine.set([false])
-        delay.wait(timing.ready)
+        try resetLine?.pulse(timing)
     }
 
     /// Command bytes as they are: SPI adds no framing bytes.

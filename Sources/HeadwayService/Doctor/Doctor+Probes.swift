@@ -18,9 +18,8 @@ extension Doctor {
                 want(chip, clock, "\(output.name)'s clock")
             case .gpioLEDs(let chip, let lines, _):
                 for line in lines { want(chip, line, output.name) }
-            case .oled(.spi(_, let chip, let dataCommand, let reset, _), _, _):
-                want(chip, dataCommand, "\(output.name)'s D/C")
-                if let reset { want(chip, reset, "\(output.name)'s reset") }
+            case .oled(let link, _, _):
+                for (offset, role) in link.lines.lines { want(link.lines.chip, offset, "\(output.name)'s \(role)") }
             default: break
             }
         }
@@ -81,7 +80,7 @@ extension Doctor {
         var findings: [DoctorFinding] = []
         var looked: [String: Set<UInt8>] = [:]
         for output in configuration.outputs {
-            guard case .oled(.i2c(let bus), let oled, _) = output.device, machine.exists(bus), machine.usable(bus) else { continue }
+            guard case .oled(.i2c(let bus, _, _), let oled, _) = output.device, machine.exists(bus), machine.usable(bus) else { continue }
             looked[bus, default: []].insert(oled.address)
             let address = hexByte(oled.address)
             let module = "\(oled.controller.rawValue) \(oled.module.size)"

@@ -103,10 +103,9 @@ public enum Doctor {
         for output in configuration.outputs {
             switch output.device {
             case .ws2812(let bus, _, _, _, _, _), .apa102(let bus, _, _): nodes.append((bus, "SPI", output.name))
-            case .oled(.i2c(let bus), _, _): nodes.append((bus, "I2C", output.name))
-            case .oled(.spi(let bus, let chip, _, _, _), _, _):
-                nodes.append((bus, "SPI", output.name))
-                if chip.hasPrefix("/dev/") { nodes.append((chip, "GPIO", output.name)) }
+            case .oled(let link, _, _):
+                if case .i2c = link { nodes.append((link.bus, "I2C", output.name)) } else { nodes.append((link.bus, "SPI", output.name)) }
+                if link.lines.chip.hasPrefix("/dev/"), !link.lines.lines.isEmpty { nodes.append((link.lines.chip, "GPIO", output.name)) }
             case .leds0(let path, _, _, _): nodes.append((path, "LED", output.name))
             case .apa102GPIO(let chip, _, _, _), .gpioLEDs(let chip, _, _):
                 if chip.hasPrefix("/dev/") { nodes.append((chip, "GPIO", output.name)) }

@@ -117,6 +117,19 @@ extension Presets {
           - line: 27
           - line: 23
         """,
+        "hats/adafruit-oled-bonnet-2in23": """
+        # Adafruit 2.23" Monochrome OLED Bonnet: an SSD1305 128x32 OLED on the header's I2C at 0x3C, its
+        # reset on GPIO 4 (driven high; left floating it can hold the display in reset). Needs I2C on:
+        # dtparam=i2c_arm=on.
+        hat: Adafruit 2.23" OLED Bonnet
+        outputs:
+          - name: bonnet
+            driver: ssd1305
+            bus: header
+            address: 0x3c
+            reset: 4
+            size: 128x32
+        """,
         "hats/adafruit-pioled": """
         # Adafruit PiOLED (product 3527): an SSD1306 128x32 OLED on the header's I2C (GPIO 2 SDA,
         # GPIO 3 SCL) at address 0x3C. No buttons. Needs I2C on: dtparam=i2c_arm=on.
@@ -160,6 +173,31 @@ extension Presets {
         buttons:
           - line: 17
         """,
+        "hats/seeed-grove-oled-1in12": """
+        # Seeed Grove OLED Display 1.12" V1: an SSD1327 96x96 OLED of 16 grey levels on I2C at 0x3C, on a
+        # Grove Base HAT's I2C socket (the header's I2C, GPIO 2/3). (V2 and V3 of the same name are SH1107
+        # 128x128 modules: the sh1107-128x128 preset.) Needs I2C on: dtparam=i2c_arm=on.
+        hat: Seeed Grove OLED 1.12" V1
+        outputs:
+          - name: grove
+            driver: ssd1327
+            bus: header
+            address: 0x3c
+            size: 96x96
+        """,
+        "hats/sh1107-128x128": """
+        # A 128x128 SH1107 OLED breakout (Pimoroni's 1.12" Mono OLED, Seeed's Grove OLED 1.12" V2 and V3)
+        # on the header's I2C (SDA GPIO 2 pin 3, SCL GPIO 3 pin 5) at 0x3C; Adafruit's 128x128 (product
+        # 5297) answers at 0x3D (address: 0x3d in an output of your own). Needs I2C on:
+        # dtparam=i2c_arm=on.
+        hat: SH1107 128x128 at 0x3C
+        outputs:
+          - name: oled
+            driver: sh1107
+            bus: header
+            address: 0x3c
+            size: 128x128
+        """,
         "hats/ssd1306-128x64": """
         # A generic SSD1306 128x64 OLED module on the header's I2C (SDA GPIO 2 pin 3, SCL GPIO 3 pin 5) at
         # 0x3C, powered from 3.3 V. Some modules are wired for 0x3D; a 1.3" module is often an SH1106
@@ -171,6 +209,56 @@ extension Presets {
             bus: header
             address: 0x3c
             size: 128x64
+        """,
+        "hats/ssd1306-spi": """
+        # A 0.96" SSD1306 128x64 OLED module with seven pins (GND VCC D0 D1 RES DC CS) on 4-wire SPI: D0 to
+        # SCLK (GPIO 11, pin 23), D1 to MOSI (GPIO 10, pin 19), CS to CE0 (GPIO 8, pin 24), DC to GPIO 24
+        # (pin 18), RES to GPIO 25 (pin 22), VCC to 3.3 V. Needs SPI on: dtparam=spi=on.
+        hat: SSD1306 on SPI
+        outputs:
+          - name: oled
+            driver: ssd1306
+            bus: header-ce0
+            dc: 24
+            reset: 25
+            size: 128x64
+        """,
+        "hats/ssd1309-2in42": """
+        # A 2.42" SSD1309 128x64 OLED module on 4-wire SPI, wired as Waveshare's 2.42inch OLED Module is
+        # to a Pi: DIN to MOSI (GPIO 10, pin 19), CLK to SCLK (GPIO 11, pin 23), CS to CE0 (GPIO 8, pin 24),
+        # DC to GPIO 25 (pin 22), RES to GPIO 27 (pin 13). Needs SPI on: dtparam=spi=on.
+        hat: SSD1309 2.42" on SPI
+        outputs:
+          - name: oled
+            driver: ssd1309
+            bus: header-ce0
+            dc: 25
+            reset: 27
+            size: 128x64
+        """,
+        "hats/waveshare-oled-hat": """
+        # Waveshare 1.3inch OLED HAT: an SH1106 128x64 OLED on SPI0 CE0 (MOSI GPIO 10, SCLK GPIO 11, CS
+        # GPIO 8), D/C on GPIO 24 and reset on GPIO 25; three keys (KEY1 GPIO 21, KEY2 20, KEY3 16) and a
+        # joystick (up 6, down 19, left 5, right 26, press 13), each to ground, read with the internal
+        # pull-ups. Every key works alike: a press pauses or resumes the job shown, a long press cancels
+        # it. Needs SPI on: dtparam=spi=on.
+        hat: Waveshare 1.3inch OLED HAT
+        outputs:
+          - name: oled-hat
+            driver: sh1106
+            bus: header-ce0
+            dc: 24
+            reset: 25
+            size: 128x64
+        buttons:
+          - line: 21
+          - line: 20
+          - line: 16
+          - line: 6
+          - line: 19
+          - line: 5
+          - line: 26
+          - line: 13
         """,
         "hats/ws2812-ring": """
         # A generic WS2812 (NeoPixel) ring of 24 LEDs, data on SPI0 MOSI (GPIO 10, header pin 19), powered

@@ -29,8 +29,9 @@ struct HeaderWiring {
             output.device = .ws2812(bus: try self.bus(bus, display: false, output), count: count, layout: layout, encoding: encoding, speedHz: speed, order: order)
         case .apa102(let bus, let count, let layout) where isHeaderBus(bus):
             output.device = .apa102(bus: try self.bus(bus, display: false, output), count: count, layout: layout)
-        case .oled(.i2c(let bus), let configuration, let ring) where isHeaderBus(bus):
-            output.device = .oled(link: .i2c(bus: try self.bus(bus, display: true, output)), configuration: configuration, ring: ring)
+        case .oled(.i2c(let bus, let label, let reset), let configuration, let ring) where isHeaderBus(bus) || isHeaderChip(label):
+            let i2cBus = isHeaderBus(bus) ? try self.bus(bus, display: true, output) : bus
+            output.device = .oled(link: .i2c(bus: i2cBus, chip: isHeaderChip(label) ? chip : label, reset: reset), configuration: configuration, ring: ring)
         case .oled(.spi(let bus, let label, let dataCommand, let reset, let speed), let configuration, let ring) where isHeaderBus(bus) || isHeaderChip(label):
             let spiBus = isHeaderBus(bus) ? try self.bus(bus, display: false, output) : bus
             output.device = .oled(

@@ -1,0 +1,20 @@
+import HeadwayCore
+import HeadwayDevices
+
+/// A driver's waits in the simulation: on a manual clock the wait moves the clock (so virtual chips
+/// see a reset pulse as long as the driver meant it, at no cost in real time); on a running clock
+/// the wait really sleeps.
+public struct SimulatedDelay: Delay {
+    public let clock: any ProgressClock
+
+    public init(clock: any ProgressClock) { self.clock = clock }
+
+    public func wait(_ seconds: Seconds) {
+        guard seconds > 0 else { return }
+        if let manual = clock as? ManualClock {
+            manual.advance(by: seconds)
+        } else {
+            Platform.sleep(seconds)
+        }
+    }
+}

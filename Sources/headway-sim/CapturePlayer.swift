@@ -1,0 +1,94 @@
+import Foundation
+import Headway
+import HeadwaySimulator
+
+/// Plays a bus capture (`--capture` lines) into a rig's virtual chips, in order and at each line's
+/// time: I2C writes on the rig's I2C buses, SPI writes on its SPI buses, GPIO lines set on its
+/// chips (so an SPI display reads its D/C line as it was). Lines for buses and chips the rig does
+/// not have are skipped.
+struct CapturePlayer {
+    var rig: SimulatorRig
+    /// The module to add where an I2C write finds no chip (replaying one --device), if any.
+    let module: (controller: OLEDController, width: Int, height: Int)?
+    let clock: ManualClock
+    /// Modules added for addresses the rig had no chip at, by name.
+    private(set) var added: [(name: String, chip: VirtualOLED)] = []
+    private var extraBuses: [String: VirtualI2CBus] = [:]
+    /// Writes delivered to a display's chip.
+    private(set) var delivered = 0
+
+    init(rig: SimulatorRig, module: (controller: OLEDController, width: Int, height: Int)?, clock: ManualClock) {
+        self.rig = rig
+        self.module = module
+        self.clock = clock
+    }
+
+    struct LineError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    mutating func play(_ line: Substring) throws(LineError) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+            throw LineError(description: "not a JSON object")
+        }
+        if let time = object["t"] as? Double, time.isFinite, time > clock.now { clock.set(to: time) }
+        if let label = object["chip"] as? String {
+            guard let lines = object["lines"] as? [Int], let values = object["values"] as? [Int], lines.count == values.count,
+                lines.allSatisfy({ (0..<512).contains($0) })
+            else { throw LineError(description: "a GPIO line needs \"lines\" and as many \"values\"") }
+            rig.gpioChips.first { $0.label == label }?.setLevels(lines.map { UInt32($0) }, physical: values.map { $0 != 0 })
+            return
+        }
+        guard let name = object["bus"] as? String, let hex = object["write"] as? String, let bytes = Self.bytes(hex: hex) else {
+            throw LineError(description: "a bus line needs \"bus\" and \"write\" (hex bytes)")
+        }
+        if let address = object["addr"] as? Int {
+            guard (0...127).contains(address) else { throw LineError(description: "\"addr\" must be 0…127") }
+            try writeI2C(bytes, bus: name, address: UInt8(address))
+        } else if let bus = rig.spiBuses.first(where: { $0.name == name }) {
+            let hz = (object["hz"] as? Int).map { UInt32(clamping: $0) } ?? 1_000_000
+            let mode = UInt8(clamping: (object["mode"] as? Int) ?? 0)
+            do { try bus.write(bytes, settings: SPISettings(mode: mode, speedHz: max(1, hz))) } catch { throw LineError(description: error.message) }
+            if rig.displays.contains(where: { if case .spi(let b, _) = $0.link { b === bus } else { false } }) { delivered += 1 }
+        }
+    }
+
+    private mutating func writeI2C(_ bytes: [UInt8], bus name: String, address: UInt8) throws(LineError) {
+        let bus = rig.i2cBuses.first { $0.name == name } ?? extraBuses[name]
+        let known = rig.displays.contains { $0.i2cBus?.name == name && $0.chip.address == address } || added.contains { $0.name == "oled-\(name)-\(hexByte(address))" }
+        if !known {
+            guard let module else { return }
+            let target = bus ?? VirtualI2CBus(name: name, clock: clock)
+            extraBuses[name] = bus == nil ? target : extraBuses[name]
+            let chip = VirtualOLED(controller: module.controller, width: module.width, height: module.height, address: address)
+            target.attach(chip)
+            added.append(("oled-\(name)-\(hexByte(address))", chip))
+        }
+        guard let target = rig.i2cBuses.first(where: { $0.name == name }) ?? extraBuses[name] else { return }
+        do { try target.write([bytes], to: address) } catch { throw LineError(description: error.message) }
+        delivered += 1
+    }
+
+    static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0, !digits.isEmpty else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 0x30...0x39: c - 0x30
+        case 0x61...0x66: c - 0x61 + 10
+        case 0x41...0x46: c - 0x41 + 10
+        default: nil
+        }
+    }
+}
