@@ -55,7 +55,7 @@ extension Kernel {
             let run = try Self.doctor(Self.configuration())
             #expect(run.status == 0, "\(run.output)")
             #expect(run.output.contains("✔ \(KernelDevices.gpioLabel!) is gpiochip"), "\(run.output)")
-            #expect(run.output.contains("(16 lines); lines 12, 13, 14 free\n"), "\(run.output)")
+            #expect(run.output.contains("(24 lines); lines 12, 13, 14 free\n"), "\(run.output)")
             #expect(run.output.contains("✔ oled: a device answers at 0x3C on \(Self.stub)\n"), "\(run.output)")
         }
 

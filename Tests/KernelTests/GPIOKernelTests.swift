@@ -18,7 +18,7 @@ extension Kernel {
         @Test func findsTheSimulatedChipByLabel() throws {
             let chip = try GpiodChip(label)
             #expect(chip.label == label)
-            #expect(chip.lineCount == 16)
+            #expect(chip.lineCount == 24)
             #expect(chip.name.hasPrefix("gpiochip"))
             let byPath = try GpiodChip("/dev/\(chip.name)")
             #expect(byPath.label == label)

@@ -31,6 +31,10 @@ enum KernelDevices {
     static var spidev: String? { variable("HEADWAY_KERNEL_SPIDEV") }
     static var spiLog: String? { variable("HEADWAY_KERNEL_SPI_LOG") }
     static var spidevBufsiz: Int? { variable("HEADWAY_KERNEL_SPIDEV_BUFSIZ").flatMap(Int.init) }
+    /// A display's D/C and reset lines: offsets on the gpio-sim bank (`gpioLabel`) whose levels
+    /// the SPI recorder logs with every transfer (`dc=`, `reset=`; `SPITransfer.dataCommand`, `.reset`).
+    static var spiDataCommandLine: UInt32? { variable("HEADWAY_KERNEL_SPI_DC_LINE").flatMap { UInt32($0) } }
+    static var spiResetLine: UInt32? { variable("HEADWAY_KERNEL_SPI_RESET_LINE").flatMap { UInt32($0) } }
     /// The folder with the host-built headwayd and headway.
     static var binaries: String? { variable("HEADWAY_KERNEL_BINARIES") }
     /// Set when the tests run as a user without access to the device nodes.

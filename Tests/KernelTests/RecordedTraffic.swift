@@ -43,15 +43,22 @@ enum RecordedTraffic {
         return chip
     }
 
-    /// One SPI transfer as the controller was asked to clock it.
+    /// One SPI transfer as the controller was asked to clock it, with the levels of the display's
+    /// D/C and reset lines meanwhile (nil where the recorder logged none: `-`, or `?` when it
+    /// could not read the line).
     struct SPITransfer: Equatable {
         var speedHz: UInt32
         var bitsPerWord: UInt8
         var mode: UInt8
         var bytes: [UInt8]
+        /// D/C high: the bytes are display data; low: commands.
+        var dataCommand: Bool? = nil
+        /// The reset line's level (the controllers' RES# is active low: false holds it in reset).
+        var reset: Bool? = nil
     }
 
-    /// The SPI recorder's log: `speed=… bits=… mode=… len=…: aa bb …` per transfer.
+    /// The SPI recorder's log: `speed=… bits=… mode=… len=… dc=… reset=…: aa bb …` per transfer,
+    /// dc and reset each `0`, `1`, `-` (no line configured) or `?` (the line could not be read).
     static func spiTransfers(_ log: String) -> [SPITransfer] {
         log.split(separator: "\n").compactMap { line in
             let halves = line.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
@@ -62,7 +69,15 @@ enum RecordedTraffic {
             }
             guard halves.count == 2, let speed = fields["speed"].flatMap({ UInt32($0) }), let bits = fields["bits"].flatMap({ UInt8($0) }),
                   let mode = fields["mode"].flatMap({ UInt8($0) }) else { return nil }
-            return SPITransfer(speedHz: speed, bitsPerWord: bits, mode: mode, bytes: halves[1].split(separator: " ").compactMap { UInt8($0, radix: 16) })
+            func level(_ name: Substring) -> Bool? {
+                switch fields[name] {
+                case "0"?: false
+                case "1"?: true
+                default: nil
+                }
+            }
+            return SPITransfer(speedHz: speed, bitsPerWord: bits, mode: mode, bytes: halves[1].split(separator: " ").compactMap { UInt8($0, radix: 16) },
+                               dataCommand: level("dc"), reset: level("reset"))
         }
     }
 }

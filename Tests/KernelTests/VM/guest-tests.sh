@@ -35,6 +35,15 @@ adapter_named() {
     done
 }
 
+# A display line whose level the SPI recorder logs (its parameter, which /init sets): the offset,
+# when it is a line of the test bank.
+recorder_line() {
+    local parameters=/sys/module/headway_spi_recorder/parameters line
+    [ "$(cat "$parameters/gpio_label" 2>/dev/null)" = "$HEADWAY_KERNEL_GPIO_LABEL" ] || return
+    line=$(cat "$parameters/$1" 2>/dev/null)
+    [ "${line:--1}" -ge 0 ] && [ -e "$HEADWAY_KERNEL_GPIO_SYSFS/sim_gpio$line" ] && echo "$line"
+}
+
 sim=/sys/kernel/config/gpio-sim/headway
 export HEADWAY_KERNEL_GPIO_LABEL=headway-test-bank
 export HEADWAY_KERNEL_GPIO_SYSFS="/sys/devices/platform/$(cat "$sim/dev_name")/$(cat "$sim/bank0/chip_name")"
@@ -45,16 +54,22 @@ export HEADWAY_KERNEL_I2C_STUB=$(adapter_named "SMBus stub driver")
 export HEADWAY_KERNEL_SPIDEV=/dev/spidev0.0
 export HEADWAY_KERNEL_SPI_LOG=/sys/kernel/debug/headway-spi-recorder/log
 export HEADWAY_KERNEL_SPIDEV_BUFSIZ=$(cat /sys/module/spidev/parameters/bufsiz)
+export HEADWAY_KERNEL_SPI_DC_LINE=$(recorder_line dc_line)
+export HEADWAY_KERNEL_SPI_RESET_LINE=$(recorder_line reset_line)
 
 echo "== guest: Linux $(uname -r) on $(uname -m), $(getconf PAGESIZE)-byte pages, phase $phase"
 echo "   gpio-sim:     $HEADWAY_KERNEL_GPIO_LABEL at $HEADWAY_KERNEL_GPIO_SYSFS"
 echo "   I2C recorder: $HEADWAY_KERNEL_I2C_RECORDER; i2c-stub: $HEADWAY_KERNEL_I2C_STUB"
-echo "   SPI recorder: $HEADWAY_KERNEL_SPIDEV (spidev bufsiz $HEADWAY_KERNEL_SPIDEV_BUFSIZ)"
+echo "   SPI recorder: $HEADWAY_KERNEL_SPIDEV (spidev bufsiz $HEADWAY_KERNEL_SPIDEV_BUFSIZ), D/C line $HEADWAY_KERNEL_SPI_DC_LINE, reset line $HEADWAY_KERNEL_SPI_RESET_LINE"
 # The tests skip themselves where a device is missing; here that is a failure, not a pass.
 for variable in HEADWAY_KERNEL_GPIO_LABEL HEADWAY_KERNEL_GPIO_SYSFS HEADWAY_KERNEL_I2C_RECORDER HEADWAY_KERNEL_I2C_STUB \
-    HEADWAY_KERNEL_SPIDEV HEADWAY_KERNEL_SPIDEV_BUFSIZ; do
+    HEADWAY_KERNEL_SPIDEV HEADWAY_KERNEL_SPIDEV_BUFSIZ HEADWAY_KERNEL_SPI_DC_LINE HEADWAY_KERNEL_SPI_RESET_LINE; do
     path=${!variable}
-    [ -n "$path" ] && { [ "$variable" = HEADWAY_KERNEL_GPIO_LABEL ] || [ "$variable" = HEADWAY_KERNEL_SPIDEV_BUFSIZ ] || [ -e "$path" ]; } || {
+    case $variable in
+        HEADWAY_KERNEL_GPIO_LABEL | HEADWAY_KERNEL_SPIDEV_BUFSIZ | HEADWAY_KERNEL_SPI_*_LINE) is_path=false ;;
+        *) is_path=true ;;
+    esac
+    [ -n "$path" ] && { [ $is_path = false ] || [ -e "$path" ]; } || {
         echo "== a simulated device is missing: $variable is '$path'"
         exit 1
     }
