@@ -53,7 +53,7 @@ extension VirtualOLED {
             if let rose = spi.resetRose {
                 spi.resetRose = nil
                 state.spi = spi
-                if now - rose < facts.resetRecovery {
+                if now - rose < facts.resetRecovery - Self.timeResolution {
                     return state.chip.error(
                         "first byte \(micros(now - rose)) after RES# rose; the \(controller.rawValue) is still resetting for \(micros(facts.resetRecovery)) and loses \(bytes.count) byte(s)")
                 }
@@ -76,13 +76,17 @@ extension VirtualOLED {
                 spi.resetLow = false
                 spi.resetRose = now
                 let width = now - spi.resetFell
-                if width < facts.minimumResetPulse {
+                if width < facts.minimumResetPulse - Self.timeResolution {
                     state.chip.error("RES# low pulse of \(micros(width)) is shorter than the \(controller.rawValue)'s \(micros(facts.minimumResetPulse))")
                 }
             }
             state.spi = spi
         }
     }
+
+    /// Times are compared to the nanosecond: finer than any datasheet figure, coarser than the
+    /// rounding of the simulation clock's sums.
+    static let timeResolution = 1e-9
 
     private func micros(_ seconds: Double) -> String {
         let value = (seconds * 1e7).rounded() / 10
