@@ -1,3 +1,5 @@
+import HeadwayRender
+
 /// What a monochrome controller's outputs show: for the crossing of one SEG output and one COM
 /// pad, the RAM bit behind it and whether the pixel lights.
 extension OLEDRegisters {
@@ -39,17 +41,31 @@ extension OLEDRegisters {
     /// 8Dh 14h before AFh.
     func isLit(externalSupply: Bool) -> Bool { displayOn && (externalSupply || powerOn) }
 
-    /// The level (0 or 15) at SEG `segment` × COM pad `pad`. Entire display on (A5h) has priority
-    /// over inverse (SH1106 §7: "This command has priority over the normal/reverse display command";
-    /// SSD1306 §10.1.9: "regardless of the contents of the display data RAM"). A pad no scanned line
-    /// drives stays dark.
-    func level(segment: Int, pad: Int, externalSupply: Bool) -> UInt8 {
-        guard isLit(externalSupply: externalSupply), let line = line(forPad: pad) else { return 0 }
-        let along = position(forSegment: segment)
+    /// The level (0 or 15) at RAM position `along` the segments on RAM line `line`, the panel being
+    /// lit. Entire display on (A5h) has priority over inverse (SH1106 §7: "This command has priority
+    /// over the normal/reverse display command"; SSD1306 §10.1.9: "regardless of the contents of the
+    /// display data RAM").
+    func level(position along: Int, line: Int) -> UInt8 {
         let (column, bit) = geometry.columnsOnCommons ? (line, along) : (along, line)
         var lit = ram[bit / 8 * ramWidth + column] & (1 << UInt8(bit % 8)) != 0
         if inverted { lit.toggle() }
         if entireDisplayOn { lit = true }
         return lit ? 15 : 0
+    }
+
+    /// Every pixel of `panel`, the scan worked out once per pad and segment rather than per pixel. A
+    /// pad no scanned line drives stays dark.
+    func glass(on panel: OLEDPanel) -> Greymap {
+        var glass = Greymap(width: panel.width, height: panel.height)
+        guard isLit(externalSupply: panel.externalSupply) else { return glass }
+        let lines = (0..<geometry.commons).map { line(forPad: $0) }
+        let positions = (0..<geometry.segments).map { position(forSegment: $0) }
+        for y in 0..<panel.height {
+            for x in 0..<panel.width {
+                guard let (segment, pad) = panel.electrodes(x: x, y: y), let line = lines[pad] else { continue }
+                glass[x, y] = level(position: positions[segment], line: line)
+            }
+        }
+        return glass
     }
 }

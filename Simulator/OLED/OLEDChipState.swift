@@ -51,11 +51,11 @@ enum OLEDChipState: Sendable {
         }
     }
 
-    /// The level (0 … 15) at SEG `segment` × COM pad `pad`.
-    func level(segment: Int, pad: Int, externalSupply: Bool) -> UInt8 {
+    /// What the glass of `panel` shows: levels 0 … 15.
+    func glass(on panel: OLEDPanel) -> Greymap {
         switch self {
-        case .monochrome(let r): r.level(segment: segment, pad: pad, externalSupply: externalSupply)
-        case .greyscale(let r): r.level(segment: segment, pad: pad)
+        case .monochrome(let r): r.glass(on: panel)
+        case .greyscale(let r): r.glass(on: panel)
         }
     }
 }

@@ -1,3 +1,5 @@
+import HeadwayRender
+
 /// What the SSD1327's outputs show: for the crossing of one SEG output and one COM pad, the grey
 /// index (0 … 15) of the RAM pixel behind it. The brightness that index produces depends on the
 /// grey scale table (``SSD1327Registers/greyTable``), which the glass reports beside the picture.
@@ -23,11 +25,9 @@ extension SSD1327Registers {
     /// the SSD1327 has no charge pump.
     var isLit: Bool { displayOn && internalVDD }
 
-    /// The grey index at SEG `segment` × COM pad `pad`, through the display mode (§9.1.8: A5h
-    /// "gray scale of 15", A6h "of 0", A7h "GS0 → GS15, GS1 → GS14 …"). A pad no scanned line drives
-    /// stays dark.
-    func level(segment: Int, pad: Int) -> UInt8 {
-        guard isLit, let row = row(forPad: pad) else { return 0 }
+    /// The grey index at SEG `segment` on RAM row `row`, through the display mode (§9.1.8: A5h
+    /// "gray scale of 15", A6h "of 0", A7h "GS0 → GS15, GS1 → GS14 …").
+    func level(segment: Int, row: Int) -> UInt8 {
         let stored = pixels[row * 128 + segment]
         switch displayMode {
         case .normal: return stored
@@ -35,5 +35,19 @@ extension SSD1327Registers {
         case .allOff: return 0
         case .inverse: return 15 - stored
         }
+    }
+
+    /// Every pixel of `panel`, the scan worked out once per pad. A pad no scanned line drives stays dark.
+    func glass(on panel: OLEDPanel) -> Greymap {
+        var glass = Greymap(width: panel.width, height: panel.height)
+        guard isLit else { return glass }
+        let rows = (0..<128).map { row(forPad: $0) }
+        for y in 0..<panel.height {
+            for x in 0..<panel.width {
+                guard let (segment, pad) = panel.electrodes(x: x, y: y), let row = rows[pad] else { continue }
+                glass[x, y] = level(segment: segment, row: row)
+            }
+        }
+        return glass
     }
 }

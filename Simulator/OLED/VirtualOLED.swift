@@ -121,17 +121,7 @@ public final class VirtualOLED: I2CTarget, SPITarget, PowerCycled {
 
     /// What the glass shows now: the level 0 … 15 of each pixel (monochrome controllers: 0 or 15;
     /// SSD1327: the pixel's 4-bit grey index, see ``greyTable``).
-    public var glass: Greymap {
-        let chip = state.withLock { $0.chip }
-        var glass = Greymap(width: panel.width, height: panel.height)
-        for y in 0..<panel.height {
-            for x in 0..<panel.width {
-                guard let (segment, pad) = panel.electrodes(x: x, y: y) else { continue }
-                glass[x, y] = chip.level(segment: segment, pad: pad, externalSupply: panel.externalSupply)
-            }
-        }
-        return glass
-    }
+    public var glass: Greymap { state.withLock { $0.chip }.glass(on: panel) }
 
     /// What the glass shows now, on or off (SSD1327: lit where the level is 8 or more).
     public var picture: Bitmap { glass.bitmap(threshold: 8) }
