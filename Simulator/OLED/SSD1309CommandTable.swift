@@ -56,6 +56,8 @@ enum SSD1309CommandTable: MonochromeCommandTable {
     }
 
     private static func scrollColumns(_ start: UInt8, _ end: UInt8, _ opcode: UInt8, _ r: inout OLEDRegisters) {
-        if start > 127 || end > 127 || end < start { r.error("scroll set-up \(hexByte(opcode)) columns \(start)…\(end) are invalid (0…127, start ≤ end)") }
+        if start > 127 || end > 127 || end < start {
+            r.error("scroll set-up \(hexByte(opcode)) columns \(start)…\(end) are invalid (0…127, start ≤ end)")
+        }
     }
 }

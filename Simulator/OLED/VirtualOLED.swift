@@ -98,6 +98,23 @@ public final class VirtualOLED: I2CTarget, SPITarget, PowerCycled {
     /// Everything the chip found malformed or undefined, oldest first.
     public var protocolErrors: [String] { state.withLock { $0.chip.protocolErrors } }
 
+    /// Whether the display is on (AFh; SSD1305 also ACh), in either family.
+    public var isDisplayOn: Bool {
+        switch state.withLock({ $0.chip }) {
+        case .monochrome(let r): r.displayOn
+        case .greyscale(let r): r.displayOn
+        }
+    }
+
+    /// Whether the glass can light: display on with its supply there (the board's, or the
+    /// controller's charge pump / DC-DC converter; SSD1327: the VDD regulator), in either family.
+    public var isLit: Bool {
+        switch state.withLock({ $0.chip }) {
+        case .monochrome(let r): r.isLit(externalSupply: panel.externalSupply)
+        case .greyscale(let r): r.isLit
+        }
+    }
+
     /// The register state of a monochrome controller, for tests and status lines. Asking an SSD1327
     /// for it is a programming error: see ``greyscaleRegisters``.
     public var registers: OLEDRegisters {

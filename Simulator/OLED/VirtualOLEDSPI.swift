@@ -44,7 +44,8 @@ extension VirtualOLED {
                 state.chip.error("SPI clock \(hz) Hz is above the \(controller.rawValue)'s \(Int(facts.maxSPIHz)) Hz (serial clock cycle time)")
             }
             if !OLEDControllerFacts.spiModes.contains(mode) {
-                state.chip.error("SPI mode \(mode) samples on falling clock edges; the \(controller.rawValue) shifts data in on rising edges (modes 0, 3)")
+                state.chip.error(
+                    "SPI mode \(mode) samples on falling clock edges; the \(controller.rawValue) shifts data in on rising edges (modes 0, 3)")
             }
             guard var spi = state.spi else { return }
             if spi.resetLow {
@@ -55,7 +56,8 @@ extension VirtualOLED {
                 state.spi = spi
                 if now - rose < facts.resetRecovery - Self.timeResolution {
                     return state.chip.error(
-                        "first byte \(micros(now - rose)) after RES# rose; the \(controller.rawValue) is still resetting for \(micros(facts.resetRecovery)) and loses \(bytes.count) byte(s)")
+                        "first byte \(micros(now - rose)) after RES# rose; the \(controller.rawValue) is still resetting for "
+                            + "\(micros(facts.resetRecovery)) and loses \(bytes.count) byte(s)")
                 }
             }
             for byte in bytes { state.chip.take(byte, isData: isData) }
@@ -77,7 +79,8 @@ extension VirtualOLED {
                 spi.resetRose = now
                 let width = now - spi.resetFell
                 if width < facts.minimumResetPulse - Self.timeResolution {
-                    state.chip.error("RES# low pulse of \(micros(width)) is shorter than the \(controller.rawValue)'s \(micros(facts.minimumResetPulse))")
+                    state.chip.error(
+                        "RES# low pulse of \(micros(width)) is shorter than the \(controller.rawValue)'s \(micros(facts.minimumResetPulse))")
                 }
             }
             state.spi = spi

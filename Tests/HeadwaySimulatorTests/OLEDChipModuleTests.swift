@@ -17,6 +17,7 @@ struct OLEDChipModuleTests {
         #expect(bench.chip.protocolErrors.isEmpty, "\(bench.chip.protocolErrors)")
         #expect(bench.chip.picture == picture)
         #expect(bench.chip.glass == Greymap(picture))
+        #expect(bench.chip.isDisplayOn && bench.chip.isLit)
     }
 
     @Test func everyModuleOfTheCatalogueIsScriptedAndFullyBonded() {

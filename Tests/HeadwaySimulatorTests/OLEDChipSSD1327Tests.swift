@@ -88,7 +88,9 @@ struct OLEDChipSSD1327Tests {
         #expect(chip.greyTable == [0] + rising)
         #expect(chip.protocolErrors.isEmpty)
         chip.receive([0x00, 0xB8, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 12, 14, 15])
-        #expect(chip.protocolErrors == ["grey scale table [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 12, 14, 15] is not monotonic (0 < GS1 < GS2 < … < GS15)"])
+        #expect(chip.protocolErrors == [
+            "grey scale table [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 12, 14, 15] is not monotonic (0 < GS1 < GS2 < … < GS15)",
+        ])
         chip.receive([0x00, 0xB9])
         #expect(chip.greyTable == [0, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28])
     }
