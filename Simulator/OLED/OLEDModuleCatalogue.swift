@@ -29,7 +29,8 @@ extension OLEDModule {
         OLEDModule(.ssd1305, 128, 32, name: "Adafruit 2.23\" SSD1305 128x32 bonnet",
                    layout: [0xA1, 0xA8, 0x1F, 0xD3, 0x00, 0xAD, 0x8E, 0x40, 0xC8, 0xDA, 0x12], firstColumn: 4, externalSupply: true,
                    source: "Adafruit_CircuitPython_SSD1305 adafruit_ssd1305.py init_display(), show() (_column_offset = 4 for height 32)"),
-        OLEDModule(.ssd1305, 128, 64, name: "SSD1305 128x64", layout: [0xA1, 0xA8, 0x3F, 0xD3, 0x00, 0xAD, 0x8E, 0x40, 0xC8, 0xDA, 0x12],
+        OLEDModule(.ssd1305, 128, 64, name: "SSD1305 128x64 (as Adafruit's SSD1305 library drives it)",
+                   layout: [0xA1, 0xA8, 0x3F, 0xD3, 0x00, 0xAD, 0x8E, 0x40, 0xC8, 0xDA, 0x12],
                    externalSupply: true,
                    source: "Adafruit_CircuitPython_SSD1305 adafruit_ssd1305.py init_display(), show() (no column offset for height 64)"),
         // Seeed Grove OLED Display 0.96" (SSD1315): the wiki drives it with u8g2's

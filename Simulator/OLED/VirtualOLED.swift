@@ -56,8 +56,9 @@ public final class VirtualOLED: I2CTarget, SPITarget, PowerCycled {
 
     // MARK: I2C
 
-    /// One I2C message: control bytes (Co, D/C#, then six 0 bits: SSD1306 §8.1.5.2, SSD1327 §7.1.5,
-    /// SH1106/SH1107 "I2C-bus Interface" note 1) followed by their data or command bytes.
+    /// One I2C message: control bytes (Co, D/C#, then six 0 bits: SSD1306 §8.1.5.2, SSD1327 §7.1.5.1
+    /// Figure 7-7; SH1106 and SH1107 I2C interface, Figure 9 note 1) followed by their data or
+    /// command bytes.
     public func receive(_ message: [UInt8]) {
         state.withLock { state in
             var index = 0
