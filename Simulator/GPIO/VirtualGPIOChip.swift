@@ -106,6 +106,13 @@ public final class VirtualGPIOChip: GPIOChip {
 
     func release(_ offsets: [UInt32]) { state.withLock { $0.requested.subtract(offsets) } }
 
+    /// Sets output levels as if a consumer drove them, and tells the watchers: for replaying
+    /// captured GPIO changes (`{"chip":…,"lines":[…],"values":[…]}` lines) without requesting lines.
+    public func setLevels(_ offsets: [UInt32], physical: [Bool]) {
+        precondition(offsets.count == physical.count, "one level per line")
+        drive(offsets, physical: physical)
+    }
+
     func drive(_ offsets: [UInt32], physical: [Bool]) {
         let now = clock.now
         let notify = state.withLock { state -> [(Watcher, [Bool])] in

@@ -1,55 +1,59 @@
 /// The glass of an OLED module: how many pixels it has and which controller outputs drive them.
 ///
-/// Module makers wire the glass so that the usual initialisation (segment remap on, COM scan
-/// reversed, display offset 0, start line 0, the COM pin configuration the glass needs) shows RAM
-/// column `offset + x`, row `y` at pixel (x, y). The panel records that wiring; the controller model
-/// then decides, from the registers it really received, what each pixel shows — so a driver that
-/// sends a wrong COM configuration or scan direction gets the garbled or flipped picture a real
-/// module would show.
+/// Each pixel sits where one segment (SEG) line crosses one common (COM) line; the module maker
+/// bonds the glass's columns and rows to the controller's output pads. Usually columns go to
+/// segments and rows to COM pads; on SH1107 modules it is the other way round, because that
+/// controller's RAM columns drive the COM lines. The controller model decides from the registers it
+/// really received what each crossing shows, so a driver that sends a wrong COM configuration,
+/// offset or re-map gets the garbled, shifted or flipped picture a real module would show.
+/// ``OLEDModule`` works out the bonding of each module as sold.
 public struct OLEDPanel: Sendable, Equatable {
+    /// A controller output pad a glass line is bonded to.
+    public enum Electrode: Sendable, Equatable {
+        case segment(Int)
+        case common(Int)
+        /// Bonded to no output: the line stays dark (a stand-in glass larger than the controller drives).
+        case unbonded
+    }
+
     public let width: Int
     public let height: Int
-    /// The lowest segment output the glass is connected to.
-    public let firstSegment: Int
-    /// The COM pin configuration (0xDA argument) the glass is wired for.
-    public let comWiring: UInt8
-    /// Physical row for each controller pin (the row a COM pin is bonded to), `nil` if unbonded.
-    let rowForPin: [Int?]
+    /// The pad each glass column (x) is bonded to.
+    public let columns: [Electrode]
+    /// The pad each glass row (y) is bonded to.
+    public let rows: [Electrode]
+    /// Whether the panel's high voltage comes from the board, so the controller's own charge pump
+    /// or DC-DC converter need not run.
+    public let externalSupply: Bool
 
-    public init(width: Int, height: Int, firstSegment: Int, comWiring: UInt8) {
+    public init(width: Int, height: Int, columns: [Electrode], rows: [Electrode], externalSupply: Bool) {
+        precondition(columns.count == width && rows.count == height, "one electrode per glass line")
+        func all(_ lines: [Electrode], _ segment: Bool) -> Bool {
+            lines.allSatisfy {
+                switch $0 {
+                case .segment: segment
+                case .common: !segment
+                case .unbonded: true
+                }
+            }
+        }
+        precondition((all(columns, true) && all(rows, false)) || (all(columns, false) && all(rows, true)),
+                     "a pixel sits where a segment line crosses a common line")
         self.width = width
         self.height = height
-        self.firstSegment = firstSegment
-        self.comWiring = comWiring
-        var rows = [Int?](repeating: nil, count: 64)
-        for line in 0..<height {
-            // The canonical set-up scans COM lines in reverse: line L is driven by COM (height-1-L).
-            let pin = OLEDPinMap.pin(forCOM: height - 1 - line, configuration: comWiring)
-            rows[pin] = line
-        }
-        rowForPin = rows
+        self.columns = columns
+        self.rows = rows
+        self.externalSupply = externalSupply
     }
 
-    /// The segment output that lights column `x` of the glass.
-    func segment(forColumn x: Int) -> Int { firstSegment + width - 1 - x }
-}
+    /// Whether every glass line is bonded to an output.
+    public var isFullyBonded: Bool { !(columns + rows).contains(.unbonded) }
 
-/// How the COM pin hardware configuration (command 0xDA) routes COM signals to pins.
-enum OLEDPinMap {
-    /// Bit 4: alternative (interleaved) COM pin configuration; bit 5: left/right remap.
-    static func pin(forCOM com: Int, configuration: UInt8) -> Int {
-        let alternative = configuration & 0x10 != 0
-        let remap = configuration & 0x20 != 0
-        if alternative {
-            let firstHalf = com < 32
-            let index = firstHalf ? com : com - 32
-            return 2 * index + ((firstHalf != remap) ? 0 : 1)
+    /// The segment and COM pad that drive pixel (`x`, `y`), `nil` if either line is unbonded.
+    func electrodes(x: Int, y: Int) -> (segment: Int, pad: Int)? {
+        switch (columns[x], rows[y]) {
+        case (.segment(let segment), .common(let pad)), (.common(let pad), .segment(let segment)): (segment, pad)
+        default: nil
         }
-        return remap ? (com + 32) % 64 : com
-    }
-
-    static func com(forPin pin: Int, configuration: UInt8) -> Int {
-        for com in 0..<64 where self.pin(forCOM: com, configuration: configuration) == pin { return com }
-        return pin
     }
 }

@@ -1,93 +1,108 @@
 import HeadwayDevices
 
-/// The state of an SSD1306 or SH1106: display RAM and every register the command set writes.
-/// Values start at the datasheets' reset values.
+/// The state of a monochrome, page-addressed controller (SSD1306, SSD1309, SSD1305, SSD1315,
+/// SH1106, SH1107): display RAM and every register the command set writes, starting at the
+/// datasheets' reset values. Bytes come in through ``take(_:isData:)``; what the glass shows is
+/// worked out in `MonochromeGlass.swift`.
 public struct OLEDRegisters: Sendable {
     public enum AddressingMode: Sendable, Equatable { case horizontal, vertical, page }
 
     public let controller: OLEDController
-    public let ramWidth: Int
-    /// Display RAM in page format: `page * ramWidth + column`, bit 0 the top row of the page.
+    let geometry: MonochromeGeometry
+    public var ramWidth: Int { geometry.ramColumns }
+    public var ramPages: Int { geometry.ramPages }
+    /// Display RAM in page format: `page * ramWidth + column`, bit 0 the top bit of the page. On the
+    /// Solomon parts the column is where the byte landed under the segment re-map in force when it
+    /// was written (the re-map applies on write there).
     public internal(set) var ram: [UInt8]
     public internal(set) var displayOn = false
-    public internal(set) var contrast: UInt8 = 0x7F
+    /// SSD1305 only: ACh turned the display on in dim mode.
+    public internal(set) var dimmed = false
+    public internal(set) var contrast: UInt8
     public internal(set) var inverted = false
     public internal(set) var entireDisplayOn = false
     public internal(set) var segmentRemap = false
     public internal(set) var comScanReversed = false
-    public internal(set) var multiplex = 63
+    /// The multiplex ratio register: lines scanned − 1.
+    public internal(set) var multiplex: Int
     public internal(set) var displayOffset = 0
     public internal(set) var startLine = 0
+    /// The COM pins configuration (DAh argument); SH1107 has none.
     public internal(set) var comPins: UInt8 = 0x12
-    /// SSD1306: internal charge pump (off at reset); SH1106: DC-DC converter (on at reset).
+    /// The charge pump (SSD1306, SSD1315: 8Dh), DC-DC converter (SH1106, SH1107: ADh; SSD1305: ADh
+    /// master configuration) is enabled.
     public internal(set) var powerOn: Bool
     public internal(set) var addressing = AddressingMode.page
-    public internal(set) var columnRange = 0...127
-    public internal(set) var pageRange = 0...7
+    public internal(set) var columnRange: ClosedRange<Int>
+    public internal(set) var pageRange: ClosedRange<Int>
     public internal(set) var column = 0
     public internal(set) var page = 0
     public internal(set) var scrolling = false
+    /// SSD1309 only: FDh 16h locked the interface against every command but FDh.
+    public internal(set) var commandLocked = false
     public internal(set) var protocolErrors: [String]
 
-    struct PendingCommand {
-        var opcode: UInt8
-        var needed: Int
-        var arguments: [UInt8] = []
-    }
-
-    var pendingCommand: PendingCommand?
+    /// The column read-modify-write (E0h) started at; EEh returns to it (SH1106, SH1107, SSD1305).
+    var readModifyWriteColumn: Int?
+    var assembler = OLEDCommandAssembler()
 
     init(controller: OLEDController, protocolErrors: [String] = []) {
         self.controller = controller
-        ramWidth = controller == .sh1106 ? 132 : 128
-        ram = Array(repeating: 0, count: ramWidth * 8)
-        powerOn = controller == .sh1106
+        geometry = MonochromeGeometry.of(controller)
+        ram = Array(repeating: 0, count: geometry.ramColumns * geometry.ramPages)
+        contrast = geometry.resetContrast
+        powerOn = geometry.resetConverterOn
+        multiplex = geometry.multiplexRange.upperBound
+        columnRange = 0...(geometry.ramColumns - 1)
+        pageRange = 0...(geometry.ramPages - 1)
         self.protocolErrors = protocolErrors
+    }
+
+    /// RES# low: every register back to its reset value. None of the datasheets' reset lists
+    /// (SSD1306 §8.5, SSD1309 §8.4, SSD1305 §8.5, SSD1315 §6.5, SH1106/SH1107 "Reset Circuit")
+    /// touches the display RAM, so it keeps its contents.
+    mutating func reset() {
+        let kept = ram
+        self = OLEDRegisters(controller: controller, protocolErrors: protocolErrors)
+        ram = kept
     }
 
     mutating func error(_ text: String) { protocolErrors.append(text) }
 
-    /// Takes one byte that a control byte marked as command (`isData` false) or display data.
+    var table: any MonochromeCommandTable.Type { MonochromeCommandTables.table(for: controller) }
+
+    /// Takes one byte that the bus marked as command (D/C# low) or display data (D/C# high).
     mutating func take(_ byte: UInt8, isData: Bool) {
         if isData {
-            if let pending = pendingCommand {
-                error("display data while command \(hexByte(pending.opcode)) still waits for \(pending.needed - pending.arguments.count) argument bytes")
-                pendingCommand = nil
+            if let cut = assembler.cutOff() {
+                error("display data while command \(hexByte(cut.opcode)) still waits for \(cut.missing) argument byte(s)")
             }
-            writeData(byte)
-            return
+            guard !commandLocked else { return error("display data \(hexByte(byte)) while the command lock (FDh 16h) is in force") }
+            return writeData(byte)
         }
-        if var pending = pendingCommand {
-            pending.arguments.append(byte)
-            if pending.arguments.count == pending.needed {
-                pendingCommand = nil
-                execute(pending.opcode, pending.arguments)
-            } else {
-                pendingCommand = pending
-            }
-            return
+        if commandLocked, assembler.pending == nil, byte != 0xFD {
+            return error("command byte \(hexByte(byte)) while the command lock (FDh 16h) is in force")
         }
-        let needed = controller == .ssd1306 ? SSD1306CommandTable.argumentCount(byte) : SH1106CommandTable.argumentCount(byte)
-        switch needed {
-        case nil: error("unknown command \(hexByte(byte)) for \(controller.rawValue)")
-        case 0: execute(byte, [])
-        case let count?: pendingCommand = PendingCommand(opcode: byte, needed: count)
+        switch assembler.command(byte, argumentCount: table.argumentCount) {
+        case .waiting: break
+        case .unknown(let opcode): error("unknown command \(hexByte(opcode)) for \(controller.rawValue)")
+        case .execute(let opcode, let arguments): table.execute(opcode, arguments, on: &self)
         }
     }
 
-    private mutating func execute(_ opcode: UInt8, _ arguments: [UInt8]) {
-        switch controller {
-        case .ssd1306, .ssd1309, .ssd1305, .ssd1315, .sh1107, .ssd1327: SSD1306CommandTable.execute(opcode, arguments, on: &self)
-        case .sh1106: SH1106CommandTable.execute(opcode, arguments, on: &self)
+    /// The I2C transaction ended: a command still waiting for arguments is cut off.
+    mutating func endOfTransaction() {
+        if let cut = assembler.cutOff() {
+            error("command \(hexByte(cut.opcode)) cut off by STOP: \(cut.arguments.count) of its \(cut.needed) argument bytes arrived")
         }
     }
 
     private mutating func writeData(_ byte: UInt8) {
         guard column < ramWidth else {
-            error("display data past the last RAM column (\(ramWidth - 1)) of page \(page) is lost")
-            return
+            return error("display data past the last RAM column (\(ramWidth - 1)) of page \(page) is lost")
         }
-        ram[page * ramWidth + column] = byte
+        let stored = geometry.remapOnWrite && segmentRemap ? ramWidth - 1 - column : column
+        ram[page * ramWidth + stored] = byte
         switch addressing {
         case .horizontal:
             column += 1
@@ -99,29 +114,17 @@ public struct OLEDRegisters: Sendable {
             page += 1
             if page > pageRange.upperBound {
                 page = pageRange.lowerBound
-                column = column >= columnRange.upperBound ? columnRange.lowerBound : column + 1
+                if geometry.verticalWrapAdvancesColumn {
+                    column = column >= columnRange.upperBound ? columnRange.lowerBound : column + 1
+                }
             }
         case .page:
             column += 1
-            // SSD1306 wraps to the start column within the page; SH1106 just runs on (and data past
-            // column 131 is lost, reported above).
-            if controller == .ssd1306, column > columnRange.upperBound { column = columnRange.lowerBound }
+            switch geometry.pageModeEnd {
+            case .wrapToWindow: if column > columnRange.upperBound { column = columnRange.lowerBound }
+            case .wrapToZero: if column >= ramWidth { column = 0 }
+            case .stop: break  // the next byte is reported as lost
+            }
         }
-    }
-
-    /// Whether the panel can light at all: display on and its supply running.
-    var isLit: Bool { displayOn && powerOn }
-
-    /// The RAM row shown on physical row `y`, or `nil` when no scanned line reaches it.
-    func ramRow(forPanelRow y: Int, panel: OLEDPanel) -> Int? {
-        guard let pin = panel.rowForPin.firstIndex(where: { $0 == y }) else { return nil }
-        let com = OLEDPinMap.com(forPin: pin, configuration: comPins)
-        let lines = multiplex + 1
-        // Line L drives COM (L or lines-1-L, by scan direction) shifted by the display offset.
-        for line in 0..<lines {
-            let scanned = comScanReversed ? lines - 1 - line : line
-            if (scanned + displayOffset) % 64 == com { return (line + startLine) % 64 }
-        }
-        return nil
     }
 }

@@ -1,0 +1,126 @@
+import HeadwayDevices
+
+/// The state of an SSD1327 (Solomon Systech SSD1327 Rev 1.8): 128 x 128 x 4-bit display RAM and
+/// every register Table 8-1 writes, starting at their reset values. Bytes come in through
+/// ``take(_:isData:)``; the glass is worked out in `SSD1327Glass.swift`.
+public struct SSD1327Registers: Sendable {
+    public enum DisplayMode: Sendable, Equatable { case normal, allOn, allOff, inverse }
+
+    /// GDDRAM as it drives the outputs: `row * 128 + segment`, one 4-bit level per byte. The column
+    /// and nibble re-maps (A0h A[0], A[1]) act on RAM access (§9.1.5: "the two nibbles of the data
+    /// bus for RAM access are re-mapped"), so a byte lands here already re-mapped.
+    public internal(set) var pixels = [UInt8](repeating: 0, count: 128 * 128)
+    /// The column window (15h), in column addresses of two pixels each, and the row window (75h).
+    public internal(set) var columnRange = 0...63
+    public internal(set) var rowRange = 0...127
+    public internal(set) var column = 0
+    public internal(set) var row = 0
+    /// The re-map byte (A0h): A[0] column, A[1] nibble, A[2] vertical increment, A[4] COM re-map,
+    /// A[6] COM split odd/even.
+    public internal(set) var remap: UInt8 = 0x00
+    public internal(set) var startLine = 0
+    public internal(set) var displayOffset = 0
+    /// The multiplex ratio register: lines − 1 (RESET 127, 128 MUX).
+    public internal(set) var multiplex = 127
+    public internal(set) var displayMode = DisplayMode.normal
+    public internal(set) var displayOn = false
+    /// Function selection A (ABh) A[0]: the internal VDD regulator (RESET on).
+    public internal(set) var internalVDD = true
+    public internal(set) var contrast: UInt8 = 0x7F
+    /// B1h: phase 1 in A[3:0] (RESET 4), phase 2 in A[7:4] (RESET 7).
+    public internal(set) var phaseLength: UInt8 = 0x74
+    public internal(set) var frontClock: UInt8 = 0x00
+    public internal(set) var gpio: UInt8 = 0x02
+    public internal(set) var secondPrecharge: UInt8 = 0x04
+    public internal(set) var prechargeVoltage: UInt8 = 0x05
+    public internal(set) var vcomh: UInt8 = 0x05
+    public internal(set) var functionB: UInt8 = 0x60
+    /// Pulse widths of GS0 … GS15 in DCLKs: the linear table of B9h (GS0 = GS1 = 0, then 2, 4 … 28)
+    /// until B8h sets one.
+    public internal(set) var greyTable: [UInt8] = SSD1327Registers.linearGreyTable
+    public internal(set) var scrolling = false
+    public internal(set) var commandLocked = false
+    public internal(set) var protocolErrors: [String]
+
+    var assembler = OLEDCommandAssembler()
+
+    /// B9h "Linear LUT": GS0 = 0, GS1 = 0, GS2 = 2, GS3 = 4 … GS14 = 26, GS15 = 28.
+    public static let linearGreyTable: [UInt8] = (0..<16).map { $0 < 2 ? 0 : UInt8(2 * ($0 - 1)) }
+
+    public var columnRemap: Bool { remap & 0x01 != 0 }
+    public var nibbleRemap: Bool { remap & 0x02 != 0 }
+    public var verticalIncrement: Bool { remap & 0x04 != 0 }
+    public var comRemap: Bool { remap & 0x10 != 0 }
+    public var comSplit: Bool { remap & 0x40 != 0 }
+
+    init(protocolErrors: [String] = []) { self.protocolErrors = protocolErrors }
+
+    /// RES# low: registers back to the reset values of §7.5 and Table 8-1; the RAM is not in the
+    /// reset list and keeps its contents.
+    mutating func reset() {
+        let kept = pixels
+        self = SSD1327Registers(protocolErrors: protocolErrors)
+        pixels = kept
+    }
+
+    mutating func error(_ text: String) { protocolErrors.append(text) }
+
+    /// Takes one byte the bus marked as command (D/C# low) or display data (D/C# high).
+    mutating func take(_ byte: UInt8, isData: Bool) {
+        if isData {
+            if let cut = assembler.cutOff() {
+                error("display data while command \(hexByte(cut.opcode)) still waits for \(cut.missing) argument byte(s)")
+            }
+            guard !commandLocked else { return error("display data \(hexByte(byte)) while the command lock (FDh 16h) is in force") }
+            return writeData(byte)
+        }
+        if commandLocked, assembler.pending == nil, byte != 0xFD {
+            return error("command byte \(hexByte(byte)) while the command lock (FDh 16h) is in force")
+        }
+        switch assembler.command(byte, argumentCount: SSD1327CommandTable.argumentCount) {
+        case .waiting: break
+        case .unknown(let opcode): error("unknown command \(hexByte(opcode)) for ssd1327")
+        case .execute(let opcode, let arguments): SSD1327CommandTable.execute(opcode, arguments, on: &self)
+        }
+    }
+
+    /// The I2C transaction ended: a command still waiting for arguments is cut off.
+    mutating func endOfTransaction() {
+        if let cut = assembler.cutOff() {
+            error("command \(hexByte(cut.opcode)) cut off by STOP: \(cut.arguments.count) of its \(cut.needed) argument bytes arrived")
+        }
+    }
+
+    /// The output (SEG) a nibble written at column address `column` lands on: the column re-map
+    /// turns the column pairs around, the nibble re-map swaps the pair (Table 7-8: both together
+    /// put D0[3:0] on SEG127).
+    func segment(forColumn column: Int, highNibble: Bool) -> Int {
+        let pair = columnRemap ? 63 - column : column
+        return 2 * pair + (highNibble != nibbleRemap ? 1 : 0)
+    }
+
+    /// A data byte: two pixels at the column and row pointers, then the pointers move within the
+    /// windows (§9.1.1, §9.1.2, Figure 9-1; vertical increment Figure 9-3).
+    private mutating func writeData(_ byte: UInt8) {
+        guard internalVDD else {
+            // §7.10, under Figure 7-20: "No RAM access through MCU interface when there is no external /
+            // internal VDD." The modules modelled run VDD from the internal regulator.
+            return error("display data \(hexByte(byte)) while the internal VDD regulator is off (ABh 00h): no RAM access")
+        }
+        pixels[row * 128 + segment(forColumn: column, highNibble: false)] = byte & 0x0F
+        pixels[row * 128 + segment(forColumn: column, highNibble: true)] = byte >> 4
+        if verticalIncrement {
+            row += 1
+            if row > rowRange.upperBound {
+                row = rowRange.lowerBound
+                column = column >= columnRange.upperBound ? columnRange.lowerBound : column + 1
+            }
+        } else {
+            column += 1
+            if column > columnRange.upperBound {
+                column = columnRange.lowerBound
+                row = row >= rowRange.upperBound ? rowRange.lowerBound : row + 1
+            }
+        }
+    }
+}
