@@ -6,7 +6,7 @@
 /// controller's RAM columns drive the COM lines. The controller model decides from the registers it
 /// really received what each crossing shows, so a driver that sends a wrong COM configuration,
 /// offset or re-map gets the garbled, shifted or flipped picture a real module would show.
-/// ``OLEDModule`` works out the bonding of each module as sold.
+/// ``OLEDModuleModel`` works out the bonding of each module as sold.
 public struct OLEDPanel: Sendable, Equatable {
     /// A controller output pad a glass line is bonded to.
     public enum Electrode: Sendable, Equatable {

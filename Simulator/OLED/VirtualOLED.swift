@@ -10,7 +10,7 @@ import Synchronization
 /// D/C# line decides whether bytes are commands or display data; commands are decoded with their
 /// arguments by the controller's own command table; data lands in display RAM under the addressing
 /// mode and pointers the commands set up. What the glass shows is computed from RAM and registers
-/// through the module's bonding (``OLEDModule``). Anything the datasheet does not define is
+/// through the module's bonding (``OLEDModuleModel``). Anything the datasheet does not define is
 /// recorded in ``protocolErrors`` — tests assert it empty.
 public final class VirtualOLED: I2CTarget, SPITarget, PowerCycled {
     public let controller: OLEDController
@@ -36,15 +36,15 @@ public final class VirtualOLED: I2CTarget, SPITarget, PowerCycled {
     }
 
     /// A module as sold: the glass for `width`x`height` on `controller`, bonded as the vendor's
-    /// initialisation expects (see ``OLEDModule/catalogue`` and ``sizes(of:)``).
+    /// initialisation expects (see ``OLEDModuleModel/catalogue`` and ``sizes(of:)``).
     ///
     /// A size the controller is not sold in does not stop the program (a crash would take every
     /// other test in the process with it): the chip starts with a protocol error naming the sizes
     /// there are, behind a stand-in glass bonded like the controller's first module.
     public convenience init(controller: OLEDController, width: Int, height: Int, address: UInt8 = 0x3C) {
-        let module = OLEDModule.module(controller: controller, width: width, height: height)
+        let module = OLEDModuleModel.module(controller: controller, width: width, height: height)
         self.init(controller: controller, address: address,
-                  panel: (module ?? OLEDModule.standIn(controller: controller, width: width, height: height)).panel)
+                  panel: (module ?? OLEDModuleModel.standIn(controller: controller, width: width, height: height)).panel)
         if module == nil {
             let sizes = Self.sizes(of: controller).map { "\($0.width)x\($0.height)" }.joined(separator: ", ")
             state.withLock { $0.chip.error("no \(controller.rawValue) module of \(width)x\(height) is modelled (there are: \(sizes))") }
@@ -148,6 +148,6 @@ public final class VirtualOLED: I2CTarget, SPITarget, PowerCycled {
 extension VirtualOLED {
     /// The glass sizes of the modules modelled for `controller`.
     public static func sizes(of controller: OLEDController) -> [(width: Int, height: Int)] {
-        OLEDModule.catalogue.filter { $0.controller == controller }.map { ($0.width, $0.height) }
+        OLEDModuleModel.catalogue.filter { $0.controller == controller }.map { ($0.width, $0.height) }
     }
 }

@@ -12,7 +12,7 @@ struct DisplayConfigurationTests {
     @Test func everyControllerReadsWithItsDefaultSizeOnI2C() throws {
         for controller in OLEDController.allCases {
             let configuration = try ConfigurationLoader.parse(Self.output("driver: \(controller.rawValue)\nbus: i2c-1"), source: "t.yaml")
-            guard case .oled(.i2c("i2c-1", "header", nil), let oled, false) = configuration.outputs[0].device else {
+            guard case .oled(.i2c("i2c-1", "auto", nil), let oled, false) = configuration.outputs[0].device else {
                 Issue.record("\(controller): \(configuration.outputs[0].device)"); continue
             }
             #expect(oled.controller == controller && oled.module == controller.variant.modules[0] && oled.address == 0x3C)
@@ -36,21 +36,21 @@ struct DisplayConfigurationTests {
     }
 
     @Test(arguments: [
-        ("driver: ssd1306\nbus: i2c-1\nsize: 128x128", 6, "outputs[0].size",
+        ("driver: ssd1306\nbus: i2c-1\nsize: 128x128", 5, "outputs[0].size",
          "ssd1306 modules come in 128x64, 128x32, 64x48, not 128x128; 128x128 modules are driven by sh1107 or ssd1327 (16 grey levels): set driver: accordingly"),
-        ("driver: sh1106\nbus: i2c-1\nsize: 96x96", 6, "outputs[0].size", "96x96 modules are driven by ssd1327 (16 grey levels)"),
-        ("driver: ssd1327\nbus: i2c-1\nsize: 128x64", 6, "outputs[0].size", "ssd1327 modules come in 128x128, 96x96, not 128x64; 128x64 modules are driven by ssd1306 or sh1106"),
-        ("driver: ssd1306\nbus: spi0.0", 5, "outputs[0].dc", "missing: a display on SPI needs its D/C line (dc: 24, or dc: pin 18)"),
-        ("driver: sh1106\nbus: spi0.0\ndc: 24\naddress: 0x3c", 7, "outputs[0].address", "an SPI display has no address (that is I2C)"),
-        ("driver: sh1106\nbus: i2c-1\ndc: 24", 6, "outputs[0].dc", "is for a display on SPI, but bus i2c-1 is I2C; remove dc, or set bus: to an SPI bus"),
-        ("driver: ssd1306\nbus: i2c-1\naddress: 0x78", 6, "outputs[0].address", "0x78 is the 8-bit form (the address shifted left, with the write bit) of 0x3C; write address: 0x3c"),
-        ("driver: ssd1306\nbus: i2c-1\naddress: 0x27", 6, "outputs[0].address", "ssd1306 answers at 0x3C or 0x3D (its SA0 pin), not 0x27"),
-        ("driver: ssd1306\nbus: i2c-1\nrotation: 90", 6, "outputs[0].rotation", "ssd1306 modules turn by 180° only (rotation: 180)"),
-        ("driver: sh1107\nbus: i2c-1\nrotation: 45", 6, "outputs[0].rotation", "\"45\" is not one of 0, 90, 180, 270"),
-        ("driver: sh1106\nbus: spi0.0\ndc: pin 6", 6, "outputs[0].dc", "header pin 6 is ground, not a GPIO line"),
-        ("driver: sh1106\nbus: spi0.0\ndc: 24\nspeed-hz: 10000000", 7, "outputs[0].speed-hz", "sh1106 takes at most 4000000 Hz on SPI"),
-        ("driver: ssd1306\nbus: i2c-1\nrotated: true\nrotation: 180", 6, "outputs[0].rotated", "give rotation: or rotated:, not both"),
-        ("driver: ssd1351\nbus: i2c-1", 4, "outputs[0].driver", "\"ssd1351\" is not a driver; one of ws2812, apa102, apa102-gpio, leds0, ssd1306, sh1106, ssd1309, ssd1305, ssd1315, sh1107, ssd1327, gpio-leds"),
+        ("driver: sh1106\nbus: i2c-1\nsize: 96x96", 5, "outputs[0].size", "96x96 modules are driven by ssd1327 (16 grey levels)"),
+        ("driver: ssd1327\nbus: i2c-1\nsize: 128x64", 5, "outputs[0].size", "ssd1327 modules come in 128x128, 96x96, not 128x64; 128x64 modules are driven by ssd1306 or sh1106"),
+        ("driver: ssd1306\nbus: spi0.0", 4, "outputs[0].dc", "missing: a display on SPI needs its D/C line (dc: 24, or dc: pin 18)"),
+        ("driver: sh1106\nbus: spi0.0\ndc: 24\naddress: 0x3c", 6, "outputs[0].address", "an SPI display has no address (that is I2C)"),
+        ("driver: sh1106\nbus: i2c-1\ndc: 24", 5, "outputs[0].dc", "is for a display on SPI, but bus i2c-1 is I2C; remove dc, or set bus: to an SPI bus"),
+        ("driver: ssd1306\nbus: i2c-1\naddress: 0x78", 5, "outputs[0].address", "0x78 is the 8-bit form (the address shifted left, with the write bit) of 0x3C; write address: 0x3c"),
+        ("driver: ssd1306\nbus: i2c-1\naddress: 0x27", 5, "outputs[0].address", "ssd1306 answers at 0x3C or 0x3D (its SA0 pin), not 0x27"),
+        ("driver: ssd1306\nbus: i2c-1\nrotation: 90", 5, "outputs[0].rotation", "ssd1306 modules turn by 180° only (rotation: 180)"),
+        ("driver: sh1107\nbus: i2c-1\nrotation: 45", 5, "outputs[0].rotation", "\"45\" is not one of 0, 90, 180, 270"),
+        ("driver: sh1106\nbus: spi0.0\ndc: pin 6", 5, "outputs[0].dc", "header pin 6 is ground, not a GPIO line"),
+        ("driver: sh1106\nbus: spi0.0\ndc: 24\nspeed-hz: 10000000", 6, "outputs[0].speed-hz", "sh1106 takes at most 4000000 Hz on SPI"),
+        ("driver: ssd1306\nbus: i2c-1\nrotated: true\nrotation: 180", 5, "outputs[0].rotated", "give rotation: or rotated:, not both"),
+        ("driver: ssd1351\nbus: i2c-1", 3, "outputs[0].driver", "\"ssd1351\" is not a driver; one of ws2812, apa102, apa102-gpio, leds0, ssd1306, sh1106, ssd1309, ssd1305, ssd1315, sh1107, ssd1327, gpio-leds"),
     ] as [(String, Int, String, String)])
     func mistakesAreRefusedWithTheirFix(lines: String, line: Int, key: String, message: String) {
         #expect {

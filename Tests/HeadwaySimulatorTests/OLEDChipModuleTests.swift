@@ -25,7 +25,7 @@ struct OLEDChipModuleTests {
             let sizes = VirtualOLED.sizes(of: controller)
             #expect(!sizes.isEmpty, "\(controller.rawValue) has no module")
             for size in sizes {
-                let module = OLEDModule.module(controller: controller, width: size.width, height: size.height)!
+                let module = OLEDModuleModel.module(controller: controller, width: size.width, height: size.height)!
                 #expect(module.panel.isFullyBonded, "\(module.name)")
                 #expect(OLEDModuleScript.all.contains { $0.controller == controller && $0.width == size.width && $0.height == size.height })
             }

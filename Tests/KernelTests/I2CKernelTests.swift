@@ -59,38 +59,6 @@ extension Kernel {
             zip(a.bytes, b.bytes).filter { $0 != $1 }.count + abs(a.bytes.count - b.bytes.count)
         }
 
-        @Test(arguments: OLEDController.allCases)
-        func exactByteStreamOnTheRecorder(controller: OLEDController) throws {
-            try clearLog()
-            let bus = try LinuxI2CBus(path: recorder)
-            #expect(bus.mode == .plainI2C)
-            let configuration = try OLEDConfiguration(controller: controller)
-            let display = OLEDDisplay(bus: bus, configuration: configuration)
-            let intendedBus = IntendedI2CTraffic(maxMessageLength: bus.maxMessageLength)
-            let intended = OLEDDisplay(bus: intendedBus, configuration: configuration)
-            let pictures = (0..<6).map(Self.picture(step:))
-            for picture in pictures {
-                try display.show(picture)
-                try intended.show(picture)
-            }
-
-            let transfers = try recordedTransfers()
-            let expected = Self.asKernelTransfers(intendedBus.transactions)
-            #expect(transfers.count == expected.count, "one I2C_RDWR per transaction")
-            #expect(transfers.allSatisfy { $0.allSatisfy { $0.address == 0x3C && !$0.isRead } })
-            let sent = transfers.map { $0.map(\.bytes) }
-            if let first = zip(sent, expected).enumerated().first(where: { $0.element.0 != $0.element.1 }) {
-                Issue.record("transfer \(first.offset) differs: sent \(first.element.0.map(\.count)) bytes per message, intended \(first.element.1.map(\.count))")
-            }
-            #expect(sent.first?.first?.prefix(2) == [0x00, 0xAE], "set-up starts with display off")
-            let bytes = sent.joined().reduce(0) { $0 + $1.count }
-            print("\(controller.rawValue): \(transfers.count) transfers, \(bytes) bytes through \(recorder)")
-
-            let chip = RecordedTraffic.decodeOLED(transfers, controller: controller)
-            #expect(chip.protocolErrors.isEmpty, "\(chip.protocolErrors.prefix(3))")
-            #expect(Self.differingBytes(chip.picture, pictures.last!) == 0, "the glass shows the last picture")
-        }
-
         @Test func smbusOnlyAdapterGetsBlockWritesThroughLibi2c() throws {
             let stub = KernelDevices.i2cStub!
             let bus = try LinuxI2CBus(path: stub)

@@ -1,3 +1,4 @@
+import HeadwayCore
 import HeadwayDevices
 import HeadwaySimulator
 
@@ -33,9 +34,9 @@ enum RecordedTraffic {
         return transfers
     }
 
-    /// Feeds recorded transfers to the datasheet model of a 128x64 module and returns it.
-    static func decodeOLED(_ transfers: [[I2CMessage]], controller: OLEDController) -> VirtualOLED {
-        let chip = VirtualOLED(controller: controller, width: 128, height: 64)
+    /// Feeds recorded I2C transfers to the datasheet model of a module and returns it.
+    static func decodeOLED(_ transfers: [[I2CMessage]], controller: OLEDController, width: Int = 128, height: Int = 64) -> VirtualOLED {
+        let chip = VirtualOLED(controller: controller, width: width, height: height)
         for transfer in transfers {
             for message in transfer where !message.isRead { chip.receive(message.bytes) }
             chip.stop()
@@ -79,5 +80,23 @@ enum RecordedTraffic {
             return SPITransfer(speedHz: speed, bitsPerWord: bits, mode: mode, bytes: halves[1].split(separator: " ").compactMap { UInt8($0, radix: 16) },
                                dataCommand: level("dc"), reset: level("reset"))
         }
+    }
+
+    /// Feeds recorded SPI transfers to the datasheet model of a module wired for 4-wire SPI, the
+    /// D/C and reset lines at the levels logged with each transfer, and returns it.
+    static func decodeOLED(_ transfers: [SPITransfer], _ controller: OLEDController, width: Int, height: Int, dataCommand: UInt32, reset: UInt32) -> VirtualOLED {
+        let clock = ManualClock()
+        let lines = VirtualGPIOChip(label: "gpio-sim", clock: clock)
+        let chip = VirtualOLED(controller: controller, width: width, height: height)
+        chip.wireSPI(dc: dataCommand, reset: reset, on: lines, clock: clock)
+        lines.setLevels([reset], physical: [true])
+        for transfer in transfers {
+            // The log has no times: a millisecond between transfers keeps every wait the
+            // datasheets ask for (the real ones were at least as long).
+            clock.advance(by: 0.001)
+            lines.setLevels([dataCommand, reset], physical: [transfer.dataCommand ?? false, transfer.reset ?? true])
+            chip.receive(transfer.bytes, hz: transfer.speedHz, mode: transfer.mode)
+        }
+        return chip
     }
 }

@@ -40,6 +40,13 @@ public struct OLEDConfiguration: Sendable, Equatable {
         self.externalVCC = externalVCC
     }
 
+    /// Whether the controller's re-map and scan are set to turn the RAM by 180°: a half turn of the
+    /// picture on a module bonded the usual way, or an upright picture on a reversed one.
+    var remapsTurned: Bool { rotation.turnsInHardware != module.reversed }
+
+    /// The display offset for the picture as mounted.
+    var displayOffset: UInt8 { rotation.turnsInHardware ? module.turnedDisplayOffset : module.displayOffset }
+
     /// The picture's size: the glass's, turned as the module is mounted.
     public var width: Int { rotation.swapsAxes ? module.height : module.width }
     public var height: Int { rotation.swapsAxes ? module.width : module.height }
@@ -50,7 +57,8 @@ public struct OLEDConfiguration: Sendable, Equatable {
     /// The first RAM column in bytes shown at the glass's left edge: the glass is bonded to fixed
     /// segment outputs, so turning the picture in hardware moves it to the other end of the RAM.
     var columnOffset: Int {
-        let pixels = rotation.turnsInHardware ? variant.ramWidth - module.width - module.columnOffset : module.columnOffset
+        let moves = rotation.turnsInHardware && !variant.columnsAreCommons
+        let pixels = moves ? variant.ramWidth - module.width - module.columnOffset : module.columnOffset
         return variant.addressing.isGreyscale ? pixels / 2 : pixels
     }
 

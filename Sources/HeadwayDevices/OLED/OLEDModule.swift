@@ -14,8 +14,15 @@ public struct OLEDModule: Sendable, Equatable {
     /// a glass on fewer COM lines than the controller has is bonded to some of them.
     public var displayOffset: UInt8
     public var turnedDisplayOffset: UInt8
+    /// Whether the glass is bonded the other way round from the family's usual modules: upright,
+    /// the controller's re-map and scan are those that turn the others by 180° (the makers' own
+    /// initialisations say which).
+    public var reversed: Bool
 
-    public init(width: Int, height: Int, columnOffset: Int = 0, rowOffset: Int = 0, comPins: UInt8 = 0x12, displayOffset: UInt8 = 0, turnedDisplayOffset: UInt8? = nil) {
+    public init(
+        width: Int, height: Int, columnOffset: Int = 0, rowOffset: Int = 0, comPins: UInt8 = 0x12, displayOffset: UInt8 = 0,
+        turnedDisplayOffset: UInt8? = nil, reversed: Bool = false
+    ) {
         self.width = width
         self.height = height
         self.columnOffset = columnOffset
@@ -23,6 +30,7 @@ public struct OLEDModule: Sendable, Equatable {
         self.comPins = comPins
         self.displayOffset = displayOffset
         self.turnedDisplayOffset = turnedDisplayOffset ?? displayOffset
+        self.reversed = reversed
     }
 
     public var size: String { "\(width)x\(height)" }

@@ -19,6 +19,10 @@ public struct OLEDVariant: Sendable {
     public let defaultContrast: UInt8
     /// Whether its glass is square or tall, so that a quarter turn makes sense.
     public let turnsByQuarters: Bool
+    /// Whether the RAM's columns are the controller's common lines (SH1107, whose page bytes run
+    /// along the segments): then a half turn leaves a narrow glass's columns where they are and
+    /// moves its lines by the display offset instead.
+    public var columnsAreCommons = false
     /// Everything from display-off to a configured, still dark display.
     let initialisation: @Sendable (OLEDConfiguration, _ contrast: UInt8) -> [OLEDCommand]
 

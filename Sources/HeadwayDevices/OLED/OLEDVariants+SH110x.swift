@@ -31,23 +31,23 @@ extension OLEDController {
     /// whose column address picks a common line, so upright (segment remap and COM scan at their
     /// reset values) a page is 8 picture rows and a column one picture column, as on SSD1306 — the
     /// glass portrait: 128x128, or 64 columns × 128 rows on COM lines shifted by 0x60 (Waveshare's
-    /// 1.3" (C), Adafruit's FeatherWing). Start line is 0xDC (two bytes); no COM pins command.
+    /// 1.3" (C), Adafruit's FeatherWing; 0x20 with the scan reversed for a half turn). Start line is
+    /// 0xDC (two bytes); no COM pins command.
     /// RES# ≥ 10 µs (p.55); SPI cycle ≥ 250 ns (p.52).
     static let sh1107Row = OLEDVariant(
         ramWidth: 128, ramHeight: 128, addressing: .pagesOnly,
-        modules: [OLEDModule(width: 128, height: 128), OLEDModule(width: 64, height: 128, displayOffset: 0x60)],
+        modules: [OLEDModule(width: 128, height: 128), OLEDModule(width: 64, height: 128, displayOffset: 0x60, turnedDisplayOffset: 0x20)],
         i2cAddresses: [0x3C, 0x3D], maxSPIClockHz: 4_000_000, reset: OLEDResetTiming(low: 20e-6, ready: 1e-3),
-        defaultContrast: 0x80, turnsByQuarters: true
+        defaultContrast: 0x80, turnsByQuarters: true, columnsAreCommons: true
     ) { c, contrast in
-        let turned = c.rotation.turnsInHardware
-        return [
+        [
             .displayOn(false),
             .sh1107StartLine(0),
             .sh1107AddressingMode(vertical: false),
-            .segmentRemap(turned),
-            .comScanReversed(turned),
+            .segmentRemap(c.remapsTurned),
+            .comScanReversed(c.remapsTurned),
             .multiplex(UInt8(c.module.width - 1)),              // the columns are the common lines
-            .displayOffset(turned ? c.module.turnedDisplayOffset : c.module.displayOffset),
+            .displayOffset(c.displayOffset),
             .clock(0x50),                                       // reset value
             .contrast(contrast),
             .precharge(0x22),
@@ -59,8 +59,8 @@ extension OLEDController {
 
     /// Segment remap and COM scan for the glass upright (column 0 on the last SEG, COM scanned
     /// from the last one down, as module makers wire SSD130x and SH1106 glass), or both undone for
-    /// a half turn.
+    /// a half turn (or the other way round on a module bonded reversed).
     static func monochromeOrientation(_ c: OLEDConfiguration) -> [OLEDCommand] {
-        [.segmentRemap(!c.rotation.turnsInHardware), .comScanReversed(!c.rotation.turnsInHardware)]
+        [.segmentRemap(!c.remapsTurned), .comScanReversed(!c.remapsTurned)]
     }
 }

@@ -35,10 +35,11 @@ extension OLEDController {
 
     /// SSD1309 (datasheet Rev 1.1): SSD1306's commands for an external panel supply — no charge
     /// pump — with a command lock (0xFD), its own clock, pre-charge and VCOMH reset values
-    /// (tables 9-1 to 9-5: D5 0x70… kernel's 0xA0, D9 0x22, DB 0x34).
+    /// (tables 9-1 to 9-5: D9 0x22, DB 0x34; Linux's clock 0xA0). The 2.42" glass is upright with
+    /// the reset re-map and scan (Waveshare's `OLED_2in42.py` sends neither 0xA1 nor 0xC8).
     static let ssd1309Row = OLEDVariant(
         ramWidth: 128, ramHeight: 64, addressing: .pageWindow,
-        modules: [OLEDModule(width: 128, height: 64, comPins: 0x12)],
+        modules: [OLEDModule(width: 128, height: 64, comPins: 0x12, reversed: true)],
         i2cAddresses: [0x3C, 0x3D], maxSPIClockHz: 10_000_000, reset: .solomon,
         defaultContrast: 0xCF, turnsByQuarters: false
     ) { c, contrast in
@@ -63,13 +64,13 @@ extension OLEDController {
 
     /// SSD1305 (datasheet Rev 1.9): 132 RAM columns, external VCC selected with 0xAD 0x8E, a
     /// current-drive look-up table (0x91) and area colour / low power (0xD8); no charge pump.
-    /// 128x32 glass sits on columns 4…131 (Adafruit's 2.23" bonnet, u8g2's Adafruit row), 128x64 on
-    /// 2…129 (u8g2's 128x64 row). SPI cycle ≥ 250 ns (table 13-4).
+    /// 128x32 glass sits on columns 4…131 (Adafruit's 2.23" bonnet), 128x64 on 0…127 (Adafruit's
+    /// SSD1305 library: `_column_offset` 4 for 32 rows, else 0). SPI cycle ≥ 250 ns (table 13-4).
     static let ssd1305Row = OLEDVariant(
         ramWidth: 132, ramHeight: 64, addressing: .pageWindow,
         modules: [
             OLEDModule(width: 128, height: 32, columnOffset: 4, comPins: 0x12),
-            OLEDModule(width: 128, height: 64, columnOffset: 2, comPins: 0x12),
+            OLEDModule(width: 128, height: 64, comPins: 0x12),
         ],
         i2cAddresses: [0x3C, 0x3D], maxSPIClockHz: 4_000_000, reset: .solomon,
         defaultContrast: 0xFF, turnsByQuarters: false
@@ -100,7 +101,7 @@ extension OLEDController {
     /// (0xAD 0x10: internal, 19 µA), pre-charge in units of 2 DCLK.
     static let ssd1315Row = OLEDVariant(
         ramWidth: 128, ramHeight: 64, addressing: .pageWindow,
-        modules: [OLEDModule(width: 128, height: 64, comPins: 0x12), OLEDModule(width: 128, height: 32, comPins: 0x02)],
+        modules: [OLEDModule(width: 128, height: 64, comPins: 0x12)],
         i2cAddresses: [0x3C, 0x3D], maxSPIClockHz: 10_000_000, reset: .solomon,
         defaultContrast: 0xCF, turnsByQuarters: false
     ) { c, contrast in

@@ -8,7 +8,7 @@ import HeadwayDevices
 /// offset, start line) and where the vendor writes the picture in RAM, with the source; the bonding
 /// is then the one under which those commands put RAM column `firstColumn + x`, line `firstRow + y`
 /// at glass pixel (x, y), worked out by the controller model itself.
-public struct OLEDModule: Sendable {
+public struct OLEDModuleModel: Sendable {
     public let controller: OLEDController
     public let width: Int
     public let height: Int
@@ -42,7 +42,7 @@ public struct OLEDModule: Sendable {
     }
 
     /// The module with this controller and glass size, if one is modelled.
-    public static func module(controller: OLEDController, width: Int, height: Int) -> OLEDModule? {
+    public static func module(controller: OLEDController, width: Int, height: Int) -> OLEDModuleModel? {
         catalogue.first { $0.controller == controller && $0.width == width && $0.height == height }
     }
 
@@ -78,9 +78,9 @@ public struct OLEDModule: Sendable {
     /// A glass of a size no module is modelled in: the controller's first module's bonding,
     /// stretched or cut to `width`x`height`, so that a caller asking for the wrong size gets a
     /// protocol error and a picture rather than a crash.
-    static func standIn(controller: OLEDController, width: Int, height: Int) -> OLEDModule {
+    static func standIn(controller: OLEDController, width: Int, height: Int) -> OLEDModuleModel {
         let model = catalogue.first { $0.controller == controller }!
-        return OLEDModule(controller, width, height, name: "stand-in \(controller.rawValue) \(width)x\(height)", layout: model.layoutCommands,
+        return OLEDModuleModel(controller, width, height, name: "stand-in \(controller.rawValue) \(width)x\(height)", layout: model.layoutCommands,
                           firstColumn: model.firstColumn, firstRow: model.firstRow, evenPixelInHighNibble: model.evenPixelInHighNibble,
                           externalSupply: model.externalSupply, source: "none: no such module is modelled")
     }
