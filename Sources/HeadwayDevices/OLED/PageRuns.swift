@@ -35,6 +35,10 @@ public struct PageRun: Sendable, Equatable {
 ///   rectangle around both costs less than the two apart;
 /// - **one window**: the bounding rectangle of every change (one addressing when a few small
 ///   changes lie close together);
+/// - **a window per quarter**: the bounding rectangle of the changes in each quarter of the picture
+///   (halved across its rows and its row bytes), as luma.oled's `diff_to_previous` framebuffer cuts
+///   a greyscale picture into a 2×2 grid — one addressing for the changes scattered in a quarter,
+///   however far apart their rows are;
 /// - **the whole picture**.
 /// Each is costed exactly as ``OLEDDisplay`` sends it on its interface (``cost(of:)``), so no frame
 /// ever costs more than the cheapest of them. Pictures are in RAM format: `rows × rowBytes` bytes.
@@ -64,21 +68,46 @@ public struct PageRunPlanner: Sendable {
         precondition(new.count == rowBytes * rows, "picture size does not match the display")
         let whole = [PageRun(firstPage: 0, lastPage: rows - 1, firstColumn: 0, lastColumn: rowBytes - 1)]
         guard let old else { return whole }
-        let runs = pageRuns(from: old, to: new)
-        guard runs.count > 1, let window = Self.boundingWindow(of: runs) else { return runs }
-        return [runs, [window], whole].min { cost(of: $0) < cost(of: $1) }!
+        let (runs, quarters) = changes(from: old, to: new)
+        guard let window = Self.boundingWindow(of: runs) else { return runs }
+        return [runs, [window], quarters, whole].min { cost(of: $0) < cost(of: $1) }!
     }
 
     /// The changed stretches of each row, merged as described above.
     public func pageRuns(from old: [UInt8], to new: [UInt8]) -> [PageRun] {
+        changes(from: old, to: new).runs
+    }
+
+    /// The bounding rectangles of the changes in each quarter of the picture that changed (top
+    /// left, top right, bottom left, bottom right).
+    public func quarterWindows(from old: [UInt8], to new: [UInt8]) -> [PageRun] {
+        changes(from: old, to: new).quarters
+    }
+
+    /// One pass over both pictures: the row runs (``pageRuns(from:to:)``) and the quarters' windows
+    /// (``quarterWindows(from:to:)``).
+    private func changes(from old: [UInt8], to new: [UInt8]) -> (runs: [PageRun], quarters: [PageRun]) {
         var runs: [PageRun] = []
+        var quarters: [PageRun?] = [nil, nil, nil, nil]
         let overhead = runOverhead
+        // The first row of the lower quarters and the first byte column of the right ones.
+        let middleRow = rows / 2, middleColumn = rowBytes / 2
+        func extend(_ quarter: Int, row: Int, first: Int, last: Int) {
+            let here = PageRun(firstPage: row, lastPage: row, firstColumn: first, lastColumn: last)
+            quarters[quarter] = quarters[quarter].map { $0.union(here) } ?? here
+        }
         old.withUnsafeBufferPointer { old in
             new.withUnsafeBufferPointer { new in
                 for row in 0..<rows {
                     let start = row * rowBytes
                     var current: PageRun?
+                    var left = (first: Int.max, last: -1), right = (first: Int.max, last: -1)
                     for x in 0..<rowBytes where old[start + x] != new[start + x] {
+                        if x < middleColumn {
+                            left = (min(left.first, x), x)
+                        } else {
+                            right = (min(right.first, x), x)
+                        }
                         if var run = current, x - run.lastColumn - 1 <= overhead {
                             run.lastColumn = x
                             current = run
@@ -87,11 +116,15 @@ public struct PageRunPlanner: Sendable {
                             current = PageRun(firstPage: row, lastPage: row, firstColumn: x, lastColumn: x)
                         }
                     }
-                    if let run = current { runs.append(run) }
+                    guard let run = current else { continue }
+                    runs.append(run)
+                    let half = row < middleRow ? 0 : 2
+                    if left.last >= 0 { extend(half, row: row, first: left.first, last: left.last) }
+                    if right.last >= 0 { extend(half + 1, row: row, first: right.first, last: right.last) }
                 }
             }
         }
-        return addressing.addressesRectangles ? mergeDown(runs) : runs
+        return (addressing.addressesRectangles ? mergeDown(runs) : runs, quarters.compactMap { $0 })
     }
 
     /// The rectangle around `runs` (nil for none).
