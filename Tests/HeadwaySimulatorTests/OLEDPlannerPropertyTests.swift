@@ -270,7 +270,10 @@ struct OLEDPlannerPropertyTests {
     @Test func scatteredChangesCostNoMoreThanLumasCells() {
         let blank = [UInt8](repeating: 0, count: 8192)
         var next = blank
-        for row in [29, 31, 32, 33] { next[row * 64 + 18] = 0x77; next[row * 64 + 19] = 0x77 }
+        for row in [29, 31, 32, 33] {
+            next[row * 64 + 18] = 0x77
+            next[row * 64 + 19] = 0x77
+        }
         for column in 49...51 { next[35 * 64 + column] = 0x0F }
         let planner = PageRunPlanner(rowBytes: 64, rows: 128, addressing: .greyWindow, interface: I2COLEDInterface(bus: VirtualI2CBus(clock: ManualClock()), address: 0x3C))
         #expect(planner.cost(of: planner.pageRuns(from: blank, to: next)) == 41)
