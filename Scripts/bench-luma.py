@@ -1,22 +1,39 @@
 #!/usr/bin/python3
 """luma.oled (Debian's python3-luma.oled) drawing the kind of screen Headway's bar screen is — a
-label, a bar, a percentage and the time left — with PIL on a 128x64 SSD1306 behind luma's own
-no-op serial interface, so the time is luma's drawing and packing alone. Prints microseconds per
-frame; Scripts/bench-oled runs it beside headway-bench."""
+label, a bar, a percentage and the time left — with PIL, behind luma's own no-op serial interface,
+so the time is luma's drawing, diffing and packing alone. Prints microseconds per frame;
+Scripts/bench-oled runs it beside headway-bench.
+
+  bench-luma.py [ssd1306]   a 128x64 SSD1306: on/off pixels, the whole frame packed every time
+  bench-luma.py ssd1327     a 128x128 SSD1327 in grey (RGB canvas, as luma's default mode): the
+                            bar's track dim, its fill full; luma's default diff_to_previous
+                            framebuffer packs only the changed cells' boxes into 4-bit pairs
+The job steps through 1000 values as headway-bench's does (frame % 1000)."""
+import sys
 import time
 from luma.core.interface.serial import noop
 from luma.core.render import canvas
-from luma.oled.device import ssd1306
+from luma.oled.device import ssd1306, ssd1327
 
-device = ssd1306(noop(), width=128, height=64)
+controller = sys.argv[1] if len(sys.argv) > 1 else "ssd1306"
 frames = 2000
+if controller == "ssd1306":
+    device = ssd1306(noop(), width=128, height=64)
+    track, fill = "white", "white"
+elif controller == "ssd1327":
+    device = ssd1327(noop(), width=128, height=128)
+    track, fill = (77, 77, 77), "white"     # 0.3 of full light: grey level 4 of 15, as Headway's track
+else:
+    sys.exit(f"bench-luma.py: unknown controller {controller!r} (ssd1306 or ssd1327)")
+
 started = time.perf_counter()
 for frame in range(frames):
     fraction = (frame % 1000) / 1000
     with canvas(device) as draw:
         draw.text((0, 0), "Compiling 120 files", fill="white")
-        draw.rectangle((0, 30, 127, 41), outline="white")
-        draw.rectangle((2, 32, 2 + int(123 * fraction), 39), fill="white")
+        draw.rectangle((0, 30, 127, 41), outline=track)
+        draw.rectangle((2, 32, 2 + int(123 * fraction), 39), fill=fill)
         draw.text((0, 50), f"{int(fraction * 100)}%   42 s left", fill="white")
 elapsed = time.perf_counter() - started
-print(f"luma.oled: draw + display one frame: {elapsed / frames * 1e6:.1f} µs")
+what = "draw + display one frame" if controller == "ssd1306" else "draw + display one greyscale frame (SSD1327 128x128)"
+print(f"luma.oled: {what}: {elapsed / frames * 1e6:.1f} µs")

@@ -1,107 +1,316 @@
 import Headway
 import HeadwaySimulator
+import Synchronization
 
-/// Picture sequences an OLED shows, each picture different from the one before (frames without
-/// a change cost nothing and are left out, for every peer alike).
+/// A picture at a display's depth: on/off pixels, or 16 grey levels (SSD1327).
+enum Picture: Equatable, Sendable {
+    case bitmap(Bitmap)
+    case greymap(Greymap)
+
+    /// The picture in RAM format (pages, or rows of pixel pairs).
+    var bytes: [UInt8] {
+        switch self {
+        case .bitmap(let bitmap): bitmap.bytes
+        case .greymap(let greymap): greymap.bytes
+        }
+    }
+
+    var rowBytes: Int {
+        switch self {
+        case .bitmap(let bitmap): bitmap.width
+        case .greymap(let greymap): greymap.bytesPerRow
+        }
+    }
+
+    func show(on display: any DisplayDevice) throws(DeviceError) {
+        switch self {
+        case .bitmap(let bitmap): try display.show(bitmap)
+        case .greymap(let greymap): try display.show(greymap)
+        }
+    }
+
+    /// `style` drawn for `snapshot` on a `width`×`height` picture of `greyLevels` levels.
+    static func drawn(_ style: some DisplayStyle, _ snapshot: ProgressSnapshot, width: Int, height: Int, greyLevels: Int) -> Picture {
+        let configuration = ProgressStyleConfiguration(snapshot: snapshot)
+        if greyLevels > 2 {
+            var greymap = Greymap(width: width, height: height)
+            style.render(configuration, into: &greymap)
+            return .greymap(greymap)
+        }
+        var bitmap = Bitmap(width: width, height: height)
+        style.render(configuration, into: &bitmap)
+        return .bitmap(bitmap)
+    }
+}
+
+/// A display that keeps what it is shown: the pictures a ``DisplayOutput`` draws for a module of
+/// this size and depth.
+final class RecordingDisplay: DisplayDevice {
+    let width: Int
+    let height: Int
+    let greyLevels: Int
+    private let shown = Mutex<[Picture]>([])
+
+    init(width: Int, height: Int, greyLevels: Int) {
+        self.width = width
+        self.height = height
+        self.greyLevels = greyLevels
+    }
+
+    func show(_ bitmap: Bitmap) throws(DeviceError) { shown.withLock { $0.append(.bitmap(bitmap)) } }
+    func show(_ greymap: Greymap) throws(DeviceError) { shown.withLock { $0.append(.greymap(greymap)) } }
+    func setBrightness(_ brightness: Double) throws(DeviceError) {}
+
+    var pictures: [Picture] { shown.withLock { $0 } }
+}
+
+/// Picture sequences an OLED shows, drawn by the styles at a module's size and depth, each picture
+/// different from the one before (frames without a change cost nothing and are left out, for
+/// every method alike).
 struct PictureSequence {
     let name: String
-    let pictures: [Bitmap]
+    let pictures: [Picture]
 
-    /// The demo job at 30 frames/s, as a 128x64 OLED's glass showed it.
-    static func demo() throws -> PictureSequence {
-        let clock = ManualClock()
-        let bus = VirtualI2CBus(clock: clock)
-        let oled = SimulatedOLED(name: "oled", configuration: try OLEDConfiguration(controller: .ssd1306), bus: bus, resynchronisation: .onErrorsOnly)
-        var pictures: [Bitmap] = []
-        try playDemo(on: oled, clock: clock) { if pictures.last != oled.picture { pictures.append(oled.picture) } }
-        return PictureSequence(name: "demo at 30 frames/s", pictures: pictures)
+    /// The four sequences on `controller`'s first module.
+    static func all(for controller: OLEDController) throws -> [PictureSequence] {
+        let module = controller.variant.modules[0]
+        let levels = controller.variant.addressing.isGreyscale ? 16 : 2
+        return [
+            try demo(width: module.width, height: module.height, greyLevels: levels),
+            barSteps(width: module.width, height: module.height, greyLevels: levels),
+            spinner(width: module.width, height: module.height, greyLevels: levels),
+            finish(width: module.width, height: module.height, greyLevels: levels),
+        ]
+    }
+
+    /// The demo job at 30 frames/s, as the display output draws it.
+    static func demo(width: Int, height: Int, greyLevels: Int) throws -> PictureSequence {
+        let display = RecordingDisplay(width: width, height: height, greyLevels: greyLevels)
+        try playDemo(on: display, clock: ManualClock()) {}
+        return PictureSequence(name: "demo at 30 frames/s", pictures: display.pictures.distinctNeighbours)
     }
 
     /// A bar screen from 0 to 100 % in 1 % steps.
-    static func barSteps() -> PictureSequence {
+    static func barSteps(width: Int, height: Int, greyLevels: Int) -> PictureSequence {
         PictureSequence(name: "bar in 1 % steps", pictures: (0...100).map { percent in
-            screen(BarScreenStyle(), phase: .active, kind: .determinate(value: Double(percent), total: 100), fraction: Double(percent) / 100, time: Double(percent))
+            screen(BarScreenStyle(), phase: .active, kind: .determinate(value: Double(percent), total: 100), fraction: Double(percent) / 100, time: Double(percent), width, height, greyLevels)
         }.distinctNeighbours)
     }
 
     /// The indeterminate ring screen's spinner, 3 s at 30 frames/s.
-    static func spinner() -> PictureSequence {
+    static func spinner(width: Int, height: Int, greyLevels: Int) -> PictureSequence {
         PictureSequence(name: "spinner, 3 s", pictures: (0..<90).map { frame in
-            screen(RingScreenStyle(), phase: .active, kind: .indeterminate, fraction: nil, time: Double(frame) / 30)
+            screen(RingScreenStyle(), phase: .active, kind: .indeterminate, fraction: nil, time: Double(frame) / 30, width, height, greyLevels)
         }.distinctNeighbours)
     }
 
     /// The end of a job: 99 %, then the success signal's frames for 1 s at 30 frames/s.
-    static func finish() -> PictureSequence {
-        let running = screen(BarScreenStyle(), phase: .active, kind: .determinate(value: 99, total: 100), fraction: 0.99, time: 100)
+    static func finish(width: Int, height: Int, greyLevels: Int) -> PictureSequence {
+        let running = screen(BarScreenStyle(), phase: .active, kind: .determinate(value: 99, total: 100), fraction: 0.99, time: 100, width, height, greyLevels)
         let done = (0..<30).map { frame in
-            screen(BarScreenStyle(), phase: .finished(.succeeded), kind: .determinate(value: 100, total: 100), fraction: 1, time: 100 + Double(frame) / 30)
+            screen(BarScreenStyle(), phase: .finished(.succeeded), kind: .determinate(value: 100, total: 100), fraction: 1, time: 100 + Double(frame) / 30, width, height, greyLevels)
         }
         return PictureSequence(name: "finish screen", pictures: ([running] + done).distinctNeighbours)
     }
 
-    private static func screen(_ style: some DisplayStyle, phase: JobPhase, kind: ProgressKind, fraction: Double?, time: Double) -> Bitmap {
+    private static func screen(
+        _ style: some DisplayStyle, phase: JobPhase, kind: ProgressKind, fraction: Double?, time: Double, _ width: Int, _ height: Int, _ greyLevels: Int
+    ) -> Picture {
         let snapshot = ProgressSnapshot(time: time, phase: phase, kind: kind, fraction: fraction, label: "Compiling widgets", timeRemaining: fraction.map { (1 - $0) * 120 }, elapsed: time)
-        var bitmap = Bitmap(width: 128, height: 64)
-        style.render(ProgressStyleConfiguration(snapshot: snapshot), into: &bitmap)
-        return bitmap
+        return Picture.drawn(style, snapshot, width: width, height: height, greyLevels: greyLevels)
     }
 }
 
-extension Array where Element == Bitmap {
-    var distinctNeighbours: [Bitmap] { enumerated().filter { $0.offset == 0 || self[$0.offset - 1] != $0.element }.map(\.element) }
+extension Array where Element: Equatable {
+    var distinctNeighbours: [Element] { enumerated().filter { $0.offset == 0 || self[$0.offset - 1] != $0.element }.map(\.element) }
 }
 
-/// Bytes on the wire for each picture after the first (which also initialises the display), sent
-/// by Headway's driver and by each peer's update method, and the physical floor.
+/// The buses a comparison runs on.
+enum BenchLink: String, CaseIterable {
+    case i2c = "I2C"
+    case smbus = "SMBus"
+    case spi = "SPI"
+}
+
+/// A controller's first module on a simulated bus, and the bus's clock in Hz (I2C: 100 kHz; SPI:
+/// the clock the Pi 4 really produces for the controller's fastest, Headway's default).
+func simulatedModule(_ controller: OLEDController, on link: BenchLink) throws -> (oled: SimulatedOLED, hertz: Double) {
+    let clock = ManualClock()
+    let configuration = try OLEDConfiguration(controller: controller)
+    switch link {
+    case .i2c, .smbus:
+        let bus = VirtualI2CBus(clockHz: 100_000, smbusOnly: link == .smbus, clock: clock)
+        return (SimulatedOLED(name: "oled", configuration: configuration, bus: bus, resynchronisation: .onErrorsOnly), 100_000)
+    case .spi:
+        let bus = VirtualSPIBus(clockModel: .raspberryPi4, clock: clock)
+        let oled = try SimulatedOLED(
+            name: "oled", configuration: configuration, bus: bus, lines: VirtualGPIOChip(label: "pinctrl-bcm2711", clock: clock),
+            dataCommand: 24, reset: 25, clock: clock, resynchronisation: .onErrorsOnly)
+        return (oled, Double(bus.clockModel.effectiveSpeed(forRequested: controller.variant.maxSPIClockHz)))
+    }
+}
+
+/// Bytes on the wire and wire time for each picture after the first (which also initialises the
+/// display), sent by Headway's driver on the simulator's bus, and by each peer's update method and
+/// the physical floor as ``OLEDPeerModel`` costs them.
 struct PeerComparison {
     struct Tally {
         var total = 0
         var worst = 0
         var frames = 0
-        mutating func add(_ bytes: Int) {
+        /// Bus clock cycles in all, and in the frame with the most.
+        var clocks = 0
+        var worstClocks = 0
+
+        mutating func add(bytes: Int, clocks: Int) {
             total += bytes
             worst = Swift.max(worst, bytes)
             frames += 1
+            self.clocks += clocks
+            worstClocks = Swift.max(worstClocks, clocks)
+        }
+
+        mutating func add(_ traffic: OLEDTraffic) { add(bytes: traffic.bytes, clocks: traffic.clocks) }
+
+        /// "8,704 (850)": in all, and the worst frame.
+        var bytesText: String { "\(grouped(total)) (\(grouped(worst)))" }
+
+        /// Milliseconds per frame on a bus clocked at `hertz`: the mean, and the worst frame.
+        func wireText(atHz hertz: Double) -> String {
+            guard frames > 0 else { return "-" }
+            return "\(milliseconds(Double(clocks) / hertz / Double(frames), unit: false)) (\(milliseconds(Double(worstClocks) / hertz, unit: false)))"
         }
     }
 
+    let controller: OLEDController
+    let link: BenchLink
+    /// The bus's clock: 100 kHz on I2C (wire time scales with it), the real SPI clock on SPI.
+    let hertz: Double
     var headway = Tally()
     var peers: [OLEDPeerModel: Tally] = [:]
     var floor = Tally()
     /// Frames on which Headway sent more than a peer (the property test says: none).
     var framesOverAPeer = 0
 
-    init(_ sequence: PictureSequence, controller: OLEDController, smbusOnly: Bool) throws {
-        let bus = VirtualI2CBus(smbusOnly: smbusOnly, clock: ManualClock())
-        let oled = SimulatedOLED(name: "oled", configuration: try OLEDConfiguration(controller: controller), bus: bus, resynchronisation: .onErrorsOnly)
-        var previous: [UInt8]?
+    init(_ sequence: PictureSequence, controller: OLEDController, link: BenchLink) throws {
+        self.controller = controller
+        self.link = link
+        let (oled, hertz) = try simulatedModule(controller, on: link)
+        self.hertz = hertz
+        let costLink: OLEDLink = oled.i2cBus.map { .i2c(messageLimit: $0.maxMessageLength) } ?? .spi
+        var previous: Picture?
         for picture in sequence.pictures {
-            let before = bus.statistics.frames.count
-            try oled.driver.show(picture)
-            bus.endFrame()
-            let sent = bus.statistics.frames.count > before ? bus.statistics.frames.last!.bytes : 0
-            defer { previous = picture.bytes }
-            guard let old = previous else { continue }
-            headway.add(sent)
+            try picture.show(on: oled.driver)
+            let sent = Self.endFrame(oled)
+            defer { previous = picture }
+            guard let old = previous?.bytes else { continue }
+            headway.add(bytes: sent.bytes, clocks: Int((sent.seconds * hertz).rounded()))
             for peer in OLEDPeerModel.allCases {
-                let bytes = peer.bytes(from: old, to: picture.bytes, width: 128, controller: controller, messageLimit: bus.maxMessageLength)
-                peers[peer, default: Tally()].add(bytes)
-                if sent > bytes { framesOverAPeer += 1 }
+                guard let traffic = peer.traffic(from: old, to: picture.bytes, rowBytes: picture.rowBytes, controller: controller, link: costLink) else { continue }
+                peers[peer, default: Tally()].add(traffic)
+                if sent.bytes > traffic.bytes { framesOverAPeer += 1 }
             }
-            floor.add(OLEDPeerModel.floor(from: old, to: picture.bytes, width: 128, controller: controller, messageLimit: bus.maxMessageLength))
+            floor.add(OLEDPeerModel.floor(from: old, to: picture.bytes, rowBytes: picture.rowBytes, controller: controller, link: costLink))
+        }
+    }
+
+    /// The frame just shown, as the module's bus counted it: bytes and seconds (nothing sent: 0).
+    static func endFrame(_ oled: SimulatedOLED) -> (bytes: Int, seconds: Double) {
+        let (before, after): (Int, BusStatistics)
+        switch oled.link {
+        case .i2c(let bus):
+            before = bus.statistics.frames.count
+            bus.endFrame()
+            after = bus.statistics
+        case .spi(let bus, _):
+            before = bus.statistics.frames.count
+            bus.endFrame()
+            after = bus.statistics
+        }
+        guard after.frames.count > before, let frame = after.frames.last else { return (0, 0) }
+        return (frame.bytes, frame.seconds)
+    }
+
+    /// The comparisons of every controller's first module, each sequence on each bus.
+    static func all() throws -> [(controller: OLEDController, sequence: PictureSequence, results: [BenchLink: PeerComparison])] {
+        try OLEDController.allCases.flatMap { controller in
+            try PictureSequence.all(for: controller).map { sequence in
+                var results: [BenchLink: PeerComparison] = [:]
+                for link in BenchLink.allCases { results[link] = try PeerComparison(sequence, controller: controller, link: link) }
+                return (controller, sequence, results)
+            }
         }
     }
 
     static func report() throws {
-        print("OLED bytes on the wire against the peers' update methods (per sequence: total, worst frame; frames after the first)")
-        for sequence in [try PictureSequence.demo(), .barSteps(), .spinner(), .finish()] {
-            for (controller, smbusOnly) in [(OLEDController.ssd1306, false), (.ssd1306, true), (.sh1106, false)] {
-                let result = try PeerComparison(sequence, controller: controller, smbusOnly: smbusOnly)
-                func text(_ tally: Tally) -> String { "\(tally.total) (worst \(tally.worst))" }
-                let peers = OLEDPeerModel.allCases.map { "\($0.rawValue) \(text(result.peers[$0] ?? Tally()))" }.joined(separator: ", ")
-                print("  \(sequence.name), \(controller.rawValue)\(smbusOnly ? " SMBus" : ""), \(result.headway.frames) frames: Headway \(text(result.headway)); \(peers); floor \(text(result.floor)); frames over a peer: \(result.framesOverAPeer)")
+        let all = try all()
+        func name(_ controller: OLEDController) -> String { "\(controller.rawValue) \(controller.variant.modules[0].size)" }
+        print("OLED bytes on the wire against luma.oled's update method and the floor, each controller's first module")
+        print("(frames after the first; in all, and the worst frame in brackets; I2C counts address and control bytes)")
+        print()
+        print("| controller | sequence (frames) | I2C: Headway | luma.oled | floor | SPI: Headway | luma.oled | floor |")
+        print("|---|---|---|---|---|---|---|---|")
+        for (controller, sequence, results) in all {
+            let i2c = results[.i2c]!, spi = results[.spi]!
+            let cells = [i2c.headway, i2c.peers[.luma]!, i2c.floor, spi.headway, spi.peers[.luma]!, spi.floor].map(\.bytesText)
+            print("| \(name(controller)) | \(sequence.name) (\(i2c.headway.frames)) | \(cells.joined(separator: " | ")) |")
+        }
+        print()
+        print("The same on an SMBus-only adapter (32-byte blocks), and the ssd1306 crate's bounding box on I2C and SPI")
+        print()
+        print("| controller | sequence | SMBus: Headway | luma.oled | floor | bounding box: I2C | SPI |")
+        print("|---|---|---|---|---|---|---|")
+        for (controller, sequence, results) in all {
+            let smbus = results[.smbus]!
+            let box = [results[.i2c]!, results[.spi]!].map { $0.peers[.boundingBox].map(\.bytesText) ?? "-" }
+            let cells = [smbus.headway, smbus.peers[.luma]!, smbus.floor].map(\.bytesText) + box
+            print("| \(name(controller)) | \(sequence.name) | \(cells.joined(separator: " | ")) |")
+        }
+        print()
+        let over = BenchLink.allCases.map { link in "\(link.rawValue) \(all.reduce(0) { $0 + $1.results[link]!.framesOverAPeer })" }
+        print("Frames on which Headway sent more than a peer (every sequence and controller): \(over.joined(separator: ", "))")
+        print()
+        print("Wire time per frame in ms, mean (worst frame), Headway / luma.oled / floor: SPI at the controller's fastest clock")
+        print("as a Pi 4 divides it, I2C at 100 and 400 kHz")
+        print()
+        print("| controller | sequence | SPI clock | SPI | I2C 100 kHz | I2C 400 kHz |")
+        print("|---|---|---|---|---|---|")
+        for (controller, sequence, results) in all {
+            let spi = results[.spi]!, i2c = results[.i2c]!
+            func times(_ result: PeerComparison, _ hertz: Double) -> String {
+                [result.headway, result.peers[.luma]!, result.floor].map { $0.wireText(atHz: hertz) }.joined(separator: " / ")
             }
+            print("| \(name(controller)) | \(sequence.name) | \(megahertz(spi.hertz)) | \(times(spi, spi.hertz)) | \(times(i2c, 100_000)) | \(times(i2c, 400_000)) |")
         }
     }
 }
+
+/// 1234567 → "1,234,567".
+func grouped(_ value: Int) -> String {
+    let digits = String(value.magnitude)
+    var text = ""
+    for (index, digit) in digits.enumerated() {
+        if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
+        text.append(digit)
+    }
+    return value < 0 ? "-" + text : text
+}
+
+/// `value` with `decimals` decimals, rounded.
+func fixed(_ value: Double, _ decimals: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = Int((value * scale).rounded())
+    guard decimals > 0 else { return "\(scaled)" }
+    let whole = scaled / Int(scale), fraction = String(abs(scaled) % Int(scale))
+    let sign = scaled < 0 && whole == 0 ? "-" : ""
+    return "\(sign)\(whole).\(String(repeating: "0", count: decimals - fraction.count))\(fraction)"
+}
+
+/// Seconds as milliseconds, with two decimals below 10 ms and one above.
+func milliseconds(_ seconds: Double, unit: Bool = true) -> String {
+    let ms = seconds * 1000
+    return fixed(ms, ms < 10 ? 2 : 1) + (unit ? " ms" : "")
+}
+
+func megahertz(_ hertz: Double) -> String { fixed(hertz / 1e6, 3) + " MHz" }

@@ -35,6 +35,10 @@ public struct PageRun: Sendable, Equatable {
 ///   rectangle around both costs less than the two apart;
 /// - **one window**: the bounding rectangle of every change (one addressing when a few small
 ///   changes lie close together);
+/// - **a window per quarter**: the bounding rectangle of the changes in each quarter of the picture
+///   (halved across its rows and its row bytes), as luma.oled's `diff_to_previous` framebuffer cuts
+///   a greyscale picture into a 2×2 grid — one addressing for the changes scattered in a quarter,
+///   however far apart their rows are;
 /// - **the whole picture**.
 /// Each is costed exactly as ``OLEDDisplay`` sends it on its interface (``cost(of:)``), so no frame
 /// ever costs more than the cheapest of them. Pictures are in RAM format: `rows × rowBytes` bytes.
@@ -62,23 +66,80 @@ public struct PageRunPlanner: Sendable {
     /// The cheapest plan that turns `old` into `new`; every byte when there is no old picture.
     public func runs(from old: [UInt8]?, to new: [UInt8]) -> [PageRun] {
         precondition(new.count == rowBytes * rows, "picture size does not match the display")
-        let whole = [PageRun(firstPage: 0, lastPage: rows - 1, firstColumn: 0, lastColumn: rowBytes - 1)]
-        guard let old else { return whole }
-        let runs = pageRuns(from: old, to: new)
-        guard runs.count > 1, let window = Self.boundingWindow(of: runs) else { return runs }
-        return [runs, [window], whole].min { cost(of: $0) < cost(of: $1) }!
+        let whole = PageRun(firstPage: 0, lastPage: rows - 1, firstColumn: 0, lastColumn: rowBytes - 1)
+        guard let old else { return [whole] }
+        let (runs, quarters) = changes(from: old, to: new)
+        guard let window = Self.boundingWindow(of: runs) else { return runs }
+        // Each plan costed once; of equals, the first in this order.
+        let costs = (runs: cost(of: runs), window: cost(of: window), quarters: quarters.cost(self), whole: cost(of: whole))
+        let cheapest = min(costs.runs, costs.window, costs.quarters, costs.whole)
+        if costs.runs == cheapest { return runs }
+        if costs.window == cheapest { return [window] }
+        if costs.quarters == cheapest { return quarters.windows }
+        return [whole]
     }
 
     /// The changed stretches of each row, merged as described above.
     public func pageRuns(from old: [UInt8], to new: [UInt8]) -> [PageRun] {
+        changes(from: old, to: new).runs
+    }
+
+    /// The bounding rectangles of the changes in each quarter of the picture that changed (top
+    /// left, top right, bottom left, bottom right).
+    public func quarterWindows(from old: [UInt8], to new: [UInt8]) -> [PageRun] {
+        changes(from: old, to: new).quarters.windows
+    }
+
+    /// The rectangle around the changes in one quarter, grown row by row (empty: no row yet).
+    private struct Box {
+        var firstRow = -1, lastRow = -1, firstColumn = Int.max, lastColumn = -1
+
+        mutating func add(row: Int, first: Int, last: Int) {
+            if firstRow < 0 { firstRow = row }
+            lastRow = row
+            firstColumn = min(firstColumn, first)
+            lastColumn = max(lastColumn, last)
+        }
+
+        var window: PageRun? {
+            firstRow < 0 ? nil : PageRun(firstPage: firstRow, lastPage: lastRow, firstColumn: firstColumn, lastColumn: lastColumn)
+        }
+    }
+
+    /// The four quarters' rectangles, top left to bottom right.
+    private struct Quarters {
+        var topLeft = Box(), topRight = Box(), bottomLeft = Box(), bottomRight = Box()
+
+        var windows: [PageRun] { [topLeft, topRight, bottomLeft, bottomRight].compactMap(\.window) }
+
+        func cost(_ planner: PageRunPlanner) -> Int {
+            [topLeft, topRight, bottomLeft, bottomRight].reduce(0) { total, box in total + (box.window.map { planner.cost(of: $0) } ?? 0) }
+        }
+    }
+
+    /// One pass over both pictures: the row runs (``pageRuns(from:to:)``) and the quarters'
+    /// rectangles (``quarterWindows(from:to:)``).
+    private func changes(from old: [UInt8], to new: [UInt8]) -> (runs: [PageRun], quarters: Quarters) {
         var runs: [PageRun] = []
+        var quarters = Quarters()
         let overhead = runOverhead
+        // The first row of the lower quarters and the first byte column of the right ones.
+        let middleRow = rows / 2, middleColumn = rowBytes / 2
         old.withUnsafeBufferPointer { old in
             new.withUnsafeBufferPointer { new in
                 for row in 0..<rows {
                     let start = row * rowBytes
                     var current: PageRun?
+                    // The changed byte columns of this row in the left half and in the right half.
+                    var leftFirst = -1, leftLast = -1, rightFirst = -1, rightLast = -1
                     for x in 0..<rowBytes where old[start + x] != new[start + x] {
+                        if x < middleColumn {
+                            if leftFirst < 0 { leftFirst = x }
+                            leftLast = x
+                        } else {
+                            if rightFirst < 0 { rightFirst = x }
+                            rightLast = x
+                        }
                         if var run = current, x - run.lastColumn - 1 <= overhead {
                             run.lastColumn = x
                             current = run
@@ -87,11 +148,18 @@ public struct PageRunPlanner: Sendable {
                             current = PageRun(firstPage: row, lastPage: row, firstColumn: x, lastColumn: x)
                         }
                     }
-                    if let run = current { runs.append(run) }
+                    guard let run = current else { continue }
+                    runs.append(run)
+                    if leftFirst >= 0 {
+                        if row < middleRow { quarters.topLeft.add(row: row, first: leftFirst, last: leftLast) } else { quarters.bottomLeft.add(row: row, first: leftFirst, last: leftLast) }
+                    }
+                    if rightFirst >= 0 {
+                        if row < middleRow { quarters.topRight.add(row: row, first: rightFirst, last: rightLast) } else { quarters.bottomRight.add(row: row, first: rightFirst, last: rightLast) }
+                    }
                 }
             }
         }
-        return addressing.addressesRectangles ? mergeDown(runs) : runs
+        return (addressing.addressesRectangles ? mergeDown(runs) : runs, quarters)
     }
 
     /// The rectangle around `runs` (nil for none).
