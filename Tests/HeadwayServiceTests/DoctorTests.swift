@@ -193,7 +193,7 @@ struct DoctorTests {
         defer { machine.remove() }
         let oled = try Presets.configuration(board: "raspberry-pi-4", hats: ["ssd1306-128x64"])
         let here = machine.doctor(oled, probe: RecordedProbe(chips: [], answers: [0x3C: .acknowledged]))
-        #expect(Self.finding(here, "i2c-address")?.summary == "oled: a device answers at 0x3C on /dev/i2c-1")
+        #expect(Self.finding(here, "i2c-address")?.summary == "oled (ssd1306 128x64): a device answers at 0x3C on /dev/i2c-1")
         let moved = try #require(Self.finding(machine.doctor(oled, probe: RecordedProbe(chips: [], answers: [0x3D: .acknowledged])), "i2c-address"))
         #expect(moved.status == .fail && moved.fix == "set `address: 0x3d` for oled (the module is wired for 0x3D)")
         let missing = try #require(Self.finding(machine.doctor(oled, probe: RecordedProbe(chips: [])), "i2c-address"))

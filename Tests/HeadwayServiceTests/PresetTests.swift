@@ -9,7 +9,10 @@ import Testing
 struct PresetTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Boards")
     static let boards = ["raspberry-pi-3", "raspberry-pi-4", "raspberry-pi-5", "raspberry-pi-cm4", "raspberry-pi-zero-2-w"]
-    static let hats = ["adafruit-oled-bonnet", "adafruit-pioled", "button-gpio17", "pimoroni-blinkt", "respeaker-2-mics", "ssd1306-128x64", "ws2812-ring"]
+    static let hats = [
+        "adafruit-oled-bonnet", "adafruit-oled-bonnet-2in23", "adafruit-pioled", "button-gpio17", "pimoroni-blinkt", "respeaker-2-mics",
+        "seeed-grove-oled-1in12", "sh1107-128x128", "ssd1306-128x64", "ssd1306-spi", "ssd1309-2in42", "waveshare-oled-hat", "ws2812-ring",
+    ]
 
     /// The presets built into the programs are the files in Boards/ (Scripts/embed-boards writes
     /// them), so `--board NAME --hat NAME` finds them from any directory.
@@ -89,6 +92,35 @@ struct PresetTests {
         let oled = try only("ssd1306-128x64")
         guard case .oled(.i2c("/dev/i2c-1", _, nil), let generic, false) = oled.outputs[0].device else { Issue.record("\(oled.outputs)"); return }
         #expect(generic.width == 128 && generic.height == 64 && generic.address == 0x3C)
+    }
+
+    /// The display modules, as their makers wire them (docs/oled-controllers.md §8).
+    @Test func displayModulesAreWiredAsTheirMakersSay() throws {
+        func display(_ hat: String) throws -> (DisplayLink, OLEDConfiguration, [ButtonConfiguration]) {
+            let configuration = try Presets.configuration(board: "raspberry-pi-4", hats: [hat])
+            guard case .oled(let link, let oled, _) = configuration.outputs[0].device else { throw ConfigurationError(file: hat, line: nil, key: nil, "not a display") }
+            return (link, oled, configuration.buttons)
+        }
+        // Waveshare 1.3" OLED HAT: SH1106 on SPI0 CE0, D/C GPIO 24, reset 25; KEY1-3 21/20/16,
+        // joystick up/down/left/right/press 6/19/5/26/13, to ground.
+        let (hatLink, hatOLED, keys) = try display("waveshare-oled-hat")
+        #expect(hatLink == .spi(bus: "/dev/spidev0.0", chip: "pinctrl-bcm2711", dataCommand: 24, reset: 25, speedHz: 4_000_000))
+        #expect(hatOLED.controller == .sh1106 && hatOLED.module.size == "128x64")
+        #expect(keys.map(\.line) == [21, 20, 16, 6, 19, 5, 26, 13] && keys.allSatisfy { $0.activeLow && $0.bias == .pullUp })
+        // Adafruit 2.23" bonnet: SSD1305 128x32 at 0x3C, reset on GPIO 4.
+        let (bonnetLink, bonnet, _) = try display("adafruit-oled-bonnet-2in23")
+        #expect(bonnetLink == .i2c(bus: "/dev/i2c-1", chip: "pinctrl-bcm2711", reset: 4))
+        #expect(bonnet.controller == .ssd1305 && bonnet.module.size == "128x32" && bonnet.address == 0x3C)
+        let (_, square, _) = try display("sh1107-128x128")
+        #expect(square.controller == .sh1107 && square.module.size == "128x128" && square.address == 0x3C)
+        let (_, grove, _) = try display("seeed-grove-oled-1in12")
+        #expect(grove.controller == .ssd1327 && grove.module.size == "96x96" && grove.address == 0x3C)
+        // Waveshare's 2.42" SSD1309 wiring: DC GPIO 25, RES GPIO 27, CE0.
+        let (wideLink, wide, _) = try display("ssd1309-2in42")
+        #expect(wideLink == .spi(bus: "/dev/spidev0.0", chip: "pinctrl-bcm2711", dataCommand: 25, reset: 27, speedHz: 10_000_000) && wide.controller == .ssd1309)
+        // luma.oled's documented wiring of a 7-pin SSD1306: DC GPIO 24, RST GPIO 25, CE0.
+        let (spiLink, spi, _) = try display("ssd1306-spi")
+        #expect(spiLink == .spi(bus: "/dev/spidev0.0", chip: "pinctrl-bcm2711", dataCommand: 24, reset: 25, speedHz: 10_000_000) && spi.controller == .ssd1306)
     }
 
     /// HATs that want the same pin are refused, naming both (the Bonnet's joystick and Blinkt!'s
@@ -172,6 +204,6 @@ struct PresetTests {
         let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
         let configuration = try ConfigurationLoader.parse(String(text[start.upperBound..<end.lowerBound]), source: "docs/configuration.md")
         #expect(configuration.board?.name == "raspberry-pi-5" && configuration.hats == ["ReSpeaker 2-Mics Pi HAT"])
-        #expect(configuration.outputs.count == 7 && configuration.buttons.count == 2)
+        #expect(configuration.outputs.count == 8 && configuration.buttons.count == 2)
     }
 }
