@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""luma.oled (Debian's python3-luma.oled) drawing the kind of screen Headway's bar screen is — a
-label, a bar, a percentage and the time left — with PIL, behind luma's own no-op serial interface,
+"""luma.oled (Debian's python3-luma.oled) drawing the screen Headway's bar screen is — a label, a
+percentage, the value ("14.4/120"), a bar and the time left — with PIL, behind luma's own no-op serial interface,
 so the time is luma's drawing, diffing and packing alone. Prints microseconds per frame;
 Scripts/bench-oled runs it beside headway-bench.
 
@@ -31,6 +31,7 @@ for frame in range(frames):
     fraction = (frame % 1000) / 1000
     with canvas(device) as draw:
         draw.text((0, 0), "Compiling 120 files", fill="white")
+        draw.text((70, 15), f"{fraction * 120:g}/120", fill="white")
         draw.rectangle((0, 30, 127, 41), outline=track)
         draw.rectangle((2, 32, 2 + int(123 * fraction), 39), fill=fill)
         draw.text((0, 50), f"{int(fraction * 100)}%   42 s left", fill="white")

@@ -32,15 +32,4 @@ extension Bitmap: DisplaySurface {
 extension Greymap: DisplaySurface {
     public func level(x: Int, y: Int) -> UInt8 { self[x, y] }
     public mutating func setLevel(_ level: UInt8, x: Int, y: Int) { self[x, y] = level }
-
-    public mutating func setColumn(_ x: Int, from y: Int, bits: UInt64, level: UInt8) {
-        guard x >= 0, x < width else { return }
-        var bits = bits
-        var row = y
-        while bits != 0 {
-            if bits & 1 != 0 { self[x, row] = level }
-            bits >>= 1
-            row += 1
-        }
-    }
 }

@@ -8,16 +8,19 @@ public struct Greymap: Sendable, Equatable {
     public let height: Int
     /// `height × bytesPerRow` bytes: byte `y * bytesPerRow + x / 2` holds pixels `x & ~1` (bits 3…0)
     /// and `x | 1` (bits 7…4) of row `y`.
-    public private(set) var bytes: [UInt8]
+    public var bytes: [UInt8] { storage }
+    /// The bytes, for the drawing primitives that are inlined into the styles (text is most of
+    /// a frame's drawing, a call per glyph column).
+    @usableFromInline var storage: [UInt8]
 
     /// The brightest level.
-    public static let maxLevel: UInt8 = 15
+    public static var maxLevel: UInt8 { 15 }
 
     public init(width: Int, height: Int) {
         precondition(width > 0 && height > 0, "a greymap needs a positive size")
         self.width = width
         self.height = height
-        bytes = Array(repeating: 0, count: height * ((width + 1) / 2))
+        storage = Array(repeating: 0, count: height * ((width + 1) / 2))
     }
 
     /// The same picture, each lit pixel at `level`.
@@ -28,7 +31,7 @@ public struct Greymap: Sendable, Equatable {
         }
     }
 
-    public var bytesPerRow: Int { (width + 1) / 2 }
+    @inlinable public var bytesPerRow: Int { (width + 1) / 2 }
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
 
     /// Whether every pixel is off.
@@ -39,29 +42,66 @@ public struct Greymap: Sendable, Equatable {
     public subscript(x: Int, y: Int) -> UInt8 {
         get {
             guard x >= 0, y >= 0, x < width, y < height else { return 0 }
-            let byte = bytes[y * bytesPerRow + x >> 1]
+            let byte = storage[y * bytesPerRow + x >> 1]
             return x & 1 == 0 ? byte & 0x0F : byte >> 4
         }
         set {
             guard x >= 0, y >= 0, x < width, y < height else { return }
             let level = Swift.min(newValue, Self.maxLevel)
             let index = y * bytesPerRow + x >> 1
-            bytes[index] = x & 1 == 0 ? (bytes[index] & 0xF0) | level : (bytes[index] & 0x0F) | level << 4
+            storage[index] = x & 1 == 0 ? (storage[index] & 0xF0) | level : (storage[index] & 0x0F) | level << 4
         }
     }
 
-    /// Sets every pixel of `rect` (clipped) to `level`.
+    /// Sets every pixel of `rect` (clipped) to `level`: whole bytes (two pixels) at a time, a
+    /// nibble at an odd edge.
     public mutating func fill(_ rect: PixelRect, level: UInt8) {
         let area = rect.intersection(bounds)
         guard !area.isEmpty else { return }
-        for y in area.y..<area.maxY {
-            for x in area.x..<area.maxX { self[x, y] = level }
+        let level = Swift.min(level, Self.maxLevel)
+        let pair = level | level << 4
+        let stride = bytesPerRow
+        storage.withUnsafeMutableBufferPointer { bytes in
+            for y in area.y..<area.maxY {
+                let row = y * stride
+                var x = area.x
+                if x & 1 == 1 {
+                    bytes[row + x >> 1] = (bytes[row + x >> 1] & 0x0F) | level << 4
+                    x += 1
+                }
+                while x + 1 < area.maxX {
+                    bytes[row + x >> 1] = pair
+                    x += 2
+                }
+                if x < area.maxX { bytes[row + x >> 1] = (bytes[row + x >> 1] & 0xF0) | level }
+            }
+        }
+    }
+
+    /// Sets one column's pixels from row `y` down to `level` where bit n of `bits` (row `y + n`)
+    /// is set, clipped to the picture: text is drawn a glyph column at a time.
+    @inlinable
+    public mutating func setColumn(_ x: Int, from y: Int, bits: UInt64, level: UInt8) {
+        guard x >= 0, x < width else { return }
+        let level = Swift.min(level, Self.maxLevel)
+        let stride = bytesPerRow, height = self.height
+        let high = x & 1 == 1
+        let (keep, value) = high ? (UInt8(0x0F), level << 4) : (UInt8(0xF0), level)
+        storage.withUnsafeMutableBufferPointer { bytes in
+            var bits = bits
+            while bits != 0 {
+                let row = y + bits.trailingZeroBitCount
+                bits &= bits - 1
+                guard row >= 0, row < height else { continue }
+                let index = row * stride + x >> 1
+                bytes[index] = (bytes[index] & keep) | value
+            }
         }
     }
 
     /// Turns every pixel off.
     public mutating func clear() {
-        for index in bytes.indices { bytes[index] = 0 }
+        storage.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
     }
 
     /// The picture as on/off pixels: lit where the level is at least `threshold`.

@@ -24,7 +24,7 @@ public struct I2COLEDInterface: OLEDInterface {
         var messages: [[UInt8]] = []
         for transfer in transfers {
             switch transfer {
-            case .commands(let commands): messages += Self.messages(commands.map(\.bytes), limit: limit)
+            case .commands(let commands): messages += Self.messages(commands, limit: limit)
             case .data(let bytes): messages += Self.data(bytes, limit: limit)
             }
         }
@@ -40,22 +40,22 @@ public struct I2COLEDInterface: OLEDInterface {
     public func commandCost(_ count: Int) -> Int { count + 2 * ((count + bus.maxMessageLength - 2) / (bus.maxMessageLength - 1)) }
 
     /// Data messages of at most the bus's length, each with its address byte and control byte.
-    public func dataCost(_ count: Int) -> Int {
-        let perMessage = bus.maxMessageLength - 1
-        return count + 2 * ((count + perMessage - 1) / perMessage)
-    }
+    public var dataFraming: OLEDDataFraming { OLEDDataFraming(bytesPerMessage: bus.maxMessageLength - 1, overhead: 2) }
 
     /// Packs whole commands into command-stream messages of at most `limit` bytes, so that no
     /// command is split between two messages.
-    static func messages(_ commands: [[UInt8]], limit: Int) -> [[UInt8]] {
+    static func messages(_ commands: [OLEDCommand], limit: Int) -> [[UInt8]] {
         var messages: [[UInt8]] = []
         var current: [UInt8] = [commandStream]
+        current.reserveCapacity(min(limit, 16))
         for command in commands {
-            if current.count + command.count > limit, current.count > 1 {
-                messages.append(current)
-                current = [commandStream]
+            let before = current.count
+            command.append(to: &current)
+            if current.count > limit, before > 1 {
+                // The command does not fit: this message ends before it, the next begins with it.
+                messages.append(Array(current[..<before]))
+                current = [commandStream] + current[before...]
             }
-            current += command
         }
         if current.count > 1 { messages.append(current) }
         return messages

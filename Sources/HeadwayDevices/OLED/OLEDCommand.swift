@@ -118,50 +118,57 @@ public enum OLEDCommand: Sendable, Equatable {
 
     /// The bytes sent for this command, opcode first.
     public var bytes: [UInt8] {
+        var bytes: [UInt8] = []
+        append(to: &bytes)
+        return bytes
+    }
+
+    /// Appends this command's bytes to `buffer`, opcode first.
+    func append(to buffer: inout [UInt8]) {
         switch self {
-        case .contrast(let n): [0x81, n]
-        case .entireDisplayOn(let on): [on ? 0xA5 : 0xA4]
-        case .inverted(let on): [on ? 0xA7 : 0xA6]
-        case .displayOn(let on): [on ? 0xAF : 0xAE]
-        case .addressingMode(let n): [0x20, n]
-        case .columnWindow(let a, let b): [0x21, a, b]
-        case .pageWindow(let a, let b): [0x22, a, b]
-        case .page(let p): [0xB0 | p]
-        case .column(let c): [0x00 | c & 0x0F, 0x10 | c >> 4]
-        case .sh1107AddressingMode(let vertical): [vertical ? 0x21 : 0x20]
-        case .startLine(let n): [0x40 | n & 0x3F]
-        case .sh1107StartLine(let n): [0xDC, n]
-        case .segmentRemap(let on): [on ? 0xA1 : 0xA0]
-        case .multiplex(let n): [0xA8, n]
-        case .comScanReversed(let on): [on ? 0xC8 : 0xC0]
-        case .displayOffset(let n): [0xD3, n]
-        case .comPins(let n): [0xDA, n]
-        case .clock(let n): [0xD5, n]
-        case .precharge(let n): [0xD9, n]
-        case .vcomh(let n): [0xDB, n]
-        case .chargePump(let n): [0x8D, n]
-        case .dcdc(let n): [0xAD, n]
-        case .pumpVoltage(let n): [0x30 | n & 0x03]
-        case .scrollOff: [0x2E]
-        case .greyColumnWindow(let a, let b): [0x15, a, b]
-        case .greyRowWindow(let a, let b): [0x75, a, b]
-        case .greyRemap(let n): [0xA0, n]
-        case .greyStartLine(let n): [0xA1, n]
-        case .greyDisplayOffset(let n): [0xA2, n]
-        case .greyDisplayMode(let n): [n]
-        case .functionSelectionA(let n): [0xAB, n]
-        case .phaseLength(let n): [0xB1, n]
-        case .frontClock(let n): [0xB3, n]
-        case .secondPrecharge(let n): [0xB6, n]
-        case .linearGreyTable: [0xB9]
-        case .prechargeVoltage(let n): [0xBC, n]
-        case .greyVcomh(let n): [0xBE, n]
-        case .functionSelectionB(let n): [0xD5, n]
-        case .commandLock(let n): [0xFD, n]
-        case .masterConfiguration(let n): [0xAD, n]
-        case .areaColour(let n): [0xD8, n]
-        case .lookUpTable(let a, let b, let c, let d): [0x91, a, b, c, d]
-        case .internalReference(let n): [0xAD, n]
+        case .contrast(let n): buffer.append(0x81); buffer.append(n)
+        case .entireDisplayOn(let on): buffer.append(on ? 0xA5 : 0xA4)
+        case .inverted(let on): buffer.append(on ? 0xA7 : 0xA6)
+        case .displayOn(let on): buffer.append(on ? 0xAF : 0xAE)
+        case .addressingMode(let n): buffer.append(0x20); buffer.append(n)
+        case .columnWindow(let a, let b): buffer.append(0x21); buffer.append(a); buffer.append(b)
+        case .pageWindow(let a, let b): buffer.append(0x22); buffer.append(a); buffer.append(b)
+        case .page(let p): buffer.append(0xB0 | p)
+        case .column(let c): buffer.append(0x00 | c & 0x0F); buffer.append(0x10 | c >> 4)
+        case .sh1107AddressingMode(let vertical): buffer.append(vertical ? 0x21 : 0x20)
+        case .startLine(let n): buffer.append(0x40 | n & 0x3F)
+        case .sh1107StartLine(let n): buffer.append(0xDC); buffer.append(n)
+        case .segmentRemap(let on): buffer.append(on ? 0xA1 : 0xA0)
+        case .multiplex(let n): buffer.append(0xA8); buffer.append(n)
+        case .comScanReversed(let on): buffer.append(on ? 0xC8 : 0xC0)
+        case .displayOffset(let n): buffer.append(0xD3); buffer.append(n)
+        case .comPins(let n): buffer.append(0xDA); buffer.append(n)
+        case .clock(let n): buffer.append(0xD5); buffer.append(n)
+        case .precharge(let n): buffer.append(0xD9); buffer.append(n)
+        case .vcomh(let n): buffer.append(0xDB); buffer.append(n)
+        case .chargePump(let n): buffer.append(0x8D); buffer.append(n)
+        case .dcdc(let n): buffer.append(0xAD); buffer.append(n)
+        case .pumpVoltage(let n): buffer.append(0x30 | n & 0x03)
+        case .scrollOff: buffer.append(0x2E)
+        case .greyColumnWindow(let a, let b): buffer.append(0x15); buffer.append(a); buffer.append(b)
+        case .greyRowWindow(let a, let b): buffer.append(0x75); buffer.append(a); buffer.append(b)
+        case .greyRemap(let n): buffer.append(0xA0); buffer.append(n)
+        case .greyStartLine(let n): buffer.append(0xA1); buffer.append(n)
+        case .greyDisplayOffset(let n): buffer.append(0xA2); buffer.append(n)
+        case .greyDisplayMode(let n): buffer.append(n)
+        case .functionSelectionA(let n): buffer.append(0xAB); buffer.append(n)
+        case .phaseLength(let n): buffer.append(0xB1); buffer.append(n)
+        case .frontClock(let n): buffer.append(0xB3); buffer.append(n)
+        case .secondPrecharge(let n): buffer.append(0xB6); buffer.append(n)
+        case .linearGreyTable: buffer.append(0xB9)
+        case .prechargeVoltage(let n): buffer.append(0xBC); buffer.append(n)
+        case .greyVcomh(let n): buffer.append(0xBE); buffer.append(n)
+        case .functionSelectionB(let n): buffer.append(0xD5); buffer.append(n)
+        case .commandLock(let n): buffer.append(0xFD); buffer.append(n)
+        case .masterConfiguration(let n): buffer.append(0xAD); buffer.append(n)
+        case .areaColour(let n): buffer.append(0xD8); buffer.append(n)
+        case .lookUpTable(let a, let b, let c, let d): buffer.append(0x91); buffer.append(a); buffer.append(b); buffer.append(c); buffer.append(d)
+        case .internalReference(let n): buffer.append(0xAD); buffer.append(n)
         }
     }
 }

@@ -108,7 +108,7 @@ public final class OLEDDisplay: DisplayDevice {
                 let due = resynchronisation.interval.map { now - state.lastResynchronised >= $0 } ?? false
                 if wakes || due { state.forget() }
             }
-            guard state.acknowledged != picture else { return }
+            if let shown = state.acknowledged, OLEDRAMImage.same(shown, picture) { return }
             do throws(DeviceError) {
                 try send(picture, &state, at: now)
             } catch {
@@ -156,10 +156,9 @@ public final class OLEDDisplay: DisplayDevice {
             state.acknowledged = nil
             state.lastResynchronised = now
         }
+        // Every run of the frame in one transaction (one I2C_RDWR on Linux for up to 42 messages).
         let planner = self.planner
-        for run in planner.runs(from: state.acknowledged, to: picture) {
-            try interface.send(transfers(for: run, of: picture, planner: planner))
-        }
+        try interface.send(planner.runs(from: state.acknowledged, to: picture).flatMap { transfers(for: $0, of: picture, planner: planner) })
         if firstFrame { try interface.send([.commands([.displayOn(true)])]) }
         state.acknowledged = picture
     }

@@ -18,6 +18,30 @@ public protocol OLEDInterface: Sendable {
     func reset(_ timing: OLEDResetTiming) throws(DeviceError)
     /// Bytes on the wire for one run of commands of `count` bytes in all (each command whole).
     func commandCost(_ count: Int) -> Int
+    /// How display data is framed on the wire.
+    var dataFraming: OLEDDataFraming { get }
+}
+
+extension OLEDInterface {
     /// Bytes on the wire for `count` bytes of display data.
-    func dataCost(_ count: Int) -> Int
+    public func dataCost(_ count: Int) -> Int { dataFraming.cost(count) }
+}
+
+/// How an interface frames display data: in messages of at most `bytesPerMessage` data bytes, each
+/// adding `overhead` bytes on the wire (I2C: the address byte and the control byte; SPI: none).
+/// A value, so that the planner costs its plans without a call through the interface.
+public struct OLEDDataFraming: Sendable, Equatable {
+    public var bytesPerMessage: Int
+    public var overhead: Int
+
+    public init(bytesPerMessage: Int, overhead: Int) {
+        self.bytesPerMessage = bytesPerMessage
+        self.overhead = overhead
+    }
+
+    /// Bytes on the wire for `count` bytes of display data.
+    @inline(__always)
+    public func cost(_ count: Int) -> Int {
+        overhead == 0 ? count : count + overhead * ((count + bytesPerMessage - 1) / bytesPerMessage)
+    }
 }

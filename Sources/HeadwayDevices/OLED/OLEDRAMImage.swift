@@ -17,6 +17,26 @@ struct OLEDRAMImage {
         return configuration.variant.addressing.isGreyscale ? glass.bytes : glass.bitmap().bytes
     }
 
+    /// Whether two RAM pictures are the same, compared eight bytes at a time (a frame that changed
+    /// nothing costs a glance, not a byte-by-byte pass over 8 KB).
+    static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { a in
+            b.withUnsafeBytes { b in
+                var offset = 0
+                while offset + 8 <= a.count {
+                    if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+                    offset += 8
+                }
+                while offset < a.count {
+                    if a[offset] != b[offset] { return false }
+                    offset += 1
+                }
+                return true
+            }
+        }
+    }
+
     /// The picture turned a quarter clockwise: its top row becomes the glass's right column.
     static func quarterTurned(_ picture: Bitmap) -> Bitmap {
         var glass = Bitmap(width: picture.height, height: picture.width)

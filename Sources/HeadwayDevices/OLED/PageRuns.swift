@@ -49,19 +49,19 @@ public struct PageRunPlanner: Sendable {
     public let addressing: OLEDAddressing
     /// Bytes on the wire for one addressing (of one row on page-only controllers).
     public let addressingCost: Int
-    private let interface: any OLEDInterface
+    private let framing: OLEDDataFraming
 
     public init(rowBytes: Int, rows: Int, addressing: OLEDAddressing, interface: any OLEDInterface) {
         self.rowBytes = rowBytes
         self.rows = rows
         self.addressing = addressing
-        self.interface = interface
+        framing = interface.dataFraming
         addressingCost = interface.commandCost(addressing.commandBytes)
     }
 
     /// Bytes on the wire that starting one more run costs beyond its data: its addressing and the
     /// framing of one more data message.
-    var runOverhead: Int { addressingCost + interface.dataCost(1) - 1 }
+    var runOverhead: Int { addressingCost + framing.cost(1) - 1 }
 
     /// The cheapest plan that turns `old` into `new`; every byte when there is no old picture.
     public func runs(from old: [UInt8]?, to new: [UInt8]) -> [PageRun] {
@@ -125,14 +125,26 @@ public struct PageRunPlanner: Sendable {
         let overhead = runOverhead
         // The first row of the lower quarters and the first byte column of the right ones.
         let middleRow = rows / 2, middleColumn = rowBytes / 2
-        old.withUnsafeBufferPointer { old in
-            new.withUnsafeBufferPointer { new in
+        old.withUnsafeBytes { old in
+            new.withUnsafeBytes { new in
                 for row in 0..<rows {
                     let start = row * rowBytes
                     var current: PageRun?
                     // The changed byte columns of this row in the left half and in the right half.
                     var leftFirst = -1, leftLast = -1, rightFirst = -1, rightLast = -1
-                    for x in 0..<rowBytes where old[start + x] != new[start + x] {
+                    var x = 0
+                    while x < rowBytes {
+                        // Unchanged bytes 32 and 8 at a time: most of a picture stays as it was.
+                        if x + 32 <= rowBytes, Self.equal(old, new, at: start + x, words: 4) {
+                            x += 32
+                            continue
+                        }
+                        if x + 8 <= rowBytes, Self.equal(old, new, at: start + x, words: 1) {
+                            x += 8
+                            continue
+                        }
+                        defer { x += 1 }
+                        guard old[start + x] != new[start + x] else { continue }
                         if x < middleColumn {
                             if leftFirst < 0 { leftFirst = x }
                             leftLast = x
@@ -162,6 +174,16 @@ public struct PageRunPlanner: Sendable {
         return (addressing.addressesRectangles ? mergeDown(runs) : runs, quarters)
     }
 
+    /// Whether `words` 8-byte words of both pictures from `offset` are the same.
+    @inline(__always)
+    private static func equal(_ old: UnsafeRawBufferPointer, _ new: UnsafeRawBufferPointer, at offset: Int, words: Int) -> Bool {
+        var difference: UInt64 = 0
+        for word in 0..<words {
+            difference |= old.loadUnaligned(fromByteOffset: offset + word * 8, as: UInt64.self) ^ new.loadUnaligned(fromByteOffset: offset + word * 8, as: UInt64.self)
+        }
+        return difference == 0
+    }
+
     /// The rectangle around `runs` (nil for none).
     public static func boundingWindow(of runs: [PageRun]) -> PageRun? {
         guard let first = runs.first else { return nil }
@@ -177,32 +199,36 @@ public struct PageRunPlanner: Sendable {
 
     func cost(of run: PageRun) -> Int {
         addressing.addressesRectangles
-            ? addressingCost + interface.dataCost(run.bytes) : run.pages * (addressingCost + interface.dataCost(run.columns))
+            ? addressingCost + framing.cost(run.bytes) : run.pages * (addressingCost + framing.cost(run.columns))
     }
 
     /// Row runs (in row order) grown into rectangles: each run joins the rectangle that ended on the
     /// row above when the rectangle around both costs no more than the two apart.
     private func mergeDown(_ runs: [PageRun]) -> [PageRun] {
         var merged: [PageRun] = []
-        var open: [Int] = []        // indices in `merged` of rectangles ending on the previous row
-        var opening: [Int] = []     // … ending on the current row
+        merged.reserveCapacity(runs.count)
+        // Indices in `merged` of the rectangles ending on the row above, and on this row: a few
+        // at a time, in two buffers that swap as the rows go by.
+        var open: [Int] = [], opening: [Int] = []
+        open.reserveCapacity(8)
+        opening.reserveCapacity(8)
         var row = -1
         for run in runs {
             if run.firstPage != row {
-                open = run.firstPage == row + 1 ? opening : []
-                opening = []
+                if run.firstPage == row + 1 { swap(&open, &opening) } else { open.removeAll(keepingCapacity: true) }
+                opening.removeAll(keepingCapacity: true)
                 row = run.firstPage
             }
-            var best: (index: Int, saving: Int)?
-            for index in open {
-                let joined = merged[index].union(run)
-                let saving = cost(of: merged[index]) + cost(of: run) - cost(of: joined)
-                if saving >= 0, saving > best?.saving ?? -1 { best = (index, saving) }
+            let alone = cost(of: run)
+            var best = -1, bestSaving = -1
+            for (position, index) in open.enumerated() {
+                let saving = cost(of: merged[index]) + alone - cost(of: merged[index].union(run))
+                if saving > bestSaving { (best, bestSaving) = (position, saving) }
             }
-            if let best {
-                merged[best.index] = merged[best.index].union(run)
-                open.removeAll { $0 == best.index }
-                opening.append(best.index)
+            if best >= 0 {
+                let index = open.remove(at: best)
+                merged[index] = merged[index].union(run)
+                opening.append(index)
             } else {
                 merged.append(run)
                 opening.append(merged.count - 1)

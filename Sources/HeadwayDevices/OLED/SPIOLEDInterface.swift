@@ -43,7 +43,9 @@ public final class SPIOLEDInterface: OLEDInterface {
                     switch transfer {
                     case .commands(let commands):
                         try select(data: false, &level)
-                        try write(commands.flatMap(\.bytes)[...])
+                        var bytes: [UInt8] = []
+                        for command in commands { command.append(to: &bytes) }
+                        try write(bytes[...])
                     case .data(let bytes):
                         try select(data: true, &level)
                         try write(bytes)
@@ -77,5 +79,5 @@ public final class SPIOLEDInterface: OLEDInterface {
 
     /// Command bytes as they are: SPI adds no framing bytes.
     public func commandCost(_ count: Int) -> Int { count }
-    public func dataCost(_ count: Int) -> Int { count }
+    public var dataFraming: OLEDDataFraming { OLEDDataFraming(bytesPerMessage: bus.maxTransferLength, overhead: 0) }
 }

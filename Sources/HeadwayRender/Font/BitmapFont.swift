@@ -7,6 +7,11 @@ public struct BitmapFont: Sendable {
     private let glyphs: [UInt32: [UInt8]]
     /// The same glyphs as columns, left to right (bit n: row n), the way text is drawn.
     private let columnGlyphs: [UInt32: [UInt8]]
+    /// The columns of printable ASCII (0x20…0x7E) by code − 0x20, for text that needs no lookup:
+    /// labels and numbers are nearly always ASCII, and a hash per character is most of a frame.
+    private let asciiColumns: [[UInt8]]
+    /// Whether the font has every printable ASCII character.
+    private let hasASCII: Bool
 
     public init(cellWidth: Int, cellHeight: Int, baseline: Int, glyphs: [UInt32: [UInt8]]) {
         precondition(cellWidth <= 8, "glyph rows are one byte wide")
@@ -15,11 +20,15 @@ public struct BitmapFont: Sendable {
         self.cellHeight = cellHeight
         self.baseline = baseline
         self.glyphs = glyphs
-        columnGlyphs = glyphs.mapValues { rows in
-            (0..<cellWidth).map { column in
+        let columns: [UInt32: [UInt8]] = glyphs.mapValues { rows in
+            (0..<cellWidth).map { column -> UInt8 in
                 rows.enumerated().reduce(0) { byte, row in row.element & (0x80 >> UInt8(column)) != 0 ? byte | 1 << UInt8(row.offset) : byte }
             }
         }
+        columnGlyphs = columns
+        let blank = [UInt8](repeating: 0, count: cellWidth)
+        asciiColumns = (UInt32(0x20)...0x7E).map { code -> [UInt8] in columns[code] ?? columns[0x3F] ?? blank }
+        hasASCII = (UInt32(0x20)...0x7E).allSatisfy { glyphs[$0] != nil }
     }
 
     /// The rows of `character`'s glyph; characters the font lacks are drawn as "?".
@@ -35,10 +44,13 @@ public struct BitmapFont: Sendable {
         return columnGlyphs[0x3F] ?? Array(repeating: 0, count: cellWidth)
     }
 
+    /// The columns of printable ASCII `byte` (0x20…0x7E).
+    func columns(ascii byte: UInt8) -> [UInt8] { asciiColumns[Int(byte) - 0x20] }
+
     /// Whether every character of `text` is printable ASCII the font has: text that can skip the
     /// checks a stranger string needs.
     func drawsAsIs(_ text: String) -> Bool {
-        text.utf8.allSatisfy { (0x20...0x7E).contains($0) && glyphs[UInt32($0)] != nil }
+        hasASCII && text.utf8.allSatisfy { (0x20...0x7E).contains($0) }
     }
 
     /// Whether the font has a glyph of its own for `character` (a letter followed by combining marks

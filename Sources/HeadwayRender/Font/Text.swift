@@ -6,12 +6,17 @@ extension DisplaySurface {
     public mutating func draw(_ text: String, x: Int, y: Int, font: BitmapFont = .fixed5x7, scale: Int = 1, shade: Shade = .full) -> Int {
         let level = shade.level(on: Self.self)
         var penX = x
-        for character in text {
-            for (index, column) in font.columns(for: character).enumerated() where column != 0 {
+        func glyph(_ columns: [UInt8]) {
+            for (index, column) in columns.enumerated() where column != 0 {
                 let bits = BitmapFont.stretched(column, by: scale)
                 for copy in 0..<scale { setColumn(penX + index * scale + copy, from: y, bits: bits, level: level) }
             }
             penX += font.cellWidth * scale
+        }
+        if font.drawsAsIs(text) {
+            for byte in text.utf8 { glyph(font.columns(ascii: byte)) }
+        } else {
+            for character in text { glyph(font.columns(for: character)) }
         }
         return penX
     }

@@ -10,6 +10,10 @@ public struct RingScreenStyle: DisplayStyle {
 
     public init(font: BitmapFont = .fixed5x7) { self.font = font }
 
+    // Compiled for both surfaces here: a caller in another module reaches the style through
+    // `any DisplayStyle`, where the generic version would call every pixel through a witness table.
+    @_specialize(where Surface == Bitmap)
+    @_specialize(where Surface == Greymap)
     public func render<Surface: DisplaySurface>(_ configuration: ProgressStyleConfiguration, into bitmap: inout Surface) {
         bitmap.clear()
         let snapshot = configuration.snapshot
