@@ -61,7 +61,7 @@ fi
 
 busybox=/bin/busybox
 kernel_image="$kernel/vmlinux"
-kernel_modules="configfs i2c-dev virtio_pci 9pnet_virtio 9p i2c-stub:chip_addr=0x3c,0x50 at24"
+kernel_modules="configfs i2c-dev virtio_pci 9pnet_virtio 9p i2c-stub:chip_addr=0x3c,0x3d at24"
 own_modules="gpio-sim.ko
 headway-i2c-recorder.ko
 headway-spi-recorder.ko"

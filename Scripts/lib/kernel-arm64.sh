@@ -77,7 +77,7 @@ busybox="$kernel/busybox/usr/bin/busybox"
 kernel_image="$kernel/Image"
 kernel_modules="configfs i2c-dev 9pnet_virtio 9p at24"
 own_modules="gpio-sim.ko
-i2c-stub.ko chip_addr=0x3c,0x50
+i2c-stub.ko chip_addr=0x3c,0x3d
 headway-i2c-recorder.ko
 headway-spi-recorder.ko"
 qemu="qemu-system-aarch64 -machine virt -cpu cortex-a76 -accel tcg,thread=multi -smp 2 -m 1024"

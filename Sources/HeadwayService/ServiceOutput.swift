@@ -28,6 +28,9 @@ public final class ServiceOutput {
         self.framesPerSecond = framesPerSecond
     }
 
+    /// What draws it, whatever the medium.
+    public var indicatorOutput: any IndicatorOutput { output }
+
     var output: any IndicatorOutput {
         switch medium {
         case .leds(let output): output

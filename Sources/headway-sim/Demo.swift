@@ -1,17 +1,29 @@
 import ArgumentParser
 import Headway
 import HeadwayDemo
+import HeadwayService
 import HeadwaySimulator
 
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Play a scripted 15-second job on the default virtual rig (24-LED ring, 60-LED strip, 128x64 OLED).",
+        abstract: "Play a scripted 15-second job on the default virtual rig (24-LED ring, 60-LED strip, 128x64 OLED), or on a configuration's outputs.",
         discussion: """
+            --board NAME --hat NAME… or --config FILE plays it on those outputs instead, through the \
+            same device factory as serve (any OLED controller, on I2C or SPI). \
             The job starts indeterminate, becomes determinate with a label and an ETA, stalls briefly, \
             resumes and succeeds. The terminal shows the devices live when it is a TTY (without colour \
             when NO_COLOR is set), one line of text a second otherwise.
             """
     )
+
+    @Option(help: "A board preset, with --hat, for the rig instead of the default one.")
+    var board: String?
+
+    @Option(name: .customLong("hat"), help: ArgumentHelp("A HAT or module preset on the board (repeatable).", valueName: "NAME"))
+    var hats: [String] = []
+
+    @Option(help: ArgumentHelp("A configuration file for the rig instead of the default one.", valueName: "FILE"))
+    var config: String?
 
     @Option(help: "How many times faster than real time to play the job (e.g. 10).")
     var speed: Double = 1
@@ -43,7 +55,10 @@ struct Demo: ParsableCommand {
     @Option(help: ArgumentHelp("Press the rig's button at simulated second AT for SECONDS (default 0.3: pause/resume; 2 or more: cancel). Repeatable.", valueName: "AT[:SECONDS]"))
     var press: [String] = []
 
+    private var choice: ConfigurationChoice { ConfigurationChoice(board: board, hats: hats, config: config) }
+
     func validate() throws {
+        if let problem = choice.problem { throw ValidationError(problem) }
         guard speed.isFinite, speed > 0, speed <= 1000 else {
             throw ValidationError("--speed \(speed) is out of range; give a factor above 0 and at most 1000, e.g. --speed 10")
         }
@@ -55,6 +70,21 @@ struct Demo: ParsableCommand {
         }
         _ = try unplugWindow()
         _ = try presses()
+    }
+
+    /// The default rig and its outputs, or a configuration's (`--board`/`--hat`, `--config`) as
+    /// serve builds them.
+    private func devices(clock: ManualClock) throws -> (SimulatorRig, [any IndicatorOutput]) {
+        guard board != nil || config != nil else {
+            let rig = SimulatorRig.standard(clock: clock, i2cClockHz: i2cKilohertz * 1000)
+            let outputs: [any IndicatorOutput] = rig.chains.map { LEDOutput($0.driver, layout: $0.layout) }
+                + rig.displays.map { DisplayOutput($0.driver) } + rig.lights.map { LightsOutput($0.driver) }
+            return (rig, outputs)
+        }
+        let factory = SimulatorDeviceFactory(clock: clock, i2cClockHz: i2cKilohertz * 1000)
+        let outputs: [ServiceOutput]
+        do { outputs = try OutputBuilder.outputs(for: try choice.load(fallback: Presets.simulatorRig), factory: factory) } catch { throw ValidationError("\(error)") }
+        return (factory.rig, outputs.map(\.indicatorOutput))
     }
 
     /// `--unplug AT:SECONDS` as (start, end) in simulated seconds.
@@ -84,9 +114,7 @@ struct Demo: ParsableCommand {
         // Reports land at exactly their scripted times on this clock, so the run is the same every
         // time; only the moments frames are drawn depend on the machine.
         let clock = ManualClock()
-        let rig = SimulatorRig.standard(clock: clock, i2cClockHz: i2cKilohertz * 1000)
-        let outputs: [any IndicatorOutput] = rig.chains.map { LEDOutput($0.driver, layout: $0.layout) }
-            + rig.displays.map { DisplayOutput($0.driver) } + rig.lights.map { LightsOutput($0.driver) }
+        let (rig, outputs) = try devices(clock: clock)
         let captureFile = try capture.map { try BusCapture(path: $0) }
         rig.capture(to: captureFile)
         let button = try rig.button.map { try ButtonMonitor(chip: $0.chip, offset: $0.offset, clock: clock) }

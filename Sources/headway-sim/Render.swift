@@ -99,6 +99,11 @@ struct Render: ParsableCommand {
         try indicator.refresh()
         let paths = try SnapshotWriter(directory: out).write(rig)
         print(paths.joined(separator: "\n"))
+        // The virtual chips judged every byte the drivers sent: a picture drawn from a malformed
+        // stream is not a picture of the product.
+        let problems = rig.displays.flatMap { display in display.chip.protocolErrors.map { "\(display.name): \($0)" } }
+            + rig.chains.flatMap { chain in chain.violations.map { "\(chain.name): \($0)" } }
+        if !problems.isEmpty { throw ValidationError("the virtual chips found protocol errors:\n" + problems.joined(separator: "\n")) }
     }
 
     /// The rig and what draws on it: one --device, or a configuration's outputs built by the
@@ -117,13 +122,7 @@ struct Render: ParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        return (factory.rig, outputs.map { (output: ServiceOutput) -> any IndicatorOutput in
-            switch output.medium {
-            case .leds(let chain): chain
-            case .display(let display): display
-            case .lights(let lights): lights
-            }
-        })
+        return (factory.rig, outputs.map(\.indicatorOutput))
     }
 
     private func script(_ indicator: ProgressIndicator, clock: ManualClock, silence: Double, outcome: Outcome?) throws {

@@ -6,12 +6,17 @@ import HeadwaySimulator
 /// and collects them into a rig the terminal can show.
 final class SimulatorDeviceFactory: DeviceFactory {
     let clock: any ProgressClock
+    /// The I2C buses' clock, for their wire time (the Pi's default 100 kHz).
+    let i2cClockHz: Double
     private(set) var rig = SimulatorRig()
     private var i2c: [String: VirtualI2CBus] = [:]
     private var spi: [String: VirtualSPIBus] = [:]
     private var chips: [String: VirtualGPIOChip] = [:]
 
-    init(clock: any ProgressClock) { self.clock = clock }
+    init(clock: any ProgressClock, i2cClockHz: Double = 100_000) {
+        self.clock = clock
+        self.i2cClockHz = i2cClockHz
+    }
 
     private func spiBus(_ name: String, _ model: SPIClockModel) -> VirtualSPIBus {
         let key = name.hasPrefix("/dev/spidev") ? "spi" + name.dropFirst(11) : name
@@ -25,7 +30,7 @@ final class SimulatorDeviceFactory: DeviceFactory {
     private func i2cBus(_ name: String) -> VirtualI2CBus {
         let key = name.hasPrefix("/dev/") ? String(name.dropFirst(5)) : name
         if let bus = i2c[key] { return bus }
-        let bus = VirtualI2CBus(name: key, clock: clock)
+        let bus = VirtualI2CBus(name: key, clockHz: i2cClockHz, clock: clock)
         i2c[key] = bus
         return bus
     }

@@ -8,8 +8,9 @@ import HeadwaySimulator
 /// `{"v":1,"op":"snapshot","folder":"/tmp/x"}` writes what its devices show, and
 /// `{"v":1,"op":"glass"}` says when each output's last frame reached its (virtual) glass — the
 /// monotonic clock's seconds, as CLOCK_MONOTONIC in any process of this machine — and the
-/// progress value of each job in it (for measuring update-to-glass latency). Every other line
-/// goes to the core unchanged.
+/// progress value of each job in it (for measuring update-to-glass latency), and what the virtual
+/// chips found wrong in what their drivers sent (`errors`). Every other line goes to the core
+/// unchanged.
 final class SimulatorOperations: LineHandler {
     let core: ServiceCore
     let rig: () -> SimulatorRig
@@ -47,7 +48,12 @@ final class SimulatorOperations: LineHandler {
             let values = frame.values.sorted { $0.key < $1.key }.map { JSONValue.object([("job", .string($0.key)), ("value", .number($0.value))]) }
             return .object([("output", .string(output.name)), ("at", .number(frame.at)), ("jobs", .array(values))])
         }
-        return JSONValue.object([("v", .number(Double(WireProtocol.version))), ("ok", .bool(true)), ("outputs", .array(outputs))]).text
+        let rig = self.rig()
+        let errors = rig.displays.flatMap { display in display.chip.protocolErrors.map { "\(display.name): \($0)" } }
+            + rig.chains.flatMap { chain in chain.violations.map { "\(chain.name): \($0)" } }
+        return JSONValue.object([
+            ("v", .number(Double(WireProtocol.version))), ("ok", .bool(true)), ("outputs", .array(outputs)), ("errors", .array(errors.map { .string($0) })),
+        ]).text
     }
 
     /// A snapshot goes only into an existing folder (never a symlink) owned by the user asking,

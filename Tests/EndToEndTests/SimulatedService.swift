@@ -35,6 +35,14 @@ final class SimulatedService {
         try self.init(folder: folder, command: launcher + [Binaries.url("headway-sim").path, "serve", "--headless", "--config", config.path] + arguments, environment: environment)
     }
 
+    /// `headway-sim serve --headless --config` with a configuration of the test's own (`yaml`).
+    static func serving(_ yaml: String) throws -> SimulatedService {
+        let folder = EndToEnd.HeadwaySimTests.temporaryFolder()
+        let config = folder.appendingPathComponent("rig.yaml")
+        try (yaml + "state-directory: \(folder.appendingPathComponent("state").path)\n").write(to: config, atomically: true, encoding: .utf8)
+        return try SimulatedService(folder: folder, command: [Binaries.url("headway-sim").path, "serve", "--headless", "--config", config.path], environment: [:])
+    }
+
     /// `headway-sim serve --headless` as an installed program is run: found by name on PATH, from
     /// a working directory of its own (the test's folder), with its default configuration.
     static func installed(arguments: [String] = []) throws -> SimulatedService {

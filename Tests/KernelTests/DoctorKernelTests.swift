@@ -7,13 +7,14 @@ import Glibc
 
 extension Kernel {
     /// `headwayd doctor` on the VM's real devices: gpio-sim (line 15 hogged by "a-kernel-driver"),
-    /// i2c-stub (chips at 0x3c and 0x50, at24 bound at 0x50) and the SPI recorder. Each running-
+    /// i2c-stub (chips at 0x3c and 0x3d, at24 bound at 0x3d), the I2C recorder (answering at
+    /// 0x3c) and the SPI recorder. Each running-
     /// machine check seen passing and failing; as nobody (the Permission suite) the access checks.
     @Suite("headwayd doctor on kernel devices", .enabled(
         if: KernelDevices.binaries != nil && KernelDevices.gpioLabel != nil && KernelDevices.i2cStub != nil && KernelDevices.spidev != nil,
         KernelDevices.skipNote))
     struct Doctor {
-        static func configuration(oled address: String = "0x3c", chip: String = KernelDevices.gpioLabel ?? "", button: Int = 14) -> String {
+        static func configuration(oled address: String = "0x3c", on bus: String = KernelDevices.i2cStub ?? "", chip: String = KernelDevices.gpioLabel ?? "", button: Int = 14) -> String {
             """
             outputs:
               - name: ring
@@ -22,7 +23,7 @@ extension Kernel {
                 count: 16
               - name: oled
                 driver: ssd1306
-                bus: \(KernelDevices.i2cStub ?? "")
+                bus: \(bus)
                 address: \(address)
                 size: 128x64
               - name: bar
@@ -56,7 +57,7 @@ extension Kernel {
             #expect(run.status == 0, "\(run.output)")
             #expect(run.output.contains("✔ \(KernelDevices.gpioLabel!) is gpiochip"), "\(run.output)")
             #expect(run.output.contains("(24 lines); lines 12, 13, 14 free\n"), "\(run.output)")
-            #expect(run.output.contains("✔ oled: a device answers at 0x3C on \(Self.stub)\n"), "\(run.output)")
+            #expect(run.output.contains("✔ oled (ssd1306 128x64): a device answers at 0x3C on \(Self.stub)\n"), "\(run.output)")
         }
 
         @Test(.enabled(if: !KernelDevices.unprivileged)) func aLineHeldByTheKernelIsNamed() throws {
@@ -73,15 +74,16 @@ extension Kernel {
         }
 
         @Test(.enabled(if: !KernelDevices.unprivileged)) func theOtherOLEDAddressIsSuggested() throws {
-            let run = try Self.doctor(Self.configuration(oled: "0x3d"))
+            let recorder = KernelDevices.i2cRecorder ?? ""
+            let run = try Self.doctor(Self.configuration(oled: "0x3d", on: recorder))
             #expect(run.status == 1)
-            #expect(run.output.contains("✘ oled: nothing answers at 0x3D on \(Self.stub), but something does at 0x3C\n    fix: set `address: 0x3c` for oled"), "\(run.output)")
+            #expect(run.output.contains("✘ oled (ssd1306 128x64): nothing answers at 0x3D on \(recorder), but something does at 0x3C\n    fix: set `address: 0x3c` for oled"), "\(run.output)")
         }
 
         @Test(.enabled(if: !KernelDevices.unprivileged)) func anAddressAKernelDriverOwnsIsReportedAsSuch() throws {
-            let run = try Self.doctor(Self.configuration(oled: "0x50"))
+            let run = try Self.doctor(Self.configuration(oled: "0x3d"))
             #expect(run.status == 1)
-            #expect(run.output.contains("✘ oled: 0x50 on \(Self.stub) is owned by the kernel driver at24 (UU in i2cdetect)"), "\(run.output)")
+            #expect(run.output.contains("✘ oled: 0x3D on \(Self.stub) is owned by the kernel driver at24 (UU in i2cdetect)"), "\(run.output)")
         }
 
         /// Checked for another user (the daemon's, by default): the nodes are root's alone here.

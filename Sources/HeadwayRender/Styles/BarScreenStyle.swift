@@ -37,19 +37,21 @@ public struct BarScreenStyle: DisplayStyle {
         let showsTrack = configuration.appearance.track != nil
         let width = bitmap.width
         let corner = configuration.otherJobs > 0 ? font.width(of: "+99") + 2 : 0
-        if let label = snapshot.label { bitmap.draw(font.truncated(label, toFit: width - corner), x: 0, y: 0, font: font) }
-        let bar = PixelRect(x: 0, y: 30, width: width, height: 12)
+        // The 64-row layout, centred on taller glass (128x128, 96x96).
+        let top = max(0, (bitmap.height - 64) / 2)
+        if let label = snapshot.label { bitmap.draw(font.truncated(label, toFit: width - corner), x: 0, y: top, font: font) }
+        let bar = PixelRect(x: 0, y: top + 30, width: width, height: 12)
         if let fraction = snapshot.fraction {
             let percent = configuration.percentText ?? ""
-            let percentEnd = bitmap.draw(percent, x: 0, y: 11, font: font, scale: 2)
+            let percentEnd = bitmap.draw(percent, x: 0, y: top + 11, font: font, scale: 2)
             if let value = snapshot.valueText {
-                bitmap.draw(font.truncated(value, toFit: width - percentEnd - 4), endingAt: width, y: 15, font: font)
+                bitmap.draw(font.truncated(value, toFit: width - percentEnd - 4), endingAt: width, y: top + 15, font: font)
             }
             ScreenParts.bar(&bitmap, in: bar, fraction: fraction, fill: .init(snapshot), showsTrack: showsTrack)
         } else {
             if !snapshot.phase.isStill {
-                ScreenParts.spinner(&bitmap, centerX: 9, centerY: 18, radius: 9, thickness: 4, elapsed: snapshot.elapsed)
-                bitmap.draw("working", x: 24, y: 15, font: font)
+                ScreenParts.spinner(&bitmap, centerX: 9, centerY: Double(top + 18), radius: 9, thickness: 4, elapsed: snapshot.elapsed)
+                bitmap.draw("working", x: 24, y: top + 15, font: font)
             }
             if snapshot.phase.isStill {
                 ScreenParts.stillBar(&bitmap, in: bar)
@@ -57,7 +59,7 @@ public struct BarScreenStyle: DisplayStyle {
                 ScreenParts.sweepingBar(&bitmap, in: bar, elapsed: snapshot.elapsed, showsTrack: showsTrack)
             }
         }
-        if let time = snapshot.timeText { bitmap.draw(font.truncated(time, toFit: width), x: 0, y: 50, font: font) }
+        if let time = snapshot.timeText { bitmap.draw(font.truncated(time, toFit: width), x: 0, y: top + 50, font: font) }
     }
 
     private func drawShort<Surface: DisplaySurface>(_ configuration: ProgressStyleConfiguration, _ bitmap: inout Surface) {

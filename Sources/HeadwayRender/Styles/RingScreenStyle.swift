@@ -1,7 +1,7 @@
 import HeadwayCore
 
 /// A display style with a ring that fills clockwise from 12 o'clock, the percentage inside it and
-/// label, value and ETA beside it.
+/// label, value and ETA beside it (under it, on square and tall glass).
 /// Indeterminate jobs show the ring as a spinner; stalled rings are hatched, an estimate from past
 /// runs dotted with "~42%"; finished jobs get the same outcome screen as ``BarScreenStyle``; "+2" in
 /// the corner says two more jobs are running.
@@ -24,9 +24,13 @@ public struct RingScreenStyle: DisplayStyle {
             return
         }
         let tall = bitmap.height >= 48
-        let outer = Double(bitmap.height) / 2 - 1
-        let centerX = outer + 1
-        let centerY = Double(bitmap.height) / 2
+        // Wide glass: the ring at the left, the text beside it. Square or tall glass (SH1107,
+        // SSD1327): the ring centred at the top, the text in three lines under it.
+        let stacked = bitmap.width < 2 * bitmap.height
+        let textRows = 3 * (font.cellHeight + 1)
+        let outer = stacked ? Double(min(bitmap.width, bitmap.height - textRows)) / 2 - 1 : Double(bitmap.height) / 2 - 1
+        let centerX = stacked ? Double(bitmap.width) / 2 : outer + 1
+        let centerY = stacked ? outer + 1 : Double(bitmap.height) / 2
         let thickness = tall ? 6.0 : 4.0
         let stalled = snapshot.phase.isStill
         if configuration.appearance.track != nil {
@@ -48,7 +52,20 @@ public struct RingScreenStyle: DisplayStyle {
         } else {
             ScreenParts.spinner(&bitmap, centerX: centerX, centerY: centerY, radius: outer, thickness: thickness, elapsed: snapshot.elapsed)
         }
-        drawText(snapshot, tall: tall, textX: Int(centerX + outer) + 5, &bitmap)
+        if stacked {
+            drawTextUnder(snapshot, top: Int(centerY + outer) + 2, &bitmap)
+        } else {
+            drawText(snapshot, tall: tall, textX: Int(centerX + outer) + 5, &bitmap)
+        }
+    }
+
+    /// Label, value and time centred in three lines from `top`.
+    private func drawTextUnder<Surface: DisplaySurface>(_ snapshot: ProgressSnapshot, top: Int, _ bitmap: inout Surface) {
+        let lines = [snapshot.label, snapshot.valueText, snapshot.timeText]
+        for (index, line) in lines.enumerated() {
+            guard let line else { continue }
+            bitmap.draw(font.truncated(line, toFit: bitmap.width), centeredAt: bitmap.width / 2, y: top + index * (font.cellHeight + 1), font: font)
+        }
     }
 
     /// Lays `shape` (drawn in full) over `bitmap` in the fill's pattern and shade: where the shape

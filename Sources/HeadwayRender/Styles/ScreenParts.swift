@@ -74,9 +74,10 @@ enum ScreenParts {
     /// The end-of-job screen: an icon for the outcome, what happened and how long it took.
     static func finished<S: DisplaySurface>(_ bitmap: inout S, outcome: Outcome, snapshot: ProgressSnapshot, font: BitmapFont) {
         let tall = bitmap.height >= 48
+        let top = tall ? max(0, (bitmap.height - 64) / 2) : 0   // centred on glass taller than 64 rows
         let iconSize = tall ? 28 : 20
         let iconX = tall ? (bitmap.width - iconSize) / 2 : 4
-        let iconY = tall ? 2 : (bitmap.height - iconSize) / 2
+        let iconY = tall ? top + 2 : (bitmap.height - iconSize) / 2
         icon(&bitmap, outcome: outcome, rect: PixelRect(x: iconX, y: iconY, width: iconSize, height: iconSize))
         let word: String
         switch outcome {
@@ -87,9 +88,9 @@ enum ScreenParts {
         }
         let took = "\(word) in \(DurationText.short(snapshot.elapsed - snapshot.phaseElapsed))"
         if tall {
-            bitmap.draw(font.truncated(took, toFit: bitmap.width), centeredAt: bitmap.width / 2, y: 36, font: font)
+            bitmap.draw(font.truncated(took, toFit: bitmap.width), centeredAt: bitmap.width / 2, y: top + 36, font: font)
             if let label = snapshot.label {
-                bitmap.draw(font.truncated(label, toFit: bitmap.width), centeredAt: bitmap.width / 2, y: 48, font: font)
+                bitmap.draw(font.truncated(label, toFit: bitmap.width), centeredAt: bitmap.width / 2, y: top + 48, font: font)
             }
         } else {
             let textX = iconX + iconSize + 6
