@@ -4,7 +4,7 @@ import HeadwayDevices
 /// SH1106, SH1107): display RAM and every register the command set writes, starting at the
 /// datasheets' reset values. Bytes come in through ``take(_:isData:)``; what the glass shows is
 /// worked out in `MonochromeGlass.swift`.
-public struct OLEDRegisters: Sendable {
+public struct OLEDRegisters: Sendable, OLEDCommandInput {
     public enum AddressingMode: Sendable, Equatable { case horizontal, vertical, page }
 
     public let controller: OLEDController
@@ -67,37 +67,12 @@ public struct OLEDRegisters: Sendable {
         ram = kept
     }
 
-    mutating func error(_ text: String) { protocolErrors.append(text) }
-
     var table: any MonochromeCommandTable.Type { MonochromeCommandTables.table(for: controller) }
+    var controllerName: String { controller.rawValue }
+    func argumentCount(_ opcode: UInt8) -> Int? { table.argumentCount(opcode) }
+    mutating func execute(_ opcode: UInt8, _ arguments: [UInt8]) { table.execute(opcode, arguments, on: &self) }
 
-    /// Takes one byte that the bus marked as command (D/C# low) or display data (D/C# high).
-    mutating func take(_ byte: UInt8, isData: Bool) {
-        if isData {
-            if let cut = assembler.cutOff() {
-                error("display data while command \(hexByte(cut.opcode)) still waits for \(cut.missing) argument byte(s)")
-            }
-            guard !commandLocked else { return error("display data \(hexByte(byte)) while the command lock (FDh 16h) is in force") }
-            return writeData(byte)
-        }
-        if commandLocked, assembler.pending == nil, byte != 0xFD {
-            return error("command byte \(hexByte(byte)) while the command lock (FDh 16h) is in force")
-        }
-        switch assembler.command(byte, argumentCount: table.argumentCount) {
-        case .waiting: break
-        case .unknown(let opcode): error("unknown command \(hexByte(opcode)) for \(controller.rawValue)")
-        case .execute(let opcode, let arguments): table.execute(opcode, arguments, on: &self)
-        }
-    }
-
-    /// The I2C transaction ended: a command still waiting for arguments is cut off.
-    mutating func endOfTransaction() {
-        if let cut = assembler.cutOff() {
-            error("command \(hexByte(cut.opcode)) cut off by STOP: \(cut.arguments.count) of its \(cut.needed) argument bytes arrived")
-        }
-    }
-
-    private mutating func writeData(_ byte: UInt8) {
+    mutating func writeData(_ byte: UInt8) {
         guard column < ramWidth else {
             return error("display data past the last RAM column (\(ramWidth - 1)) of page \(page) is lost")
         }

@@ -3,7 +3,7 @@ import HeadwayDevices
 /// The state of an SSD1327 (Solomon Systech SSD1327 Rev 1.8): 128 x 128 x 4-bit display RAM and
 /// every register Table 8-1 writes, starting at their reset values. Bytes come in through
 /// ``take(_:isData:)``; the glass is worked out in `SSD1327Glass.swift`.
-public struct SSD1327Registers: Sendable {
+public struct SSD1327Registers: Sendable, OLEDCommandInput {
     public enum DisplayMode: Sendable, Equatable { case normal, allOn, allOff, inverse }
 
     /// GDDRAM as it drives the outputs: `row * 128 + segment`, one 4-bit level per byte. The column
@@ -63,33 +63,9 @@ public struct SSD1327Registers: Sendable {
         pixels = kept
     }
 
-    mutating func error(_ text: String) { protocolErrors.append(text) }
-
-    /// Takes one byte the bus marked as command (D/C# low) or display data (D/C# high).
-    mutating func take(_ byte: UInt8, isData: Bool) {
-        if isData {
-            if let cut = assembler.cutOff() {
-                error("display data while command \(hexByte(cut.opcode)) still waits for \(cut.missing) argument byte(s)")
-            }
-            guard !commandLocked else { return error("display data \(hexByte(byte)) while the command lock (FDh 16h) is in force") }
-            return writeData(byte)
-        }
-        if commandLocked, assembler.pending == nil, byte != 0xFD {
-            return error("command byte \(hexByte(byte)) while the command lock (FDh 16h) is in force")
-        }
-        switch assembler.command(byte, argumentCount: SSD1327CommandTable.argumentCount) {
-        case .waiting: break
-        case .unknown(let opcode): error("unknown command \(hexByte(opcode)) for ssd1327")
-        case .execute(let opcode, let arguments): SSD1327CommandTable.execute(opcode, arguments, on: &self)
-        }
-    }
-
-    /// The I2C transaction ended: a command still waiting for arguments is cut off.
-    mutating func endOfTransaction() {
-        if let cut = assembler.cutOff() {
-            error("command \(hexByte(cut.opcode)) cut off by STOP: \(cut.arguments.count) of its \(cut.needed) argument bytes arrived")
-        }
-    }
+    var controllerName: String { "ssd1327" }
+    func argumentCount(_ opcode: UInt8) -> Int? { SSD1327CommandTable.argumentCount(opcode) }
+    mutating func execute(_ opcode: UInt8, _ arguments: [UInt8]) { SSD1327CommandTable.execute(opcode, arguments, on: &self) }
 
     /// The output (SEG) a nibble written at column address `column` lands on: the column re-map
     /// turns the column pairs around, the nibble re-map swaps the pair (Table 7-8: both together
@@ -101,7 +77,7 @@ public struct SSD1327Registers: Sendable {
 
     /// A data byte: two pixels at the column and row pointers, then the pointers move within the
     /// windows (§9.1.1, §9.1.2, Figure 9-1; vertical increment Figure 9-3).
-    private mutating func writeData(_ byte: UInt8) {
+    mutating func writeData(_ byte: UInt8) {
         guard internalVDD else {
             // §7.10, under Figure 7-20: "No RAM access through MCU interface when there is no external /
             // internal VDD." The modules modelled run VDD from the internal regulator.

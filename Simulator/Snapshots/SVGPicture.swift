@@ -33,37 +33,29 @@ public enum SVGPicture {
 
     /// A display, each pixel a square `scale` units wide; lit runs of a row are merged into one rect.
     public static func display(_ bitmap: Bitmap, scale: Int = 3, ink: String = "#e8f4ff") -> String {
-        let margin = scale * 2
-        let width = bitmap.width * scale + margin * 2, height = bitmap.height * scale + margin * 2
-        var svg = header(width: width, height: height)
-        svg += "<rect width=\"\(width)\" height=\"\(height)\" rx=\"\(scale * 2)\" fill=\"#050608\"/>\n<g fill=\"\(ink)\">\n"
-        for y in 0..<bitmap.height {
-            var x = 0
-            while x < bitmap.width {
-                guard bitmap[x, y] else { x += 1; continue }
-                let start = x
-                while x < bitmap.width, bitmap[x, y] { x += 1 }
-                svg += "<rect x=\"\(margin + start * scale)\" y=\"\(margin + y * scale)\" width=\"\((x - start) * scale)\" height=\"\(scale)\"/>\n"
-            }
-        }
-        return svg + "</g>\n</svg>\n"
+        glass(width: bitmap.width, height: bitmap.height, scale: scale, ink: ink) { x, y in bitmap[x, y] ? 15 : 0 }
     }
 
     /// A greyscale display: each run of equal level in a row one rect, at the ink's opacity for
     /// its level (light adds linearly on the glass; the viewer's blending is close enough to show it).
     public static func display(_ greymap: Greymap, scale: Int = 3, ink: String = "#e8f4ff") -> String {
+        glass(width: greymap.width, height: greymap.height, scale: scale, ink: ink) { x, y in Int(greymap[x, y]) }
+    }
+
+    /// The glass with `level(x, y)` (0 … 15) at each pixel: each run of one level in a row is a rect.
+    private static func glass(width pixelsWide: Int, height pixelsHigh: Int, scale: Int, ink: String, level: (Int, Int) -> Int) -> String {
         let margin = scale * 2
-        let width = greymap.width * scale + margin * 2, height = greymap.height * scale + margin * 2
+        let width = pixelsWide * scale + margin * 2, height = pixelsHigh * scale + margin * 2
         var svg = header(width: width, height: height)
         svg += "<rect width=\"\(width)\" height=\"\(height)\" rx=\"\(scale * 2)\" fill=\"#050608\"/>\n<g fill=\"\(ink)\">\n"
-        for y in 0..<greymap.height {
+        for y in 0..<pixelsHigh {
             var x = 0
-            while x < greymap.width {
-                let level = greymap[x, y]
-                guard level > 0 else { x += 1; continue }
+            while x < pixelsWide {
+                let shade = level(x, y)
+                guard shade > 0 else { x += 1; continue }
                 let start = x
-                while x < greymap.width, greymap[x, y] == level { x += 1 }
-                let opacity = level == 15 ? "" : " fill-opacity=\"\(rounded(Double(level) / 15))\""
+                while x < pixelsWide, level(x, y) == shade { x += 1 }
+                let opacity = shade == 15 ? "" : " fill-opacity=\"\(rounded(Double(shade) / 15))\""
                 svg += "<rect x=\"\(margin + start * scale)\" y=\"\(margin + y * scale)\" width=\"\((x - start) * scale)\" height=\"\(scale)\"\(opacity)/>\n"
             }
         }

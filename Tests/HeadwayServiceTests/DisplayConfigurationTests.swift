@@ -53,12 +53,7 @@ struct DisplayConfigurationTests {
         ("driver: ssd1351\nbus: i2c-1", 3, "outputs[0].driver", "\"ssd1351\" is not a driver; one of ws2812, apa102, apa102-gpio, leds0, ssd1306, sh1106, ssd1309, ssd1305, ssd1315, sh1107, ssd1327, gpio-leds"),
     ] as [(String, Int, String, String)])
     func mistakesAreRefusedWithTheirFix(lines: String, line: Int, key: String, message: String) {
-        #expect {
-            _ = try ConfigurationLoader.parse(Self.output(lines), source: "bad.yaml")
-        } throws: { error in
-            let error = error as! ConfigurationError
-            return error.line == line && error.key == key && error.message.contains(message)
-        }
+        expectRefusal(Self.output(lines), line: line, key: key, says: message)
     }
 
     /// A D/C line that a button already uses is refused, naming both.

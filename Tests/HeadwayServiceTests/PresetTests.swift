@@ -167,12 +167,7 @@ struct PresetTests {
         ("outputs:\n  - name: oled\n    driver: ssd1306\n    bus: header-ce1\n", 4, "outputs[0].dc", "missing: a display on SPI needs its D/C line"),
     ] as [(String, Int, String, String)])
     func presetMistakesAreExplained(yaml: String, line: Int, key: String, message: String) {
-        #expect {
-            _ = try ConfigurationLoader.parse(yaml, source: "bad.yaml")
-        } throws: { error in
-            let error = error as! ConfigurationError
-            return error.line == line && error.key == key && error.message.contains(message)
-        }
+        expectRefusal(yaml, line: line, key: key, says: message)
     }
 
     /// Without a board, `header` means what it means on every 40-pin Pi, and the chip is found

@@ -34,6 +34,10 @@ struct OLEDDriverTests {
         } + [Module(controller: controller, width: variant.modules[0].width, height: variant.modules[0].height, link: .smbus)]
     }
 
+    /// Each module once, upright on I2C (a named list: Swift 6.0's compiler crashes on a closure
+    /// inside `@Test(arguments:)`).
+    static let uprightOnI2C = modules.filter { $0.link == .i2c && $0.rotation == .upright }
+
     struct Rig {
         static let dataCommand: UInt32 = 24
         static let reset: UInt32 = 25
@@ -133,7 +137,7 @@ struct OLEDDriverTests {
         #expect(rig.chip.protocolErrors.isEmpty, "\(rig.chip.protocolErrors.prefix(3))")
     }
 
-    @Test(arguments: modules.filter { $0.link == .i2c && $0.rotation == .upright })
+    @Test(arguments: uprightOnI2C)
     func faultsEndInTheRightPicture(module: Module) throws {
         let rig = try Rig(module)
         var random = SplitMix(state: 0xFA17)

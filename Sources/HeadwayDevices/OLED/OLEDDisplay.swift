@@ -14,7 +14,7 @@ import Synchronization
 ///   nothing, so a display re-plugged while it was dark would otherwise stay dark;
 /// - when the last resynchronisation is older than ``Resynchronisation/interval``: a display that
 ///   lost power between two writes (a loose connector, a brown-out) cannot tell the driver — "no
-///   data read is provided in serial mode operation" (SSD1306 datasheet §9.1) — so this bounds how
+///   data read is provided in serial mode operation" (SSD1306 datasheet §8.1.3, p.17) — so this bounds how
 ///   long such a display stays wrong, for about 1 KB every 30 s.
 /// Nothing needs restarting when a display comes back. On SPI the controller is also reset through
 /// its RES# line, when wired, before the first initialisation and after a failure.

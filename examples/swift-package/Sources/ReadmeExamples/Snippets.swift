@@ -6,7 +6,7 @@ import HeadwayLinux
 import HeadwaySimulator
 
 /// The first snippet, with `ring` and `oled` handed in.
-func showBackup(ring: any LEDChainDevice, oled: any MonochromeDisplayDevice) async throws {
+func showBackup(ring: any LEDChainDevice, oled: any DisplayDevice) async throws {
     // README show
     let indicator = ProgressIndicator(label: "Backup", outputs: [
         LEDOutput(ring, layout: .ring(start: 0, clockwise: true)),
@@ -20,11 +20,20 @@ func showBackup(ring: any LEDChainDevice, oled: any MonochromeDisplayDevice) asy
 }
 
 /// The devices of a Raspberry Pi (compiled here; they need the board to run).
-func openPiDevices(indicator: ProgressIndicator) throws {
+func openPiDisplays() throws -> [OLEDDisplay] {
     // README oled
     let bus = try LinuxI2CBus(number: 1)                                   // /dev/i2c-1
     let oled = OLEDDisplay(bus: bus, configuration: try OLEDConfiguration(controller: .ssd1306, width: 128, height: 64))
+    let pins = try GpiodChip.first(labelledAnyOf: GpiodChip.raspberryPiHeaderLabels)
+    let link = try SPIOLEDInterface(bus: LinuxSPIBus(bus: 0, chipSelect: 0),   // /dev/spidev0.0
+                                    speedHz: 6_250_000, chip: pins, dataCommand: 24, reset: 25, delay: LinuxDelay())
+    let grey = OLEDDisplay(interface: link, configuration: try OLEDConfiguration(controller: .ssd1327, width: 128, height: 128))
     // README end
+    return [oled, grey]
+}
+
+/// The other devices of a Raspberry Pi.
+func openPiDevices(indicator: ProgressIndicator) throws {
     // README leds
     let spi = try LinuxSPIBus(bus: 0, chipSelect: 0, clockModel: .raspberryPi4)  // /dev/spidev0.0
     let ring = try WS2812Strip(bus: spi, configuration: .init(count: 24))          // 3-bit encoding, GRB
@@ -33,7 +42,7 @@ func openPiDevices(indicator: ProgressIndicator) throws {
     let button = try ButtonMonitor(chip: header, offset: 17, clock: MonotonicClock())
     for event in try button.poll(timeout: 0.05) { try indicator.handle(event) }  // pause / cancel
     // README end
-    _ = (oled, ring, bar)
+    _ = (ring, bar)
 }
 
 // README style
