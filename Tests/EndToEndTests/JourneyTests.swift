@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// What a user does, in real time, with the programs found on PATH: the journeys of issue 11.
+/// What a user does, in real time, with the programs found on PATH.
 extension EndToEnd {
 @Suite("Journeys, end to end")
 struct JourneyTests {

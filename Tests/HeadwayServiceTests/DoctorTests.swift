@@ -203,7 +203,7 @@ struct DoctorTests {
         try FileManager.default.createDirectory(at: device, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: device.appendingPathComponent("driver").path, withDestinationPath: "../../../../bus/i2c/drivers/ssd1307fb")
         let owned = try #require(Self.finding(machine.doctor(oled, probe: RecordedProbe(chips: [], answers: [0x3C: .ownedByKernelDriver])), "i2c-address"))
-        #expect(owned.summary == "oled: 0x3C on /dev/i2c-1 is owned by the kernel driver ssd1307fb (UU in i2cdetect)")
+        #expect(owned.summary == "oled (ssd1306 128x64): 0x3C on /dev/i2c-1 is owned by the kernel driver ssd1307fb (UU in i2cdetect)")
         // No display configured: 0x3C/0x3D are looked at on the header's bus, as advice.
         let ring = try Presets.configuration(board: "raspberry-pi-4", hats: ["ws2812-ring"])
         let scan = try #require(Self.finding(machine.doctor(ring, probe: RecordedProbe(chips: [], answers: [0x3D: .acknowledged])), "i2c-scan"))

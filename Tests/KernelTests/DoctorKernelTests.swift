@@ -83,7 +83,7 @@ extension Kernel {
         @Test(.enabled(if: !KernelDevices.unprivileged)) func anAddressAKernelDriverOwnsIsReportedAsSuch() throws {
             let run = try Self.doctor(Self.configuration(oled: "0x3d"))
             #expect(run.status == 1)
-            #expect(run.output.contains("✘ oled: 0x3D on \(Self.stub) is owned by the kernel driver at24 (UU in i2cdetect)"), "\(run.output)")
+            #expect(run.output.contains("✘ oled (ssd1306 128x64): 0x3D on \(Self.stub) is owned by the kernel driver at24 (UU in i2cdetect)"), "\(run.output)")
         }
 
         /// Checked for another user (the daemon's, by default): the nodes are root's alone here.

@@ -22,10 +22,11 @@ public struct I2COLEDInterface: OLEDInterface {
     public func send(_ transfers: [OLEDTransfer]) throws(DeviceError) {
         let limit = bus.maxMessageLength
         var messages: [[UInt8]] = []
+        messages.reserveCapacity(transfers.count)
         for transfer in transfers {
             switch transfer {
-            case .commands(let commands): messages += Self.messages(commands, limit: limit)
-            case .data(let bytes): messages += Self.data(bytes, limit: limit)
+            case .commands(let commands): Self.append(commands, limit: limit, to: &messages)
+            case .data(let bytes): Self.append(data: bytes, limit: limit, to: &messages)
             }
         }
         guard !messages.isEmpty else { return }
@@ -44,8 +45,7 @@ public struct I2COLEDInterface: OLEDInterface {
 
     /// Packs whole commands into command-stream messages of at most `limit` bytes, so that no
     /// command is split between two messages.
-    static func messages(_ commands: [OLEDCommand], limit: Int) -> [[UInt8]] {
-        var messages: [[UInt8]] = []
+    static func append(_ commands: [OLEDCommand], limit: Int, to messages: inout [[UInt8]]) {
         var current: [UInt8] = [commandStream]
         current.reserveCapacity(min(limit, 16))
         for command in commands {
@@ -58,21 +58,19 @@ public struct I2COLEDInterface: OLEDInterface {
             }
         }
         if current.count > 1 { messages.append(current) }
-        return messages
     }
 
     /// Display data as data-stream messages of at most `limit` bytes.
-    static func data(_ bytes: ArraySlice<UInt8>, limit: Int) -> [[UInt8]] {
-        var messages: [[UInt8]] = []
+    static func append(data bytes: ArraySlice<UInt8>, limit: Int, to messages: inout [[UInt8]]) {
         var start = bytes.startIndex
         while start < bytes.endIndex {
             let end = min(bytes.endIndex, start + limit - 1)
-            var message = [dataStream]
+            var message = [UInt8]()
             message.reserveCapacity(end - start + 1)
-            message += bytes[start..<end]
+            message.append(dataStream)
+            message.append(contentsOf: bytes[start..<end])
             messages.append(message)
             start = end
         }
-        return messages
     }
 }

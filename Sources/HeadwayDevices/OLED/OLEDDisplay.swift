@@ -39,11 +39,17 @@ public final class OLEDDisplay: DisplayDevice {
     public let configuration: OLEDConfiguration
     public let resynchronisation: Resynchronisation
     public let interface: any OLEDInterface
+    /// What each picture costs to send, on this interface.
+    public let planner: PageRunPlanner
     private let clock: any ProgressClock
     private let image: OLEDRAMImage
+    /// Where the glass starts in the RAM (``OLEDConfiguration``'s offsets, worked out once).
+    private let columnOffset: Int, rowOffset: Int
 
     private struct State {
         var acknowledged: [UInt8]?   // what the display shows, as far as we know (RAM format)
+        /// Whether `acknowledged` is all dark (kept only when resynchronising after blank).
+        var acknowledgedIsBlank = false
         var initialised = false
         /// Whether the controller must be reset through RES# before it is set up again.
         var needsReset = true
@@ -66,6 +72,12 @@ public final class OLEDDisplay: DisplayDevice {
         self.clock = clock
         self.resynchronisation = resynchronisation
         image = OLEDRAMImage(configuration: configuration)
+        let addressing = configuration.variant.addressing
+        planner = PageRunPlanner(
+            rowBytes: addressing.rowBytes(width: configuration.module.width), rows: addressing.rows(height: configuration.module.height),
+            addressing: addressing, interface: interface)
+        columnOffset = configuration.columnOffset
+        rowOffset = configuration.rowOffset
         state = Mutex(State(contrast: configuration.contrast))
     }
 
@@ -76,15 +88,7 @@ public final class OLEDDisplay: DisplayDevice {
 
     public var width: Int { configuration.width }
     public var height: Int { configuration.height }
-    public var greyLevels: Int { configuration.variant.addressing.isGreyscale ? 16 : 2 }
-
-    /// What each picture costs to send, on this interface.
-    public var planner: PageRunPlanner {
-        let addressing = configuration.variant.addressing
-        return PageRunPlanner(
-            rowBytes: addressing.rowBytes(width: configuration.module.width), rows: addressing.rows(height: configuration.module.height),
-            addressing: addressing, interface: interface)
-    }
+    public var greyLevels: Int { planner.addressing.isGreyscale ? 16 : 2 }
 
     public func show(_ bitmap: Bitmap) throws(DeviceError) {
         guard bitmap.width == width, bitmap.height == height else {
@@ -103,8 +107,8 @@ public final class OLEDDisplay: DisplayDevice {
     private func show(ram picture: [UInt8]) throws(DeviceError) {
         let now = clock.now
         try state.withLock { (state: inout State) throws(DeviceError) in
-            if let shown = state.acknowledged {
-                let wakes = resynchronisation.afterBlank && !shown.contains { $0 != 0 } && picture.contains { $0 != 0 }
+            if state.acknowledged != nil {
+                let wakes = resynchronisation.afterBlank && state.acknowledgedIsBlank && !OLEDRAMImage.isBlank(picture)
                 let due = resynchronisation.interval.map { now - state.lastResynchronised >= $0 } ?? false
                 if wakes || due { state.forget() }
             }
@@ -157,18 +161,17 @@ public final class OLEDDisplay: DisplayDevice {
             state.lastResynchronised = now
         }
         // Every run of the frame in one transaction (one I2C_RDWR on Linux for up to 42 messages).
-        let planner = self.planner
-        try interface.send(planner.runs(from: state.acknowledged, to: picture).flatMap { transfers(for: $0, of: picture, planner: planner) })
+        try interface.send(planner.runs(from: state.acknowledged, to: picture).flatMap { transfers(for: $0, of: picture) })
         if firstFrame { try interface.send([.commands([.displayOn(true)])]) }
         state.acknowledged = picture
+        state.acknowledgedIsBlank = resynchronisation.afterBlank && OLEDRAMImage.isBlank(picture)
     }
 
     /// Addressing and data for one run, as one combined transaction. Where the controller
     /// addresses rectangles, the window's bytes are one stream (the address wraps from row to row
     /// inside the window); page-only controllers address each row.
-    private func transfers(for run: PageRun, of picture: [UInt8], planner: PageRunPlanner) -> [OLEDTransfer] {
+    private func transfers(for run: PageRun, of picture: [UInt8]) -> [OLEDTransfer] {
         let addressing = planner.addressing
-        let columnOffset = configuration.columnOffset, rowOffset = configuration.rowOffset
         let rowBytes = planner.rowBytes
         if addressing.addressesRectangles {
             var window: [UInt8] = []

@@ -5,16 +5,36 @@ import HeadwaySurfaces
 /// 4-bit rows, so only a quarter turn (which the driver does) or a picture of the other depth
 /// needs work.
 struct OLEDRAMImage {
-    let configuration: OLEDConfiguration
+    /// The driver turns the picture a quarter (the controller turns it by halves).
+    let turnsQuarter: Bool
+    let isGreyscale: Bool
+
+    init(configuration: OLEDConfiguration) {
+        turnsQuarter = configuration.rotation.swapsAxes
+        isGreyscale = configuration.variant.addressing.isGreyscale
+    }
 
     func bytes(of bitmap: Bitmap) -> [UInt8] {
-        let glass = configuration.rotation.swapsAxes ? Self.quarterTurned(bitmap) : bitmap
-        return configuration.variant.addressing.isGreyscale ? Greymap(glass).bytes : glass.bytes
+        let glass = turnsQuarter ? Self.quarterTurned(bitmap) : bitmap
+        return isGreyscale ? Greymap(glass).bytes : glass.bytes
     }
 
     func bytes(of greymap: Greymap) -> [UInt8] {
-        let glass = configuration.rotation.swapsAxes ? Self.quarterTurned(greymap) : greymap
-        return configuration.variant.addressing.isGreyscale ? glass.bytes : glass.bitmap().bytes
+        let glass = turnsQuarter ? Self.quarterTurned(greymap) : greymap
+        return isGreyscale ? glass.bytes : glass.bitmap().bytes
+    }
+
+    /// Whether every byte of a RAM picture is 0 (all pixels dark), read eight bytes at a time:
+    /// the styles leave the top and bottom of tall glass dark, kilobytes before the first lit byte.
+    static func isBlank(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset + 8 <= bytes.count {
+                if bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != 0 { return false }
+                offset += 8
+            }
+            return bytes[offset...].allSatisfy { $0 == 0 }
+        }
     }
 
     /// Whether two RAM pictures are the same, compared eight bytes at a time (a frame that changed

@@ -121,14 +121,18 @@ public struct PageRunPlanner: Sendable {
     /// rectangles (``quarterWindows(from:to:)``).
     private func changes(from old: [UInt8], to new: [UInt8]) -> (runs: [PageRun], quarters: Quarters) {
         var runs: [PageRun] = []
+        runs.reserveCapacity(rows)
         var quarters = Quarters()
         let overhead = runOverhead
         // The first row of the lower quarters and the first byte column of the right ones.
         let middleRow = rows / 2, middleColumn = rowBytes / 2
+        // Most rows did not change at all; where a row is whole 64-byte blocks, they say so first.
+        let blocks = rowBytes % 64 == 0 ? rowBytes / 64 : 0
         old.withUnsafeBytes { old in
             new.withUnsafeBytes { new in
                 for row in 0..<rows {
                     let start = row * rowBytes
+                    if blocks > 0, Self.equal(old, new, at: start, blocks: blocks) { continue }
                     var current: PageRun?
                     // The changed byte columns of this row in the left half and in the right half.
                     var leftFirst = -1, leftLast = -1, rightFirst = -1, rightLast = -1
@@ -172,6 +176,13 @@ public struct PageRunPlanner: Sendable {
             }
         }
         return (addressing.addressesRectangles ? mergeDown(runs) : runs, quarters)
+    }
+
+    /// Whether `blocks` 64-byte blocks of both pictures from `offset` are the same.
+    @inline(__always)
+    private static func equal(_ old: UnsafeRawBufferPointer, _ new: UnsafeRawBufferPointer, at offset: Int, blocks: Int) -> Bool {
+        for block in 0..<blocks where !equal(old, new, at: offset + block * 64, words: 8) { return false }
+        return true
     }
 
     /// Whether `words` 8-byte words of both pictures from `offset` are the same.

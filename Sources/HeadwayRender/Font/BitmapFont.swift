@@ -7,9 +7,10 @@ public struct BitmapFont: Sendable {
     private let glyphs: [UInt32: [UInt8]]
     /// The same glyphs as columns, left to right (bit n: row n), the way text is drawn.
     private let columnGlyphs: [UInt32: [UInt8]]
-    /// The columns of printable ASCII (0x20…0x7E) by code − 0x20, for text that needs no lookup:
-    /// labels and numbers are nearly always ASCII, and a hash per character is most of a frame.
-    private let asciiColumns: [[UInt8]]
+    /// The columns of printable ASCII (0x20…0x7E), `cellWidth` bytes per character from
+    /// (code − 0x20) × `cellWidth`, for text that needs no lookup: labels and numbers are nearly
+    /// always ASCII, and a hash (or an array retained) per character is most of a frame.
+    private let asciiColumns: [UInt8]
     /// Whether the font has every printable ASCII character.
     private let hasASCII: Bool
 
@@ -27,7 +28,7 @@ public struct BitmapFont: Sendable {
         }
         columnGlyphs = columns
         let blank = [UInt8](repeating: 0, count: cellWidth)
-        asciiColumns = (UInt32(0x20)...0x7E).map { code -> [UInt8] in columns[code] ?? columns[0x3F] ?? blank }
+        asciiColumns = (UInt32(0x20)...0x7E).flatMap { code -> [UInt8] in columns[code] ?? columns[0x3F] ?? blank }
         hasASCII = (UInt32(0x20)...0x7E).allSatisfy { glyphs[$0] != nil }
     }
 
@@ -44,13 +45,15 @@ public struct BitmapFont: Sendable {
         return columnGlyphs[0x3F] ?? Array(repeating: 0, count: cellWidth)
     }
 
-    /// The columns of printable ASCII `byte` (0x20…0x7E).
-    func columns(ascii byte: UInt8) -> [UInt8] { asciiColumns[Int(byte) - 0x20] }
+    /// Column `index` (0 ..< `cellWidth`) of printable ASCII `byte` (0x20…0x7E).
+    func column(_ index: Int, ofASCII byte: UInt8) -> UInt8 { asciiColumns[(Int(byte) - 0x20) * cellWidth + index] }
 
     /// Whether every character of `text` is printable ASCII the font has: text that can skip the
     /// checks a stranger string needs.
     func drawsAsIs(_ text: String) -> Bool {
-        hasASCII && text.utf8.allSatisfy { (0x20...0x7E).contains($0) }
+        guard hasASCII else { return false }
+        let printable = { (byte: UInt8) in byte >= 0x20 && byte <= 0x7E }
+        return text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(printable) } ?? text.utf8.allSatisfy(printable)
     }
 
     /// Whether the font has a glyph of its own for `character` (a letter followed by combining marks

@@ -5,20 +5,28 @@ extension DisplaySurface {
     @discardableResult
     public mutating func draw(_ text: String, x: Int, y: Int, font: BitmapFont = .fixed5x7, scale: Int = 1, shade: Shade = .full) -> Int {
         let level = shade.level(on: Self.self)
+        let advance = font.cellWidth * scale
         var penX = x
-        func glyph(_ columns: [UInt8]) {
-            for (index, column) in columns.enumerated() where column != 0 {
-                let bits = BitmapFont.stretched(column, by: scale)
-                for copy in 0..<scale { setColumn(penX + index * scale + copy, from: y, bits: bits, level: level) }
-            }
-            penX += font.cellWidth * scale
-        }
         if font.drawsAsIs(text) {
-            for byte in text.utf8 { glyph(font.columns(ascii: byte)) }
+            for byte in text.utf8 {
+                for index in 0..<font.cellWidth { drawColumn(font.column(index, ofASCII: byte), x: penX + index * scale, y: y, scale: scale, level: level) }
+                penX += advance
+            }
         } else {
-            for character in text { glyph(font.columns(for: character)) }
+            for character in text {
+                for (index, column) in font.columns(for: character).enumerated() { drawColumn(column, x: penX + index * scale, y: y, scale: scale, level: level) }
+                penX += advance
+            }
         }
         return penX
+    }
+
+    /// One glyph column (bit n: row n) with its top at `y`, `scale` pixels wide and each row
+    /// `scale` pixels high.
+    private mutating func drawColumn(_ column: UInt8, x: Int, y: Int, scale: Int, level: UInt8) {
+        guard column != 0 else { return }
+        let bits = BitmapFont.stretched(column, by: scale)
+        for copy in 0..<scale { setColumn(x + copy, from: y, bits: bits, level: level) }
     }
 
     /// Draws `text` so that it ends at `maxX` (right-aligned).

@@ -83,26 +83,26 @@ extension Doctor {
             guard case .oled(.i2c(let bus, _, _), let oled, _) = output.device, machine.exists(bus), machine.usable(bus) else { continue }
             looked[bus, default: []].insert(oled.address)
             let address = hexByte(oled.address)
-            let module = "\(oled.controller.rawValue) \(oled.module.size)"
+            let who = "\(output.name) (\(oled.controller.rawValue) \(oled.module.size))"
             switch answer(probe, bus, oled.address) {
             case .success(.acknowledged):
-                findings.append(DoctorFinding("i2c-address", .pass, "\(output.name) (\(module)): a device answers at \(address) on \(bus)"))
+                findings.append(DoctorFinding("i2c-address", .pass, "\(who): a device answers at \(address) on \(bus)"))
             case .success(.silent):
                 // The other address the controller can be strapped to (SA0).
                 let other = oled.variant.i2cAddresses.first { $0 != oled.address }
                 if let other, case .success(.acknowledged) = answer(probe, bus, other) {
                     looked[bus, default: []].insert(other)
-                    findings.append(DoctorFinding("i2c-address", .fail, "\(output.name): nothing answers at \(address) on \(bus), but something does at \(hexByte(other))",
+                    findings.append(DoctorFinding("i2c-address", .fail, "\(who): nothing answers at \(address) on \(bus), but something does at \(hexByte(other))",
                                                   fix: "set `address: \(hexByte(other).lowercased())` for \(output.name) (the module is wired for \(hexByte(other)))"))
                 } else {
-                    findings.append(DoctorFinding("i2c-address", .fail, "\(output.name) (\(module)): nothing answers at \(address) on \(bus)",
+                    findings.append(DoctorFinding("i2c-address", .fail, "\(who): nothing answers at \(address) on \(bus)",
                                                   fix: "check the wiring: SDA to GPIO 2 (pin 3), SCL to GPIO 3 (pin 5), VCC to 3.3 V and GND; `i2cdetect -y \(busNumber(bus))` lists what answers"))
                 }
             case .success(.ownedByKernelDriver):
-                findings.append(DoctorFinding("i2c-address", .fail, "\(output.name): \(address) on \(bus) is owned by \(driver(machine, bus, oled.address)) (UU in i2cdetect)",
+                findings.append(DoctorFinding("i2c-address", .fail, "\(who): \(address) on \(bus) is owned by \(driver(machine, bus, oled.address)) (UU in i2cdetect)",
                                               fix: "remove the dtoverlay that binds it (e.g. dtoverlay=ssd1306) from config.txt and reboot: Headway drives the display itself"))
             case .failure(let error):
-                findings.append(DoctorFinding("i2c-address", .fail, "\(output.name): \(error.message)"))
+                findings.append(DoctorFinding("i2c-address", .fail, "\(who): \(error.message)"))
             }
         }
         // The addresses OLED modules come at, on the buses looked at (or the header's).

@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 extension EndToEnd {
-/// Buttons on a display reaching the runner (issue 13, "commands back"), and Home Assistant's view
+/// Buttons on a display reaching the runner (commands back), and Home Assistant's view
 /// of a display: a real mosquitto, `headway-mqtt`, `headway-sim serve` and `headway run --broker`.
 @Suite("MQTT: buttons and Home Assistant")
 struct MQTTCommandTests {

@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 extension EndToEnd {
-/// Runners on other machines (issue 13): `headway --broker` on "the runner" → a real mosquitto on
+/// Runners on other machines: `headway --broker` on "the runner" → a real mosquitto on
 /// loopback → `headway-mqtt` → `headway-sim serve`, whose virtual devices show the job.
 @Suite("MQTT: runners on other machines")
 struct MQTTJourneyTests {

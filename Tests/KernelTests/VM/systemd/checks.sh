@@ -50,7 +50,7 @@ file_status=$?
 check "headwayd doctor (as pi): nothing to fix" [ $file_status -eq 0 ]
 check "doctor checked the devices as the service's user" grep -q "device access checked as headway (the user of headway.service)" <<< "$doctor_file"
 check "doctor found the button's line free" grep -q "headway-test-bank is gpiochip.*; line 7 free" <<< "$doctor_file"
-check "doctor found the OLED answering" grep -q "✔ oled: a device answers at 0x3C on /dev/i2c-1" <<< "$doctor_file"
+check "doctor found the OLED answering" grep -q "✔ oled (ssd1306 128x64): a device answers at 0x3C on /dev/i2c-1" <<< "$doctor_file"
 [ $status -eq 0 ] || echo "$doctor_first" "$doctor_file"
 check "headwayd --check --config /etc/headway/config.yaml (as pi) opens every device" \
     as_pi headwayd --check --config /etc/headway/config.yaml
