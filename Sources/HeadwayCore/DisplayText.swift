@@ -4,11 +4,14 @@
 /// (`headway status`, `watch`, the simulator) and on displays. Terminal escape sequences would
 /// change colours, move the cursor or set a window title; control characters and line breaks
 /// would garble a status line; bidirectional overrides would make text read other than it is.
+/// Invisible characters (zero-width spaces and joiners, soft hyphens, tag characters) would make
+/// two different texts look the same: `gh\u{200B}-1` reads as `gh-1`.
 /// Everything that reaches a person passes through ``sanitised(_:)`` first.
 public enum DisplayText {
     /// `text` without escape sequences (CSI, OSC, DCS and two-byte ESC sequences, 7- and 8-bit
-    /// forms), control characters (C0, DEL, C1), bidirectional controls and line or paragraph
-    /// separators. Tabs and line breaks become a space; everything printable is kept as it is.
+    /// forms), control characters (C0, DEL, C1), bidirectional controls, invisible characters
+    /// (see ``isInvisible(_:)``) and line or paragraph separators. Tabs and line breaks become a
+    /// space; everything printable is kept as it is.
     public static func sanitised(_ text: String) -> String {
         var scalars = Array(text.unicodeScalars)[...]
         var out = String.UnicodeScalarView()
@@ -25,13 +28,22 @@ public enum DisplayText {
             case 0x9D, 0x90, 0x98, 0x9E, 0x9F: skipString(&scalars)       // 8-bit OSC, DCS, SOS, PM, APC
             case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029:
                 out.append(" ")
-            case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF:
+            case 0x00...0x1F, 0x7F...0x9F:
                 break
             default:
-                out.append(scalar)
+                if !isInvisible(scalar) { out.append(scalar) }
             }
         }
         return String(out)
+    }
+
+    /// Whether `scalar` is a character that draws nothing of its own while changing the text:
+    /// Unicode's format characters (zero-width space, joiners, soft hyphen, bidirectional
+    /// controls, tags) and the other default-ignorable code points (variation selectors, fillers).
+    public static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.value >= 0xA0 else { return false }  // ASCII and C1 are handled on their own
+        let properties = scalar.properties
+        return properties.generalCategory == .format || properties.isDefaultIgnorableCodePoint
     }
 
     /// `text` cut to at most `maxBytes` bytes of UTF-8, at a character boundary, ending in "…" when

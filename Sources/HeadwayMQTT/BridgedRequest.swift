@@ -13,7 +13,12 @@ public enum BridgedRequest {
     /// nil for an empty payload (a retained message being cleared) and for a command (displays
     /// send those; reporters take them).
     public static func request(topic: String, payload: [UInt8]) throws(Refusal) -> Request? {
-        guard let (source, job, kind) = JobTopics.parse(topic) else { throw Refusal(description: "not a job topic") }
+        guard let (source, job, kind) = JobTopics.parse(topic) else {
+            throw Refusal(description: "not a job topic (\(JobTopics.jobs)/SOURCE/JOB/KIND, SOURCE and JOB percent-encoded UTF-8)")
+        }
+        // Checked as the socket checks a job id: a topic is no looser a way in.
+        if let problem = Identifier.problem(source) { throw Refusal(description: "the topic's source \(problem)") }
+        if let problem = Identifier.problem(job) { throw Refusal(description: "the topic's job id \(problem)") }
         guard !payload.isEmpty, kind != .command else { return nil }
         guard payload.count <= WireProtocol.maxLineBytes else {
             throw Refusal(description: "\(payload.count) bytes; a request is at most \(WireProtocol.maxLineBytes)")

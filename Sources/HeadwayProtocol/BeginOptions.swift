@@ -41,9 +41,7 @@ public struct BeginOptions: Sendable, Equatable {
         guard times <= 1 else { throw ProtocolError(field: "total", "give one of total, countdown and until") }
         if let countdown, countdown > 366 * 86_400 { throw ProtocolError(field: "countdown", "must be at most a year (31622400 s)") }
         if let name = try fields.string("name") {
-            guard !name.isEmpty, name.utf8.count <= WireProtocol.maxJobBytes * 2, DisplayText.sanitised(name) == name else {
-                throw ProtocolError(field: "name", "must be 1…\(WireProtocol.maxJobBytes * 2) bytes without control characters")
-            }
+            try Identifier.check(name, field: "name", maxBytes: WireProtocol.maxJobBytes * 2)
             self.name = name
         }
         if let pid = try fields.number("pid", required: false, positive: true) {

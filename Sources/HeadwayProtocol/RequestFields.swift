@@ -27,15 +27,10 @@ public struct RequestFields {
         return op
     }
 
-    /// The `job` member: 1…128 bytes, nothing a terminal would interpret.
+    /// The `job` member: an ``Identifier`` of 1…128 bytes.
     public func job() throws(ProtocolError) -> String {
         guard let job = json["job"]?.string else { throw ProtocolError(field: "job", "missing or not a string") }
-        guard !job.isEmpty, job.utf8.count <= WireProtocol.maxJobBytes else {
-            throw ProtocolError(field: "job", "must be 1…\(WireProtocol.maxJobBytes) bytes, not \(job.utf8.count)")
-        }
-        guard DisplayText.sanitised(job) == job else {
-            throw ProtocolError(field: "job", "may not contain control characters, escape sequences or line breaks")
-        }
+        try Identifier.check(job, field: "job")
         return job
     }
 

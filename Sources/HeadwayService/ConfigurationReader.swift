@@ -1,4 +1,5 @@
 import Headway
+import HeadwayProtocol
 import Yams
 
 /// Typed reading of configuration nodes, each failure naming its line and key.
@@ -21,9 +22,8 @@ struct Reader {
     /// A non-empty text that is safe to show: names and paths end up in logs and on terminals.
     func string(_ node: Node, _ key: String) throws(ConfigurationError) -> String {
         guard let value = node.scalar?.string, !value.isEmpty else { throw error(node, key, "must be a non-empty text") }
-        guard DisplayText.sanitised(value) == value else {
-            throw error(node, key, "may not contain control characters, escape sequences or line breaks")
-        }
+        // The rule for job ids, with room for paths.
+        if let problem = Identifier.problem(value, maxBytes: 4096) { throw error(node, key, problem) }
         return value
     }
 

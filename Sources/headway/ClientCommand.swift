@@ -129,6 +129,9 @@ struct ClientCommand {
             result.broker = socket == nil ? broker ?? environment("HEADWAY_BROKER") : nil
             result.source = source ?? environment("HEADWAY_SOURCE")
                 ?? environment("CI_PROJECT_PATH") ?? environment("GITHUB_REPOSITORY") ?? environment("BUILDKITE_PIPELINE_SLUG")
+            if result.broker != nil, let name = result.source, let problem = Identifier.problem(name) {
+                throw UsageError(message: "source \"\(DisplayText.truncated(DisplayText.sanitised(name), maxBytes: 60))\" \(problem)")
+            }
             // A broker across a network is given longer than the socket next door.
             result.timeout = timeout ?? (result.broker == nil ? 0.2 : 1)
             return result
@@ -218,6 +221,9 @@ struct ClientCommand {
         }
         var result = ClientCommand(action: action, job: job, socket: socket, strict: strict)
         if result.job == nil { result.job = JobIdentity.job(environment) }
+        if let id = result.job, let problem = Identifier.problem(id) {
+            throw UsageError(message: "job id \"\(DisplayText.truncated(DisplayText.sanitised(id), maxBytes: 60))\" \(problem)")
+        }
         switch action {
         case .status, .watch, .help, .version: break
         default:

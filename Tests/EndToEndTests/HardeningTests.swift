@@ -233,6 +233,22 @@ struct HardeningTests {
 
     /// Regression: the end-to-end harness terminated a process that never started (and crashed the
     /// run) when the binary was missing.
+    /// An id with a zero-width space reads as another job's (`gh<ZWSP>-1` as `gh-1`): the client
+    /// says so before sending (a hook's warning, exit 0; 2 with --strict) and the socket refuses it
+    /// too, naming the character; a label's invisible characters are dropped.
+    @Test func idsThatWouldReadAsOthersAreRefusedOnEveryWayIn() throws {
+        let service = try SimulatedService(grace: 0.2)
+        let hook = try service.headway(["--job", "gh\u{200B}-1", "begin", "--label", "Deploy"])
+        #expect(hook.status == 0 && hook.stderr.contains("job id \"gh-1\" may not contain invisible characters (U+200B ZERO WIDTH SPACE after \"gh\")"), "\(hook.stderr)")
+        #expect(try service.headway(["--strict", "--job", "gh\u{200B}-1", "begin"]).status == 2)
+        let replies = try service.raw([#"{"v":1,"op":"begin","job":"gh\u200b-1"}"#, #"{"v":1,"op":"begin","job":"x","name":"\u2060nightly"}"#])
+        #expect(replies.count == 2 && replies.allSatisfy { $0.contains("may not contain invisible characters") }, "\(replies)")
+        #expect(try service.headway(["--job", "gh-1", "begin", "--label", "De\u{200B}ploy\u{2060}"]).status == 0)
+        let status = try service.headway(["status"])
+        #expect(status.stdout.contains("gh-1") && status.stdout.contains("Deploy") && !status.stdout.contains("\u{200B}"), "\(status.stdout)")
+        #expect(!status.stdout.contains("x "), "the refused begin made no job: \(status.stdout)")
+    }
+
     @Test func aServiceThatCannotStartIsReportedNotCrashed() throws {
         let service = try SimulatedService(extra: "outputs-typo: 1\n")
         #expect(service.waitForExit() == 1)

@@ -73,6 +73,17 @@ struct TopicAndSettingsTests {
         #expect(try BridgedRequest.request(topic: "headway/v1/jobs/a/b/progress", payload: []) == nil, "a cleared retained message")
         #expect(throws: BridgedRequest.Refusal.self) { try BridgedRequest.request(topic: "headway/v1/jobs/a/b/label", payload: payload) }
         #expect(throws: BridgedRequest.Refusal.self) { try BridgedRequest.request(topic: "headway/v1/jobs/a/b/begin", payload: [0xFF, 0xFE]) }
+        // Ids in the topic are checked as the socket checks them, never cleaned into another id.
+        for (topic, problem) in [
+            ("headway/v1/jobs/vm/%1b[31m/begin", "job id may not contain control characters"),
+            ("headway/v1/jobs/vm/gh%E2%80%8B-1/begin", "job id may not contain invisible characters (U+200B ZERO WIDTH SPACE after \"gh\")"),
+            ("headway/v1/jobs/%E2%81%A0/x/begin", "source may not contain invisible characters (U+2060 WORD JOINER"),
+            ("headway/v1/jobs/a/" + String(repeating: "j", count: 129) + "/begin", "job id must be 1…128 bytes, not 129"),
+        ] {
+            #expect {
+                try BridgedRequest.request(topic: topic, payload: Array(#"{"v":1,"op":"begin","job":"x"}"#.utf8))
+            } throws: { "\($0)".contains(problem) }
+        }
         let long = String(repeating: "x", count: 200)
         let id = BridgedRequest.displayJob(source: long, job: "the-end")
         #expect(id.utf8.count <= WireProtocol.maxJobBytes && id.hasPrefix("…") && id.hasSuffix("/the-end"))

@@ -87,6 +87,26 @@ struct ProtocolTests {
         #expect(try Request.parse(Request.begin(job: fits, label: nil, total: nil).line) == .begin(job: fits, label: nil, total: nil))
     }
 
+    /// Ids and names that would read as others are refused, naming the character and where it is;
+    /// in labels such characters are dropped.
+    @Test func invisibleCharactersNeverNameAJob() throws {
+        #expect { try Request.parse(Request.begin(job: "gh\u{200B}-1", label: nil, total: nil).line) } throws: {
+            let error = $0 as! ProtocolError
+            return error.field == "job" && error.message == "may not contain invisible characters (U+200B ZERO WIDTH SPACE after \"gh\"): it would read as \"gh-1\""
+        }
+        for id in ["a\u{00AD}b", "\u{FEFF}job", "x\u{2060}", "deploy\u{E0041}", "j\u{200D}k", "a\u{180E}b", "\u{3164}"] {
+            #expect(throws: ProtocolError.self, "\(id.unicodeScalars.map { String($0.value, radix: 16) })") {
+                try Request.parse(Request.begin(job: id, label: nil, total: nil).line)
+            }
+        }
+        #expect { try Request.parse(#"{"v":1,"op":"begin","job":"j","name":"nightly\u200b"}"#) } throws: { ($0 as! ProtocolError).field == "name" }
+        #expect(try Request.parse(Request.begin(job: "naïve-ü-1", label: nil, total: nil).line) == .begin(job: "naïve-ü-1", label: nil, total: nil))
+        guard case .label(_, let label) = try Request.parse(Request.label(job: "j", label: "Deploy\u{200B} to\u{2060} prod\u{00AD}").line) else {
+            Issue.record("not a label"); return
+        }
+        #expect(label == "Deploy to prod")
+    }
+
     /// Long labels are kept (cut with "…" at 1024 bytes), never refused; escape sequences and
     /// control characters are taken out before anything stores them.
     @Test func labelsAreKeptCutAndCleaned() throws {

@@ -65,6 +65,7 @@ struct ConfigurationTests {
         ("outputs:\n  - name: bar\n    driver: gpio-leds\n    lines: [5, 6, 17]\nbuttons:\n  - line: 17\n", 6, "buttons[0].line", "button 1 needs GPIO line 17 of auto, which is already used by output bar"),
         ("outputs:\n  - name: a\n    driver: ssd1306\n    bus: i2c-1\n  - name: b\n    driver: sh1106\n    bus: /dev/i2c-1\n", 5, "outputs[1].address", "0x3C on i2c-1, which is already used by output a"),
         ("board: \"x\\e[31m\"\noutputs:\n  - name: a\n    driver: leds0\n    count: 8\n", 1, "board", "control characters"),
+        ("outputs:\n  - name: \"ring\\u200B\"\n    driver: leds0\n    count: 8\n", 2, "outputs[0].name", "invisible characters (U+200B ZERO WIDTH SPACE after \"ring\")"),
     ] as [(String, Int, String?, String)])
     func mistakesCiteLineAndKey(yaml: String, line: Int, key: String?, message: String) {
         expectRefusal(yaml, line: line, key: key, says: message)

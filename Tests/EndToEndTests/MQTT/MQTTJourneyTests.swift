@@ -221,6 +221,12 @@ struct MQTTJourneyTests {
         try broker.publish(topic + "/progress", #"{"v":1,"op":"begin","job":"x"}"#)
         try broker.publish(topic + "/begin", #"{"v":1,"op":"begin","job":"someone-elses","label":"\u001b[2J\u001b]0;pwned\u0007Evil"}"#)
         try broker.publish("headway/v1/jobs/too/many/levels/begin", #"{"v":1,"op":"begin","job":"x"}"#)
+        // Ids the topic encodes: an escape sequence (it would have been the empty id, shown as
+        // "vm/"), a zero-width space (gh<ZWSP>-1 would read as gh-1), a source with a line break.
+        try broker.publish("headway/v1/jobs/vm/%1b[31m/begin", #"{"v":1,"op":"begin","job":"x"}"#)
+        try broker.publish("headway/v1/jobs/vm/gh%E2%80%8B-1/begin", #"{"v":1,"op":"begin","job":"x"}"#)
+        try broker.publish("headway/v1/jobs/v%0Am/ok/begin", #"{"v":1,"op":"begin","job":"x"}"#)
+        #expect(BackgroundProcess.eventually(within: 3) { display.bridge.stderr.contains("the topic's source may not contain control characters") })
         #expect(BackgroundProcess.eventually(within: 3) { (try? display.service.status().count) == 1 })
         let shown = try #require(try display.service.status().first)
         #expect(shown.job == "evil/x", "the topic names the job")
@@ -229,6 +235,8 @@ struct MQTTJourneyTests {
         #expect(log.contains("refused a message on headway/v1/jobs/evil/x/begin"), "\(log)")
         #expect(log.contains("100000 bytes; a request is at most 4096"), "\(log)")
         #expect(log.contains("a progress topic does not take this request"), "\(log)")
+        #expect(log.contains("the topic's job id may not contain control characters, escape sequences or line breaks (U+001B ESCAPE"), "\(log)")
+        #expect(log.contains("the topic's job id may not contain invisible characters (U+200B ZERO WIDTH SPACE after \"gh\"): it would read as \"gh-1\""), "\(log)")
         #expect(!log.contains("\u{1B}"), "nothing raw reaches the log")
         let lines = log.split(separator: "\n")
         #expect(lines.allSatisfy { $0.hasPrefix("headway-mqtt: ") } && log.components(separatedBy: "headway-mqtt: ").count - 1 == lines.count,
