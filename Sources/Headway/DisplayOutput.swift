@@ -2,7 +2,8 @@ import Synchronization
 
 /// A display drawn in a style. The picture is rendered whole every time, at the depth the display
 /// has (a ``Bitmap`` or a ``Greymap``); what the glass already shows, and so what needs sending, is
-/// the driver's to know (``DisplayDevice``).
+/// the driver's to know (``DisplayDevice``). ``DisplayCare`` moves, dims and sleeps the picture to
+/// spare the glass.
 public final class DisplayOutput: IndicatorOutput {
     /// How the output draws: a style for any depth, or a 1-bit style of one's own.
     private enum Look: Sendable {
@@ -10,45 +11,126 @@ public final class DisplayOutput: IndicatorOutput {
         case oneBit(any ProgressStyle<Bitmap>)
     }
 
+    /// What the output remembers between frames.
+    private struct State {
+        /// The brightness last given to the device.
+        var brightness: Double?
+        /// The last picture rendered (before it was placed), and when it last changed.
+        var picture: [UInt8]?
+        var changedAt = -Double.infinity
+        /// Whether the panel was turned off for a blank picture.
+        var asleep = false
+    }
+
     public let device: any DisplayDevice
+    public let care: DisplayCare
     private let look: Look
-    /// The brightness last given to the device.
-    private let brightness = Mutex<Double?>(nil)
+    private let state = Mutex(State())
 
     /// `device` drawn in `style` (default: ``BarScreenStyle``), at the display's depth.
-    public init(_ device: any DisplayDevice, style: any DisplayStyle = BarScreenStyle()) {
+    public init(_ device: any DisplayDevice, style: any DisplayStyle = BarScreenStyle(), care: DisplayCare = .off) {
         self.device = device
+        self.care = Self.fitted(care, to: device)
         look = .anyDepth(style)
     }
 
     /// `device` drawn in a 1-bit style of your own (on a greyscale display, lit pixels are full).
-    public init(_ device: any DisplayDevice, style: any ProgressStyle<Bitmap>) {
+    public init(_ device: any DisplayDevice, style: any ProgressStyle<Bitmap>, care: DisplayCare = .off) {
         self.device = device
+        self.care = Self.fitted(care, to: device)
         look = .oneBit(style)
     }
 
+    /// The care, its shift kept to a few pixels of small glass.
+    private static func fitted(_ care: DisplayCare, to device: any DisplayDevice) -> DisplayCare {
+        var care = care
+        care.shift = min(care.shift, min(device.width, device.height) / 16)
+        return care
+    }
+
     public func draw(_ configuration: ProgressStyleConfiguration) throws(DeviceError) {
-        try brightness.withLock { (shown: inout Double?) throws(DeviceError) in
-            let wanted = configuration.appearance.brightness
-            if shown != wanted {
-                shown = nil
+        try state.withLock { (state: inout State) throws(DeviceError) in
+            let time = configuration.time
+            let picture = render(configuration, width: device.width - care.shift, height: device.height - care.shift)
+            if state.picture != picture.bytes {
+                state.picture = picture.bytes
+                state.changedAt = time
+            }
+            if care.sleepsWhenBlank, picture.isBlank {
+                guard !state.asleep else { return }
+                try picture.placed(onWidth: device.width, height: device.height, x: 0, y: 0).show(on: device)
+                try device.setDisplayOn(false)
+                state.asleep = true
+                return
+            }
+            var wanted = configuration.appearance.brightness
+            if let dimAfter = care.dimAfter, time - state.changedAt >= dimAfter { wanted *= care.dimmedBrightness }
+            if state.brightness != wanted {
+                state.brightness = nil
                 try device.setBrightness(wanted)
-                shown = wanted
+                state.brightness = wanted
             }
-            switch look {
-            case .anyDepth(let style) where device.greyLevels > 2:
-                var picture = Greymap(width: device.width, height: device.height)
-                style.render(configuration, into: &picture)
-                try device.show(picture)
-            case .anyDepth(let style):
-                var picture = Bitmap(width: device.width, height: device.height)
-                style.render(configuration, into: &picture)
-                try device.show(picture)
-            case .oneBit(let style):
-                var picture = Bitmap(width: device.width, height: device.height)
-                style.render(configuration, into: &picture)
-                try device.show(picture)
+            let offset = care.offset(at: time)
+            try picture.placed(onWidth: device.width, height: device.height, x: offset.x, y: offset.y).show(on: device)
+            if state.asleep {
+                // After the picture, so the glass never shows what it held before it slept.
+                try device.setDisplayOn(true)
+                state.asleep = false
             }
+        }
+    }
+
+    private func render(_ configuration: ProgressStyleConfiguration, width: Int, height: Int) -> DisplayPicture {
+        switch look {
+        case .anyDepth(let style) where device.greyLevels > 2:
+            var picture = Greymap(width: width, height: height)
+            style.render(configuration, into: &picture)
+            return .greymap(picture)
+        case .anyDepth(let style):
+            var picture = Bitmap(width: width, height: height)
+            style.render(configuration, into: &picture)
+            return .bitmap(picture)
+        case .oneBit(let style):
+            var picture = Bitmap(width: width, height: height)
+            style.render(configuration, into: &picture)
+            return .bitmap(picture)
+        }
+    }
+}
+
+/// A picture of either depth, as a display output handles it.
+private enum DisplayPicture {
+    case bitmap(Bitmap)
+    case greymap(Greymap)
+
+    var bytes: [UInt8] {
+        switch self {
+        case .bitmap(let bitmap): bitmap.bytes
+        case .greymap(let greymap): greymap.bytes
+        }
+    }
+
+    var isBlank: Bool {
+        switch self {
+        case .bitmap(let bitmap): bitmap.isBlank
+        case .greymap(let greymap): greymap.isBlank
+        }
+    }
+
+    /// On the whole glass (the same picture when it already is the glass's size).
+    func placed(onWidth width: Int, height: Int, x: Int, y: Int) -> DisplayPicture {
+        switch self {
+        case .bitmap(let bitmap):
+            bitmap.width == width && bitmap.height == height ? self : .bitmap(bitmap.placed(onWidth: width, height: height, x: x, y: y))
+        case .greymap(let greymap):
+            greymap.width == width && greymap.height == height ? self : .greymap(greymap.placed(onWidth: width, height: height, x: x, y: y))
+        }
+    }
+
+    func show(on device: any DisplayDevice) throws(DeviceError) {
+        switch self {
+        case .bitmap(let bitmap): try device.show(bitmap)
+        case .greymap(let greymap): try device.show(greymap)
         }
     }
 }

@@ -19,4 +19,6 @@ public protocol DisplayDevice: AnyObject, Sendable {
     func show(_ greymap: Greymap) throws(DeviceError)
     /// Sets how bright lit pixels are, 0…1 (an OLED's contrast).
     func setBrightness(_ brightness: Double) throws(DeviceError)
+    /// Turns the panel on or off; the picture stays in the display's memory.
+    func setDisplayOn(_ on: Bool) throws(DeviceError)
 }

@@ -60,6 +60,7 @@ final class RecordingDisplay: DisplayDevice {
     func show(_ bitmap: Bitmap) throws(DeviceError) { shown.withLock { $0.append(.bitmap(bitmap)) } }
     func show(_ greymap: Greymap) throws(DeviceError) { shown.withLock { $0.append(.greymap(greymap)) } }
     func setBrightness(_ brightness: Double) throws(DeviceError) {}
+    func setDisplayOn(_ on: Bool) throws(DeviceError) {}
 
     var pictures: [Picture] { shown.withLock { $0 } }
 }
