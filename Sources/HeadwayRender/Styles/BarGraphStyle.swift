@@ -20,7 +20,7 @@ public struct BarGraphStyle: ProgressStyle {
         let snapshot = configuration.snapshot
         let n = levels.count
         levels = LineLevels(count: n)
-        guard snapshot.isVisible, n > 0 else { return }
+        guard snapshot.isVisible, n > 0 else { return levels.markUnseenFailures(configuration.notices) }
         let lit = snapshot.fraction.map { min(n - 1, Int(($0 * Double(n)).rounded())) } ?? 0
         switch snapshot.phase {
         case .finished(.succeeded):
@@ -70,7 +70,7 @@ public struct StatusLEDStyle: ProgressStyle {
     public func render(_ configuration: ProgressStyleConfiguration, into levels: inout LineLevels) {
         let snapshot = configuration.snapshot
         levels = LineLevels(count: levels.count)
-        guard snapshot.isVisible, levels.count > 0 else { return }
+        guard snapshot.isVisible, levels.count > 0 else { return levels.markUnseenFailures(configuration.notices) }
         let on: Bool
         switch snapshot.phase {
         case .finished(.succeeded): on = true

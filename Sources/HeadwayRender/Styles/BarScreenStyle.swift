@@ -21,7 +21,7 @@ public struct BarScreenStyle: DisplayStyle {
     public func render<Surface: DisplaySurface>(_ configuration: ProgressStyleConfiguration, into bitmap: inout Surface) {
         bitmap.clear()
         let snapshot = configuration.snapshot
-        guard snapshot.isVisible else { return }
+        guard snapshot.isVisible else { return ScreenParts.notices(&bitmap, configuration.notices, font: font) }
         if case .finished(let outcome) = snapshot.phase {
             ScreenParts.finished(&bitmap, outcome: outcome, snapshot: snapshot, font: font)
         } else if bitmap.height >= 48 {

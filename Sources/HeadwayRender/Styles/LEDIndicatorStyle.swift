@@ -38,7 +38,7 @@ public struct LEDIndicatorStyle: ProgressStyle {
         let snapshot = configuration.snapshot
         let look = configuration.appearance
         frame.fill(.black)
-        guard snapshot.isVisible, frame.count > 0 else { return }
+        guard snapshot.isVisible, frame.count > 0 else { return frame.markUnseenFailures(configuration.notices, appearance: look) }
         let painter = LEDPainter(layout: layout)
         switch snapshot.phase {
         case .finished(let outcome):

@@ -37,11 +37,14 @@ public struct ProgressStyleConfiguration: Sendable, Equatable {
     public var appearance: Appearance
     /// Other jobs running that this output does not show (a display shows "+2", a ring a marker).
     public var otherJobs: Int
+    /// What an idle frame may still show (the last result, unseen failures).
+    public var notices: Notices
 
-    public init(snapshot: ProgressSnapshot, appearance: Appearance = .standard, otherJobs: Int = 0) {
+    public init(snapshot: ProgressSnapshot, appearance: Appearance = .standard, otherJobs: Int = 0, notices: Notices = .none) {
         self.snapshot = snapshot
         self.appearance = appearance
         self.otherJobs = otherJobs
+        self.notices = notices
     }
 
     /// The moment being drawn.
