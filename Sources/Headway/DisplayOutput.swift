@@ -15,8 +15,10 @@ public final class DisplayOutput: IndicatorOutput {
     private struct State {
         /// The brightness last given to the device.
         var brightness: Double?
-        /// The last picture rendered (before it was placed), and when it last changed.
+        /// The last picture rendered (before it was placed) and the brightness it was asked for,
+        /// and when either last changed: a change of light is a change people see.
         var picture: [UInt8]?
+        var askedBrightness: Double?
         var changedAt = -Double.infinity
         /// Whether the panel was turned off for a blank picture.
         var asleep = false
@@ -52,8 +54,9 @@ public final class DisplayOutput: IndicatorOutput {
         try state.withLock { (state: inout State) throws(DeviceError) in
             let time = configuration.time
             let picture = render(configuration, width: device.width - care.shift, height: device.height - care.shift)
-            if state.picture != picture.bytes {
+            if state.picture != picture.bytes || state.askedBrightness != configuration.appearance.brightness {
                 state.picture = picture.bytes
+                state.askedBrightness = configuration.appearance.brightness
                 state.changedAt = time
             }
             if care.sleepsWhenBlank, picture.isBlank {

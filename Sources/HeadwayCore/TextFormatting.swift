@@ -2,6 +2,35 @@ import RealModule
 
 /// Short, fixed forms for durations on small displays: "8s", "1m05s", "2h03m", "41d06h".
 public enum DurationText {
+    /// `90`, `90s`, `5m`, `1h30m`, `2h`, `1d` → seconds (0 included); nil for anything else.
+    public static func parse(_ text: String) -> Seconds? {
+        var total = 0.0, digits = "", any = false
+        for character in text {
+            if character.isASCII, character.isNumber || character == "." {
+                digits.append(character)
+                continue
+            }
+            let unit: Double
+            switch character {
+            case "s": unit = 1
+            case "m": unit = 60
+            case "h": unit = 3600
+            case "d": unit = 86_400
+            default: return nil
+            }
+            guard let amount = Double(digits) else { return nil }
+            total += amount * unit
+            digits = ""
+            any = true
+        }
+        if !digits.isEmpty {
+            guard let seconds = Double(digits) else { return nil }
+            total += seconds
+            any = true
+        }
+        return any && total.isFinite ? total : nil
+    }
+
     /// `seconds` in the short form, rounded by `rule` (ETAs round up, elapsed times down). Any
     /// number is accepted: NaN and negatives read as "0s", anything beyond 9999 days as ">9999d".
     public static func short(_ seconds: Seconds, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> String {

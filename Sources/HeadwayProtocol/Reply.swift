@@ -56,11 +56,43 @@ public struct JobStatus: Sendable, Equatable {
     }
 }
 
+/// Quiet hours in force, as `status` reports them.
+public struct QuietNote: Sendable, Equatable {
+    /// The local time they end ("07:00").
+    public var until: String
+    /// The most light the outputs give meanwhile, 0…1 (0: dark).
+    public var brightness: Double
+    /// Whether a job that fails meanwhile leaves a mark.
+    public var marksFailures: Bool
+    /// Whether a button press has lit the outputs for a while.
+    public var woken: Bool
+
+    public init(until: String, brightness: Double, marksFailures: Bool = true, woken: Bool = false) {
+        self.until = until
+        self.brightness = brightness
+        self.marksFailures = marksFailures
+        self.woken = woken
+    }
+
+    var json: JSONValue {
+        var members: [(String, JSONValue)] = [("until", .string(until)), ("brightness", .number(brightness))]
+        if !marksFailures { members.append(("marks", .bool(false))) }
+        if woken { members.append(("woken", .bool(true))) }
+        return .object(members)
+    }
+
+    init?(_ json: JSONValue?) {
+        guard let json, let until = json["until"]?.string, let brightness = json["brightness"]?.number, (0...1).contains(brightness) else { return nil }
+        self.init(until: until, brightness: brightness, marksFailures: json["marks"]?.bool ?? true, woken: json["woken"]?.bool ?? false)
+    }
+}
+
 /// The service's answer to one request line.
 public enum Reply: Sendable, Equatable {
     case ok
-    /// `status`: the jobs listed, and how many more exist than a reply lists.
-    case jobs([JobStatus], omitted: Int)
+    /// `status`: the jobs listed, how many more exist than a reply lists, and the quiet hours in
+    /// force, if any.
+    case jobs([JobStatus], omitted: Int, quiet: QuietNote?)
     case error(ProtocolError)
 
     public var line: String {
@@ -68,9 +100,10 @@ public enum Reply: Sendable, Equatable {
         switch self {
         case .ok:
             return JSONValue.object([v, ("ok", .bool(true))]).text
-        case .jobs(let jobs, let omitted):
+        case .jobs(let jobs, let omitted, let quiet):
             var members: [(String, JSONValue)] = [v, ("ok", .bool(true)), ("jobs", .array(jobs.map(\.json)))]
             if omitted > 0 { members.append(("omitted", .number(Double(omitted)))) }
+            if let quiet { members.append(("quiet", quiet.json)) }
             return JSONValue.object(members).text
         case .error(let error):
             var detail: [(String, JSONValue)] = [("message", .string(error.message))]
@@ -85,7 +118,7 @@ public enum Reply: Sendable, Equatable {
         if ok {
             if case .array(let items) = json["jobs"] {
                 let omitted = json["omitted"]?.number.flatMap { $0 >= 0 && $0 < 1e9 ? Int($0) : nil } ?? 0
-                return .jobs(items.compactMap(JobStatus.init), omitted: omitted)
+                return .jobs(items.compactMap(JobStatus.init), omitted: omitted, quiet: QuietNote(json["quiet"]))
             }
             return .ok
         }

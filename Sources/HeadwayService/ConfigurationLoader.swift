@@ -54,13 +54,16 @@ public enum ConfigurationLoader {
     public static func parse(_ text: String, source: String, outputsRequired: Bool = true) throws(ConfigurationError) -> ServiceConfiguration {
         let (root, top) = try compose(text, source: source)
         let reader = Reader(source: source)
-        try reader.allowOnly(["board", "hats", "outputs", "buttons", "appearance", "timings", "spi-clock", "socket-group", "persist", "focus", "state-directory", "supply-ma"], in: top, context: nil)
+        try reader.allowOnly(["board", "hats", "outputs", "buttons", "appearance", "timings", "spi-clock", "socket-group", "persist", "focus", "state-directory", "supply-ma", "quiet-hours"], in: top, context: nil)
         var appearance = Appearance.standard
         if let node = top["appearance"] { appearance = try reader.appearance(node) }
         var policy = LifecyclePolicy.standard
         if let node = top["timings"] { policy = try reader.timings(node) }
         let board = try top["board"].map { node throws(ConfigurationError) in try boardPreset(node, reader) }
         let spiClock = try top["spi-clock"].map { node throws(ConfigurationError) in try reader.spiClock(node) } ?? board?.spiClock ?? .exact
+
+        var quietHours: QuietHours?
+        if let node = top["quiet-hours"], case .own(let hours) = try reader.quietHours(node, "quiet-hours", base: nil) { quietHours = hours }
 
         var outputs: [OutputConfiguration] = []
         var buttons: [ButtonConfiguration] = []
@@ -76,7 +79,7 @@ public enum ConfigurationLoader {
         }
         if let node = top["outputs"] {
             guard let list = node.sequence else { throw reader.error(node, "outputs", "must be a list") }
-            for (index, item) in list.enumerated() { outputs.append(try reader.output(item, index: index)) }
+            for (index, item) in list.enumerated() { outputs.append(try reader.output(item, index: index, quietHours: quietHours)) }
         }
         if outputsRequired, outputs.isEmpty {
             throw ConfigurationError(
@@ -101,6 +104,7 @@ public enum ConfigurationLoader {
             socketGroup: try top["socket-group"].map { node throws(ConfigurationError) in try reader.string(node, "socket-group") },
             persist: try top["persist"].map { node throws(ConfigurationError) in try reader.bool(node, "persist") } ?? false,
             source: source)
+        configuration.quietHours = quietHours
         if let node = top["supply-ma"] { configuration.supplyMilliamps = try reader.double(node, "supply-ma", 100...100_000) }
         if let node = top["focus"] { configuration.focus = try reader.choice(node, "focus", Focus.allCases.map { ($0.rawValue, $0) }) }
         if let node = top["state-directory"] {

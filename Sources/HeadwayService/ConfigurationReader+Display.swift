@@ -4,7 +4,7 @@ import Yams
 /// Reading an OLED output: its controller (the `driver:`), module size, mounting, and how it is
 /// connected — I2C at an address, or SPI with D/C and reset lines.
 extension Reader {
-    static let displayKeys = ["bus", "address", "size", "rotation", "rotated", "style", "contrast", "dc", "reset", "chip", "speed-hz"]
+    static let displayKeys = ["bus", "address", "size", "rotation", "rotated", "style", "contrast", "dc", "reset", "chip", "speed-hz", "care"]
     static let spiOnlyKeys = ["dc", "speed-hz"]
 
     /// Whether `bus` names an SPI bus (a display on SPI) rather than an I2C one.

@@ -112,14 +112,15 @@ struct Reader {
     /// Every `driver:` there is, for messages.
     static let drivers = (["ws2812", "apa102", "apa102-gpio", "leds0"] + OLEDController.allCases.map(\.rawValue) + ["gpio-leds"]).joined(separator: ", ")
 
-    func output(_ node: Node, index: Int) throws(ConfigurationError) -> OutputConfiguration {
+    /// An output; `quietHours` are the configuration's, which its own quiet hours start from.
+    func output(_ node: Node, index: Int, quietHours: QuietHours? = nil) throws(ConfigurationError) -> OutputConfiguration {
         let key = "outputs[\(index)]"
         guard let map = node.mapping else { throw error(node, key, "must be a mapping with name and driver") }
         guard let nameNode = map["name"] else { throw error(node, "\(key).name", "missing") }
         let name = try string(nameNode, "\(key).name")
         guard let driverNode = map["driver"] else { throw error(node, "\(key).driver", "missing; one of \(Self.drivers)") }
         let driver = try string(driverNode, "\(key).driver")
-        let common = ["name", "driver", "frames-per-second"]
+        let common = ["name", "driver", "frames-per-second", "quiet-hours"]
         let ledKeys = ["count", "layout", "start", "clockwise", "reversed", "gamma", "current-budget-ma", "milliamps-per-channel", "dithering"]
         func need(_ field: String) throws(ConfigurationError) -> Node {
             guard let value = map[field] else { throw error(node, "\(key).\(field)", "missing for driver \(driver)") }
@@ -179,7 +180,10 @@ struct Reader {
             pipeline.budget = budget
         }
         let fps = try map["frames-per-second"].map { n throws(ConfigurationError) in try double(n, "\(key).frames-per-second", 1...120) }
-        return OutputConfiguration(name: name, line: node.mark?.line ?? 0, device: device, pipeline: pipeline, framesPerSecond: fps)
+        var output = OutputConfiguration(name: name, line: node.mark?.line ?? 0, device: device, pipeline: pipeline, framesPerSecond: fps)
+        if let n = map["quiet-hours"] { output.quietHours = try self.quietHours(n, "\(key).quiet-hours", base: quietHours) }
+        if let n = map["care"] { output.care = try care(n, "\(key).care") }
+        return output
     }
 
     func button(_ node: Node, index: Int) throws(ConfigurationError) -> ButtonConfiguration {

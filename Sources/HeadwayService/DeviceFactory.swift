@@ -39,22 +39,29 @@ public enum OutputBuilder {
     }
 
     private static func build(_ output: OutputConfiguration, configuration: ServiceConfiguration, factory: any DeviceFactory) throws(DeviceError) -> ServiceOutput {
+        let quiet = output.quietHours.resolved(configuration.quietHours)
         switch output.device {
         case .ws2812(_, _, let layout, _, _, _), .apa102(_, _, let layout), .leds0(_, _, let layout, _):
             let chain = try factory.ledChain(output, spiClock: configuration.spiClock)
-            return ServiceOutput(name: output.name, medium: .leds(LEDOutput(chain, layout: layout, pipeline: output.pipeline)), framesPerSecond: output.framesPerSecond ?? 50)
+            return ServiceOutput(
+                name: output.name, medium: .leds(LEDOutput(chain, layout: layout, pipeline: output.pipeline)), framesPerSecond: output.framesPerSecond ?? 50,
+                quietHours: quiet)
         case .apa102GPIO:
             let chain = try factory.ledChain(output, spiClock: configuration.spiClock)
-            return ServiceOutput(name: output.name, medium: .leds(LEDOutput(chain, layout: .strip, pipeline: output.pipeline)), framesPerSecond: output.framesPerSecond ?? 25)
+            return ServiceOutput(
+                name: output.name, medium: .leds(LEDOutput(chain, layout: .strip, pipeline: output.pipeline)), framesPerSecond: output.framesPerSecond ?? 25,
+                quietHours: quiet)
         case .oled(_, _, let ring):
             let display = try factory.display(output)
             let style: any DisplayStyle = ring ? RingScreenStyle() : BarScreenStyle()
             // 25 frames/s: an update reaches the glass within 40 ms (+ its bus time), inside the 50 ms
             // a remote update is promised (docs/performance.md); a changed region costs the bus a few ms.
-            return ServiceOutput(name: output.name, medium: .display(DisplayOutput(display, style: style)), framesPerSecond: output.framesPerSecond ?? 25)
+            return ServiceOutput(
+                name: output.name, medium: .display(DisplayOutput(display, style: style, care: output.care.display)), framesPerSecond: output.framesPerSecond ?? 25,
+                quietHours: quiet, care: output.care)
         case .gpioLEDs:
             let lines = try factory.lines(output)
-            return ServiceOutput(name: output.name, medium: .lights(LightsOutput(lines)), framesPerSecond: output.framesPerSecond ?? 25)
+            return ServiceOutput(name: output.name, medium: .lights(LightsOutput(lines)), framesPerSecond: output.framesPerSecond ?? 25, quietHours: quiet)
         }
     }
 }

@@ -1,6 +1,7 @@
 // Every call into the C library that HeadwayService makes beyond HeadwayProtocol's SystemIO is in
 // this file: the listening socket, peers' credentials, systemd's notify socket, descriptor limits.
 import CPlatform
+import HeadwayCore
 import HeadwayProtocol
 
 #if canImport(Glibc)
@@ -155,6 +156,15 @@ enum Platform {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+
+    /// `seconds` since 1970 in the system's time zone (`TZ`, else /etc/localtime), daylight saving
+    /// included: localtime_r reads the zone's rules for that very moment.
+    @Sendable static func localTime(_ seconds: Double) -> LocalTime {
+        var clock = time_t(seconds.rounded(.down))
+        var parts = tm()
+        guard localtime_r(&clock, &parts) != nil else { return LocalTime(hour: 0, minute: 0) }
+        return LocalTime(hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec))
     }
 
     /// This process's user id.

@@ -23,6 +23,8 @@ public struct ServiceConfiguration: Sendable {
     public var supplyMilliamps: Double?
     /// Where learned durations are kept (default: the service's state folder).
     public var stateDirectory: String?
+    /// When the outputs keep quiet (each output may have its own, or none).
+    public var quietHours: QuietHours?
     /// The file it came from, for messages.
     public var source: String
 
@@ -48,6 +50,10 @@ public struct OutputConfiguration: Sendable {
     public var framesPerSecond: Double?
     /// The HAT preset it came from, if any (for messages).
     public var hat: String?
+    /// How a display is spared burn-in (displays only).
+    public var care: OutputCare = .standard
+    /// Its quiet hours: the configuration's, none, or its own.
+    public var quietHours: QuietHoursChoice = .inherited
 }
 
 /// How a display is connected: its I2C bus (the address is the module's), or its SPI bus with the

@@ -77,8 +77,7 @@ extension ServiceCore {
         var failures: [String] = []
         for monitor in devices.buttons {
             do throws(DeviceError) {
-                let presses = try monitor.poll(timeout: 0)
-                if showingJobs { for press in presses { events += button(press) } }
+                for press in try monitor.poll(timeout: 0) { events += self.press(press, at: now) }
             } catch {
                 failures.append("button: \(error.message)")
             }
@@ -86,9 +85,11 @@ extension ServiceCore {
         let jobs = candidates(at: now)
         let idle = ProgressSnapshot.idle(at: now)
         let clearing = jobs.isEmpty && showingJobs
+        let local = localNow
         for output in devices.outputs where output.isDue(at: now) || clearing {
-            let drawing = output.layout.drawing(
+            let chosen = output.layout.drawing(
                 for: output, jobs: jobs, visibleCount: registry.visibleCount, focus: settings.focus, idle: idle, appearance: settings.appearance)
+            let drawing = adjusted(chosen, for: output, at: now, local)
             var values: [String: Double]?
             if recordsFrames {
                 values = [:]
@@ -138,7 +139,7 @@ extension ServiceCore {
         if showingJobs || registry.visibleCount > 0 {
             return devices.outputs.map(\.nextFrame).min() ?? registry.nextChange()
         }
-        return registry.nextChange()
+        return [registry.nextChange(), noticeWakeup()].compactMap { $0 }.min()
     }
 }
 

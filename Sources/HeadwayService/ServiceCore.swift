@@ -65,6 +65,14 @@ public final class ServiceCore: LineHandler {
     public let clock: any ProgressClock
     /// Seconds since 1970 (UTC), for countdowns `until` a time of day.
     let wallClock: @Sendable () -> Double
+    /// The wall clock's time of day for seconds since 1970, in the local time zone (quiet hours,
+    /// when a job ended).
+    let localTime: @Sendable (Double) -> LocalTime
+    /// Jobs that failed during quiet hours that nobody has seen since.
+    var unseenFailures = 0
+    /// When a button press last lit the outputs during quiet hours, and until when.
+    var wokenAt = -Double.infinity
+    var wokenUntil = -Double.infinity
     let durations: DurationStore
     let logger: ServiceLogger
     var subscriptions = Subscriptions()
@@ -77,7 +85,7 @@ public final class ServiceCore: LineHandler {
 
     public init(
         devices: ServiceDevices, settings: ServiceSettings = ServiceSettings(), clock: any ProgressClock,
-        wallClock: (@Sendable () -> Double)? = nil, durations: DurationStore? = nil,
+        wallClock: (@Sendable () -> Double)? = nil, localTime: (@Sendable (Double) -> LocalTime)? = nil, durations: DurationStore? = nil,
         logger: ServiceLogger = .standardError(label: "headway"), jobLimit: Int = 10_000
     ) {
         registry = JobRegistry(policy: settings.policy, limit: jobLimit)
@@ -85,6 +93,7 @@ public final class ServiceCore: LineHandler {
         self.settings = settings
         self.clock = clock
         self.wallClock = wallClock ?? Platform.wallClock
+        self.localTime = localTime ?? Platform.localTime
         self.logger = logger
         self.durations = durations ?? DurationStore(folder: nil, logger: logger)
     }
@@ -143,7 +152,8 @@ public final class ServiceCore: LineHandler {
             case .status:
                 let (jobs, omitted) = registry.all(at: now, limit: Self.statusLimit)
                 let shown = focusedJob(at: now)?.id
-                return (.jobs(jobs.map { Self.status($0, shown: $0.id == shown) }, omitted: omitted), [])
+                let quiet = quietHoursInForce(localNow).map { QuietNote(until: $0.to.text, brightness: $0.brightness, marksFailures: $0.marksFailures, woken: now < wokenUntil) }
+                return (.jobs(jobs.map { Self.status($0, shown: $0.id == shown) }, omitted: omitted, quiet: quiet), [])
             case .subscribe(let job, let controls):
                 if let problem = subscriptions.subscribe(peer.connection, to: job, controls: controls) { throw problem }
             }
@@ -178,6 +188,7 @@ public final class ServiceCore: LineHandler {
             // A countdown begun through the service is its own job: it is done when it runs out.
             job.completesAtEnd = options.countdown != nil || options.until != nil
             try registry.begin(id, job, name: options.name, requester: requester, at: now)
+            noteBeginning(at: now)
         } catch let refusal as JobRefusal {
             throw Self.protocolError(refusal)
         } catch let error as ProgressError {
@@ -201,6 +212,7 @@ public final class ServiceCore: LineHandler {
         if outcome == .succeeded, let entry = registry[id], let name = entry.name {
             durations.record(entry.job.runningTime(at: now), for: name)
         }
+        noteEnd(of: id, outcome, label: registry[id]?.job.snapshot(at: now).label, at: now)
     }
 
     /// Pauses or resumes a job that something can really pause: its controller (`headway run`)

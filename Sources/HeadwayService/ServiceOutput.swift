@@ -22,10 +22,25 @@ public final class ServiceOutput {
     /// showed. For measuring how long an update takes to reach the glass.
     public private(set) var lastFrame: (at: Seconds, values: [String: Double])?
 
-    public init(name: String, medium: Medium, framesPerSecond: Double) {
+    /// When it keeps quiet (nil: never).
+    public let quietHours: QuietHours?
+    /// How long and how bright a display keeps the last result up (displays only).
+    public let care: OutputCare
+    /// The last result it shows once the job's signal is over, and until when.
+    var lastResult: (result: LastResult, until: Seconds)?
+
+    public init(name: String, medium: Medium, framesPerSecond: Double, quietHours: QuietHours? = nil, care: OutputCare = .off) {
         self.name = name
         self.medium = medium
         self.framesPerSecond = framesPerSecond
+        self.quietHours = quietHours
+        self.care = care
+    }
+
+    /// Whether it is a display (which shows last results).
+    var isDisplay: Bool {
+        if case .display = medium { return true }
+        return false
     }
 
     /// What draws it, whatever the medium.

@@ -6,7 +6,8 @@ import HeadwaySimulator
 //   swift run -c release headway-bench
 // `headway-bench frames CONTROLLER COUNT` only renders, diffs and encodes COUNT frames of the bar
 // screen on CONTROLLER's first module (ssd1306: 128x64, ssd1327: 128x128 in grey), for
-// Scripts/bench-callgrind to count instructions per frame.
+// Scripts/bench-callgrind to count instructions per frame. `headway-bench peers` compares bytes on
+// the wire with peers; `headway-bench shift` measures what moving the picture costs.
 
 /// Plays the demo job at 30 frames a second of simulated time on `display` (whose bus, if any,
 /// runs on `clock`); `frameDrawn` follows each frame.
@@ -201,6 +202,8 @@ case "frames":
     try renderAndShow(frames: count, on: controller)
 case "peers":
     try PeerComparison.report()
+case "shift":
+    try ShiftCost.report()
 default:
     try printReport()
 }

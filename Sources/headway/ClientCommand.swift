@@ -92,7 +92,7 @@ struct ClientCommand {
         return "usage: headway " + line
     }
 
-    static func parse(_ arguments: [String], environment: (String) -> String?, clock: LocalTime = LocalTime()) throws(UsageError) -> ClientCommand {
+    static func parse(_ arguments: [String], environment: (String) -> String?, clock: TimeOfDayParser = TimeOfDayParser()) throws(UsageError) -> ClientCommand {
         var rest = arguments[...]
         var job: String?, socket: String?, strict = false
         var timeout: Double?
@@ -142,7 +142,7 @@ struct ClientCommand {
 
     private static func parseCommand(
         _ name: String, _ rest: inout ArraySlice<String>, job: inout String?, socket: inout String?, strict: inout Bool,
-        environment: (String) -> String?, clock: LocalTime
+        environment: (String) -> String?, clock: TimeOfDayParser
     ) throws(UsageError) -> ClientCommand {
         var options = BeginOptions()
         var pattern: String?, size: Double?
@@ -263,30 +263,9 @@ struct ClientCommand {
 
     /// `90`, `90s`, `5m`, `1h30m`, `2h`, `1d` → seconds.
     static func duration(_ text: String) throws(UsageError) -> Double {
-        var total = 0.0, digits = ""
-        for character in text {
-            if character.isNumber || character == "." {
-                digits.append(character)
-                continue
-            }
-            let unit: Double
-            switch character {
-            case "s": unit = 1
-            case "m": unit = 60
-            case "h": unit = 3600
-            case "d": unit = 86_400
-            default: throw UsageError(message: "duration \"\(DisplayText.sanitised(text))\" is not like 90, 90s, 5m or 1h30m")
-            }
-            guard let amount = Double(digits) else { throw UsageError(message: "duration \"\(DisplayText.sanitised(text))\" is not like 90, 90s, 5m or 1h30m") }
-            total += amount * unit
-            digits = ""
-        }
-        if !digits.isEmpty {
-            guard let seconds = Double(digits) else { throw UsageError(message: "duration \"\(DisplayText.sanitised(text))\" is not like 90, 90s, 5m or 1h30m") }
-            total += seconds
-        }
-        guard total > 0, total.isFinite else { throw UsageError(message: "duration \"\(DisplayText.sanitised(text))\" must be more than 0") }
-        return total
+        guard let seconds = DurationText.parse(text) else { throw UsageError(message: "duration \"\(DisplayText.sanitised(text))\" is not like 90, 90s, 5m or 1h30m") }
+        guard seconds > 0 else { throw UsageError(message: "duration \"\(DisplayText.sanitised(text))\" must be more than 0") }
+        return seconds
     }
 
     /// A runner's word for how a job went: GitHub's `job.status` (success, failure, cancelled),

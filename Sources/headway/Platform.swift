@@ -145,7 +145,7 @@ enum Platform {
 }
 
 /// Times of day as people write them, in the local time zone, as seconds since 1970 (UTC).
-struct LocalTime {
+struct TimeOfDayParser {
     /// Seconds since 1970 now.
     var now: () -> Double = { Double(time(nil)) }
 

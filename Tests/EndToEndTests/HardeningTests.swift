@@ -217,7 +217,7 @@ struct HardeningTests {
         }
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { TestTime.sleep(0.02) }
         let connection = try ServiceConnection(path: socket, budget: TestTime.scaled(5))
-        #expect(try connection.send(.status) == .jobs([], omitted: 0), "the first connection starts the service, which answers on it")
+        #expect(try connection.send(.status) == .jobs([], omitted: 0, quiet: nil), "the first connection starts the service, which answers on it")
         let logged = try String(contentsOf: log, encoding: .utf8)
         #expect(logged.contains("socket-group nogroup is not applied: under socket activation systemd creates the socket"), "\(logged)")
     }

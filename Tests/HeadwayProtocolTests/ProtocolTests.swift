@@ -122,8 +122,10 @@ struct ProtocolTests {
 
     @Test func repliesAndEventsRoundTrip() {
         let jobs = [JobStatus(job: "a", label: "Build", phase: "active", percent: 42, value: 42, total: 100, etaSeconds: 12)]
-        #expect(Reply.parse(Reply.jobs(jobs, omitted: 0).line) == .jobs(jobs, omitted: 0))
-        #expect(Reply.parse(Reply.jobs(jobs, omitted: 7).line) == .jobs(jobs, omitted: 7))
+        #expect(Reply.parse(Reply.jobs(jobs, omitted: 0, quiet: nil).line) == .jobs(jobs, omitted: 0, quiet: nil))
+        #expect(Reply.parse(Reply.jobs(jobs, omitted: 7, quiet: nil).line) == .jobs(jobs, omitted: 7, quiet: nil))
+        let quiet = QuietNote(until: "07:00", brightness: 0.1, woken: true)
+        #expect(Reply.parse(Reply.jobs([], omitted: 0, quiet: quiet).line) == .jobs([], omitted: 0, quiet: quiet))
         #expect(Reply.parse(Reply.ok.line) == .ok)
         let error = ProtocolError(field: "value", "must be 0 or more")
         #expect(Reply.parse(Reply.error(error).line) == .error(error))
@@ -135,7 +137,7 @@ struct ProtocolTests {
     /// A reply with numbers no Int holds is read without trapping (a client must survive any service).
     @Test func hostileRepliesAreReadSafely() {
         let line = #"{"v":1,"ok":true,"jobs":[{"job":"a","phase":"active","percent":1e300,"total":1e19}],"omitted":-5}"#
-        guard case .jobs(let jobs, let omitted)? = Reply.parse(line) else { Issue.record("not read"); return }
+        guard case .jobs(let jobs, let omitted, _)? = Reply.parse(line) else { Issue.record("not read"); return }
         #expect(jobs.first?.percent == nil && jobs.first?.total == 1e19 && omitted == 0)
     }
 }

@@ -5,7 +5,9 @@ import Headway
 /// the running machine's GPIO chips and I2C buses what they hold; drives and writes nothing.
 /// Device nodes are checked for `account` (the service's user), or for this process without one.
 public enum Doctor {
-    public static func check(_ configuration: ServiceConfiguration, on machine: MachineView, probe: (any DoctorProbe)? = nil, as account: Account? = nil) -> [DoctorFinding] {
+    public static func check(_ configuration: ServiceConfiguration, on machine: MachineView, probe: (any DoctorProbe)? = nil, as account: Account? = nil,
+        at local: LocalTime? = nil
+    ) -> [DoctorFinding] {
         var findings: [DoctorFinding] = []
         let model = machine.model.flatMap(RaspberryPiModel.init(deviceTreeModel:))
         findings.append(board(machine, model, configured: configuration.board))
@@ -69,6 +71,7 @@ public enum Doctor {
         }
         findings += bufsiz(spiChains, machine, clock: configuration.spiClock)
         findings += power(configuration)
+        findings += quietHours(configuration, at: local ?? Platform.localTime(Platform.wallClock()))
         return findings
     }
 
