@@ -31,7 +31,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(
@@ -71,6 +70,8 @@ let package = Package(
             name: "HeadwayProtocol",
             dependencies: ["HeadwayCore", "CPlatform"]
         ),
+        // libyaml (Debian's libyaml-dev), the parser under the configuration reader.
+        .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"])]),
         // libmosquitto, loaded when MQTT is first used (docs/mqtt.md).
         .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
         .target(
@@ -80,10 +81,9 @@ let package = Package(
         .target(
             name: "HeadwayService",
             dependencies: [
-                "Headway", "HeadwayProtocol", "CPlatform",
+                "Headway", "HeadwayProtocol", "CPlatform", "CYAML",
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
-                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .target(
