@@ -70,8 +70,6 @@ let package = Package(
             name: "HeadwayProtocol",
             dependencies: ["HeadwayCore", "CPlatform"]
         ),
-        // libyaml (Debian's libyaml-dev), the parser under the configuration reader.
-        .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"])]),
         // libmosquitto, loaded when MQTT is first used (docs/mqtt.md).
         .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
         .target(
@@ -81,7 +79,7 @@ let package = Package(
         .target(
             name: "HeadwayService",
             dependencies: [
-                "Headway", "HeadwayProtocol", "CPlatform", "CYAML",
+                "Headway", "HeadwayProtocol", "CPlatform",
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]

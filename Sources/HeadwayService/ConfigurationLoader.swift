@@ -110,8 +110,8 @@ public enum ConfigurationLoader {
         return configuration
     }
 
-    /// The YAML document and its top mapping; anchors, repeated keys and syntax errors are refused
-    /// with their line (YAMLComposer).
+    /// The YAML document and its top mapping; repeated keys, alias bombs and syntax errors are
+    /// refused with their line (YAMLComposer).
     static func compose(
         _ text: String, source: String, notAMapping: String = "the file must be a mapping with at least an outputs: list"
     ) throws(ConfigurationError) -> (root: YAMLNode, top: YAMLMapping) {
