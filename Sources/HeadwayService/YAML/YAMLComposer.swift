@@ -39,7 +39,7 @@ enum YAMLComposer {
             try cursor.skipBlankLines()
         }
         guard !cursor.atEnd else { return root }
-        if cursor.atDocumentMarker || root != nil && cursor.column == 0 && cursor.peekIs("-") && cursor.peekIs("-", 1) {
+        if cursor.atDocumentMarker {
             throw cursor.error("a second document (after ---) where one is expected; keep one document per file")
         }
         throw cursor.error("this line does not belong to the document above it; check its indentation (a top-level key starts in the first column)")

@@ -58,7 +58,7 @@ extension YAMLParser {
             try endLine()
             return collection
         case UInt8(ascii: "\""), UInt8(ascii: "'"):
-            let scalar = try quotedScalar(flow: false)
+            let scalar = try quotedScalar()
             try endLine()
             return scalar
         case UInt8(ascii: "*"):
@@ -153,7 +153,7 @@ extension YAMLParser {
         let key = try anchored(anchor) { parser throws(YAMLError) in
             switch parser.cursor.peek() {
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
-                return try parser.quotedScalar(flow: false)
+                return try parser.quotedScalar()
             case UInt8(ascii: "*"):
                 return try parser.alias()
             case UInt8(ascii: "["), UInt8(ascii: "{"):

@@ -61,7 +61,7 @@ extension YAMLParser {
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 return try parser.flowCollection()
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
-                return try parser.quotedScalar(flow: true)
+                return try parser.quotedScalar()
             case UInt8(ascii: "*"):
                 return try parser.alias()
             case UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"):

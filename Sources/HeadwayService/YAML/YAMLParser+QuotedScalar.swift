@@ -2,30 +2,28 @@
 /// scalars. Either may go on over lines: a line break and the white space around it fold into a
 /// space, and each blank line keeps a line break.
 extension YAMLParser {
-    mutating func quotedScalar(flow: Bool) throws(YAMLError) -> YAMLNode {
-        let line = cursor.line
-        let column = cursor.characterColumn
+    mutating func quotedScalar() throws(YAMLError) -> YAMLNode {
+        let opening = cursor
         let quote = cursor.peek()!
         let isDouble = quote == UInt8(ascii: "\"")
-        let unclosed = cursor.error("the \(isDouble ? "\"" : "'") opened on line \(line) (column \(column)) is never closed; close the text with \(isDouble ? "\"" : "'")", line: line)
         cursor.advance()
         var text: [UInt8] = []
         while true {
-            guard let byte = cursor.peek() else { throw unclosed }
+            guard let byte = cursor.peek() else { throw Self.unclosed(opening) }
             switch byte {
             case quote:
                 cursor.advance()
-                guard !isDouble, cursor.peekIs("'") else { return node(.scalar(String(decoding: text, as: UTF8.self)), line: line) }
+                guard !isDouble, cursor.peekIs("'") else { return node(.scalar(String(decoding: text, as: UTF8.self)), line: opening.line) }
                 text.append(byte)
                 cursor.advance()
             case UInt8(ascii: "\\") where isDouble:
-                try escape(into: &text)
+                try escape(into: &text, opening: opening)
             case YAMLCursor.space, YAMLCursor.tab:
                 let start = cursor.index
                 cursor.skipBlanks()
                 if cursor.peek() != YAMLCursor.newline { text += cursor.bytes[start..<cursor.index] }
             case YAMLCursor.newline:
-                let breaks = try lineBreaks(unclosed)
+                let breaks = try lineBreaks(opening)
                 if breaks == 0 {
                     text.append(YAMLCursor.space)
                 } else {
@@ -38,31 +36,37 @@ extension YAMLParser {
         }
     }
 
-    /// Passes a line break inside a quoted scalar, the blank lines after it and the next line's
-    /// leading white space; gives the number of blank lines.
-    private mutating func lineBreaks(_ unclosed: YAMLError) throws(YAMLError) -> Int {
+    /// Passes a line break inside the quoted scalar opened at `opening`, the blank lines after it
+    /// and the next line's leading white space; gives the number of blank lines.
+    private mutating func lineBreaks(_ opening: YAMLCursor) throws(YAMLError) -> Int {
         var breaks = 0
         cursor.advance()
         while true {
             if cursor.atDocumentMarker {
-                throw cursor.error("a document marker (--- or ...) inside a quoted text: \(unclosed.message)", line: unclosed.line)
+                let unclosed = Self.unclosed(opening)
+                throw YAMLError(line: unclosed.line, message: "a document marker (--- or ...) inside a quoted text: " + unclosed.message)
             }
             cursor.skipBlanks()
             guard cursor.peek() == YAMLCursor.newline else { break }
             cursor.advance()
             breaks += 1
         }
-        if cursor.atEnd { throw unclosed }
+        if cursor.atEnd { throw Self.unclosed(opening) }
         return breaks
     }
 
-    /// Reads one backslash escape of a double-quoted scalar.
-    private mutating func escape(into text: inout [UInt8]) throws(YAMLError) {
+    private static func unclosed(_ opening: YAMLCursor) -> YAMLError {
+        let quote = opening.peekIs("\"") ? "\"" : "'"
+        return opening.error("the \(quote) opened on line \(opening.line) (column \(opening.characterColumn)) is never closed; close the text with \(quote)")
+    }
+
+    /// Reads one backslash escape of the double-quoted scalar opened at `opening`.
+    private mutating func escape(into text: inout [UInt8], opening: YAMLCursor) throws(YAMLError) {
         cursor.advance()
         guard let byte = cursor.peek() else { return }
         if byte == YAMLCursor.newline {
             // An escaped line break joins the lines without a space.
-            let breaks = try lineBreaks(cursor.error("the \" is never closed"))
+            let breaks = try lineBreaks(opening)
             text += repeatElement(YAMLCursor.newline, count: breaks)
             return
         }
