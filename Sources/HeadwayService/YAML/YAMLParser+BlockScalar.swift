@@ -73,10 +73,7 @@ extension YAMLParser {
                 cursor = probe
                 continue
             }
-            guard probe.column == indent, !probe.atEnd else {
-                if probe.atEnd, probe.column > 0 { cursor = probe }  // the text's last line holds only spaces
-                break
-            }
+            guard probe.column == indent, !probe.atEnd else { break }
             cursor = probe
             let start = cursor.index
             while !cursor.atLineBreak { cursor.advance() }
