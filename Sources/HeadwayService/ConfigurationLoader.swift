@@ -1,6 +1,5 @@
 import Foundation
 import Headway
-import Yams
 
 /// Reads a configuration file (YAML) into a ``ServiceConfiguration``. Every mistake is reported
 /// with the file, the line and the key, and unknown keys are mistakes too (a misspelt key must not
@@ -83,7 +82,7 @@ public enum ConfigurationLoader {
         }
         if outputsRequired, outputs.isEmpty {
             throw ConfigurationError(
-                file: source, line: top["outputs"]?.mark?.line ?? root.mark?.line, key: "outputs",
+                file: source, line: top["outputs"]?.line ?? root.line, key: "outputs",
                 "nothing to drive: list outputs, or HATs (hats: [\(Presets.names(.hat).prefix(3).joined(separator: ", ")), …]); see docs/configuration.md")
         }
         var names: Set<String> = []
@@ -115,50 +114,29 @@ public enum ConfigurationLoader {
         return configuration
     }
 
-    /// The YAML document and its top mapping, refusing anchors and duplicate keys with their line.
-    static func compose(_ text: String, source: String) throws(ConfigurationError) -> (root: Node, top: Node.Mapping) {
-        if let line = YAMLAnchors.firstLine(in: text) {
-            throw ConfigurationError(
-                file: source, line: line, key: nil,
-                "YAML anchors and aliases (&name, *name) are not accepted here; write the values out (quote a text that starts with & or *)")
-        }
-        let root: Node?
+    /// The YAML document and its top mapping; repeated keys, alias bombs and syntax errors are
+    /// refused with their line (YAMLComposer).
+    static func compose(
+        _ text: String, source: String, notAMapping: String = "the file must be a mapping with at least an outputs: list"
+    ) throws(ConfigurationError) -> (root: YAMLNode, top: YAMLMapping) {
+        let root: YAMLNode?
         do {
-            root = try Yams.compose(yaml: text)
-        } catch YamlError.duplicatedKeysInMapping(let duplicates, let context) {
-            let keys = duplicates.map { "\"\(DisplayText.sanitised($0))\"" }.joined(separator: ", ")
-            throw ConfigurationError(file: source, line: context.mark.line, key: nil, "\(keys) appears more than once in the same mapping; give each key once")
-        } catch let error as YamlError {
-            throw ConfigurationError(file: source, line: Self.line(of: error), key: nil, "not valid YAML: \(Self.problem(of: error))")
+            root = try YAMLComposer.compose(text)
         } catch {
-            throw ConfigurationError(file: source, line: nil, key: nil, "not valid YAML: \(error)")
+            throw ConfigurationError(file: source, line: error.line, key: nil, DisplayText.sanitised(error.message))
         }
         guard let root, let top = root.mapping else {
-            throw ConfigurationError(file: source, line: root?.mark?.line, key: nil, "the file must be a mapping with at least an outputs: list")
+            throw ConfigurationError(file: source, line: root?.line, key: nil, notAMapping)
         }
         return (root, top)
     }
 
     /// `board:` names a board preset; the error lists them (an old free-text name lands here too).
-    private static func boardPreset(_ node: Node, _ reader: Reader) throws(ConfigurationError) -> BoardPreset {
+    private static func boardPreset(_ node: YAMLNode, _ reader: Reader) throws(ConfigurationError) -> BoardPreset {
         let name = try reader.string(node, "board")
         guard Presets.names(.board).contains(name) else {
             throw reader.error(node, "board", "\"\(name)\" is not a board preset; the boards are \(Presets.names(.board).joined(separator: ", "))")
         }
         return try Presets.board(named: name)
-    }
-
-    static func line(of error: YamlError) -> Int? {
-        switch error {
-        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): return mark.line
-        default: return nil
-        }
-    }
-
-    static func problem(of error: YamlError) -> String {
-        switch error {
-        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _): return DisplayText.sanitised(problem)
-        default: return DisplayText.sanitised("\(error)")
-        }
     }
 }

@@ -1,5 +1,4 @@
 import Headway
-import Yams
 
 /// Reading an OLED output: its controller (the `driver:`), module size, mounting, and how it is
 /// connected — I2C at an address, or SPI with D/C and reset lines.
@@ -12,7 +11,7 @@ extension Reader {
         bus.hasPrefix("spi") || bus.hasPrefix("/dev/spidev") || bus == "header-ce0" || bus == "header-ce1"
     }
 
-    func display(_ map: Node.Mapping, _ node: Node, key: String, controller: OLEDController) throws(ConfigurationError) -> OutputConfiguration.Device {
+    func display(_ map: YAMLMapping, _ node: YAMLNode, key: String, controller: OLEDController) throws(ConfigurationError) -> OutputConfiguration.Device {
         guard let busNode = map["bus"] else {
             throw error(node, "\(key).bus", "missing for driver \(controller.rawValue): an I2C bus (header, i2c-1) or an SPI bus (header-ce0, spi0.0) with dc:")
         }
@@ -47,7 +46,7 @@ extension Reader {
         return .oled(link: link, configuration: configuration, ring: ring)
     }
 
-    private func oledConfiguration(_ map: Node.Mapping, _ node: Node, key: String, controller: OLEDController) throws(ConfigurationError) -> OLEDConfiguration {
+    private func oledConfiguration(_ map: YAMLMapping, _ node: YAMLNode, key: String, controller: OLEDController) throws(ConfigurationError) -> OLEDConfiguration {
         let variant = controller.variant
         let sizeNode = map["size"]
         let size = try sizeNode.map { n throws(ConfigurationError) in try string(n, "\(key).size") } ?? variant.modules[0].size
@@ -99,7 +98,7 @@ extension Reader {
     }
 
     /// A GPIO line: its number (`24`) or its header pin (`pin 18`).
-    func line(_ node: Node, _ key: String) throws(ConfigurationError) -> UInt32 {
+    func line(_ node: YAMLNode, _ key: String) throws(ConfigurationError) -> UInt32 {
         let text = try string(node, key).lowercased()
         guard text.hasPrefix("pin") else { return UInt32(try int(node, key, 0...511)) }
         guard let pin = Int(text.dropFirst(3).trimmingPrefix(" ")), (1...40).contains(pin) else {

@@ -1,5 +1,4 @@
 import Headway
-import Yams
 
 /// Reading quiet hours (for every output, or an output's own) and a display's care.
 extension Reader {
@@ -7,7 +6,7 @@ extension Reader {
     static let careKeys = ["shift", "shift-every", "dim-after", "dim-to", "last-result"]
 
     /// `10%`, `0.1` or `dark` (0) → 0…1.
-    func fraction(_ node: Node, _ key: String, allowsDark: Bool = false) throws(ConfigurationError) -> Double {
+    func fraction(_ node: YAMLNode, _ key: String, allowsDark: Bool = false) throws(ConfigurationError) -> Double {
         let text = try string(node, key).lowercased()
         if allowsDark, text == "dark" { return 0 }
         let value = text.hasSuffix("%") ? Double(text.dropLast()).map { $0 / 100 } : Double(text)
@@ -18,7 +17,7 @@ extension Reader {
     }
 
     /// `90`, `90s`, `5m`, `1h30m` → seconds, within `range`.
-    func duration(_ node: Node, _ key: String, _ range: ClosedRange<Double>) throws(ConfigurationError) -> Double {
+    func duration(_ node: YAMLNode, _ key: String, _ range: ClosedRange<Double>) throws(ConfigurationError) -> Double {
         let text = try string(node, key)
         guard let seconds = DurationText.parse(text) else { throw error(node, key, "\"\(text)\" is not a duration like 90, 90s, 5m or 1h30m") }
         guard range.contains(seconds) else {
@@ -27,7 +26,7 @@ extension Reader {
         return seconds
     }
 
-    func timeOfDay(_ node: Node, _ key: String) throws(ConfigurationError) -> TimeOfDay {
+    func timeOfDay(_ node: YAMLNode, _ key: String) throws(ConfigurationError) -> TimeOfDay {
         let text = try string(node, key)
         guard let time = TimeOfDay(text) else { throw error(node, key, "\"\(text)\" is not a time of day like 22:00 or 7:30 (quote it: \"22:00\")") }
         return time
@@ -35,8 +34,8 @@ extension Reader {
 
     /// `quiet-hours:` — a mapping (over `base`, the configuration's, for an output's own), or
     /// `off` for an output that keeps none.
-    func quietHours(_ node: Node, _ key: String, base: QuietHours?) throws(ConfigurationError) -> QuietHoursChoice {
-        if key != "quiet-hours", node.scalar?.string.lowercased() == "off" { return .off }
+    func quietHours(_ node: YAMLNode, _ key: String, base: QuietHours?) throws(ConfigurationError) -> QuietHoursChoice {
+        if key != "quiet-hours", node.string?.lowercased() == "off" { return .off }
         guard let map = node.mapping else {
             throw error(node, key, "must be a mapping (from, to, brightness, failures, wake)" + (key == "quiet-hours" ? "" : " or off"))
         }
@@ -55,15 +54,15 @@ extension Reader {
     }
 
     /// A display's `care:` — a mapping over the standard care, or `off`.
-    func care(_ node: Node, _ key: String) throws(ConfigurationError) -> OutputCare {
-        if node.scalar?.string.lowercased() == "off" { return .off }
+    func care(_ node: YAMLNode, _ key: String) throws(ConfigurationError) -> OutputCare {
+        if node.string?.lowercased() == "off" { return .off }
         guard let map = node.mapping else { throw error(node, key, "must be a mapping (shift, shift-every, dim-after, dim-to, last-result) or off") }
         try allowOnly(Self.careKeys, in: map, context: key)
         var care = OutputCare.standard
         if let n = map["shift"] { care.display.shift = try int(n, "\(key).shift", 0...4) }
         if let n = map["shift-every"] { care.display.shiftInterval = try duration(n, "\(key).shift-every", 10...86_400) }
         if let n = map["dim-after"] {
-            care.display.dimAfter = n.scalar?.string.lowercased() == "never" ? nil : try duration(n, "\(key).dim-after", 5...86_400)
+            care.display.dimAfter = n.string?.lowercased() == "never" ? nil : try duration(n, "\(key).dim-after", 5...86_400)
         }
         if let n = map["dim-to"] { care.display.dimmedBrightness = try fraction(n, "\(key).dim-to") }
         if let n = map["last-result"] { care.lastResult = try duration(n, "\(key).last-result", 0...86_400) }

@@ -1,16 +1,15 @@
 import Headway
 import HeadwayProtocol
-import Yams
 
 /// Typed reading of configuration nodes, each failure naming its line and key.
 struct Reader {
     let source: String
 
-    func error(_ node: Node?, _ key: String, _ message: String) -> ConfigurationError {
-        ConfigurationError(file: source, line: node?.mark?.line, key: key, message)
+    func error(_ node: YAMLNode?, _ key: String, _ message: String) -> ConfigurationError {
+        ConfigurationError(file: source, line: node?.line, key: key, message)
     }
 
-    func allowOnly(_ keys: [String], in mapping: Node.Mapping, context: String?) throws(ConfigurationError) {
+    func allowOnly(_ keys: [String], in mapping: YAMLMapping, context: String?) throws(ConfigurationError) {
         for key in mapping.keys {
             guard let name = key.string, keys.contains(name) else {
                 let path = [context, key.string].compactMap { $0 }.joined(separator: ".")
@@ -20,41 +19,41 @@ struct Reader {
     }
 
     /// A non-empty text that is safe to show: names and paths end up in logs and on terminals.
-    func string(_ node: Node, _ key: String) throws(ConfigurationError) -> String {
-        guard let value = node.scalar?.string, !value.isEmpty else { throw error(node, key, "must be a non-empty text") }
+    func string(_ node: YAMLNode, _ key: String) throws(ConfigurationError) -> String {
+        guard let value = node.string, !value.isEmpty else { throw error(node, key, "must be a non-empty text") }
         // The rule for job ids, with room for paths.
         if let problem = Identifier.problem(value, maxBytes: 4096) { throw error(node, key, problem) }
         return value
     }
 
-    func int(_ node: Node, _ key: String, _ range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
-        guard let text = node.scalar?.string, let value = text.hasPrefix("0x") ? Int(text.dropFirst(2), radix: 16) : Int(text) else {
+    func int(_ node: YAMLNode, _ key: String, _ range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+        guard let text = node.string, let value = text.hasPrefix("0x") ? Int(text.dropFirst(2), radix: 16) : Int(text) else {
             throw error(node, key, "must be a whole number")
         }
         guard range.contains(value) else { throw error(node, key, "\(value) is out of range (\(range.lowerBound)…\(range.upperBound))") }
         return value
     }
 
-    func double(_ node: Node, _ key: String, _ range: ClosedRange<Double>) throws(ConfigurationError) -> Double {
-        guard let text = node.scalar?.string, let value = Double(text) else { throw error(node, key, "must be a number") }
+    func double(_ node: YAMLNode, _ key: String, _ range: ClosedRange<Double>) throws(ConfigurationError) -> Double {
+        guard let text = node.string, let value = Double(text) else { throw error(node, key, "must be a number") }
         guard range.contains(value) else { throw error(node, key, "\(text) is out of range (\(range.lowerBound)…\(range.upperBound))") }
         return value
     }
 
-    func bool(_ node: Node, _ key: String) throws(ConfigurationError) -> Bool {
-        switch node.scalar?.string.lowercased() {
+    func bool(_ node: YAMLNode, _ key: String) throws(ConfigurationError) -> Bool {
+        switch node.string?.lowercased() {
         case "true", "yes", "on": return true
         case "false", "no", "off": return false
         default: throw error(node, key, "must be true or false")
         }
     }
 
-    func colour(_ node: Node, _ key: String) throws(ConfigurationError) -> Colour {
+    func colour(_ node: YAMLNode, _ key: String) throws(ConfigurationError) -> Colour {
         let text = try string(node, key)
         do { return try Colour(hex: text) } catch { throw self.error(node, key, error.description) }
     }
 
-    func choice<T>(_ node: Node, _ key: String, _ options: [(String, T)]) throws(ConfigurationError) -> T {
+    func choice<T>(_ node: YAMLNode, _ key: String, _ options: [(String, T)]) throws(ConfigurationError) -> T {
         let text = try string(node, key)
         guard let match = options.first(where: { $0.0 == text.lowercased() }) else {
             throw error(node, key, "\"\(text)\" is not one of \(options.map(\.0).joined(separator: ", "))")
@@ -62,12 +61,12 @@ struct Reader {
         return match.1
     }
 
-    func appearance(_ node: Node) throws(ConfigurationError) -> Appearance {
+    func appearance(_ node: YAMLNode) throws(ConfigurationError) -> Appearance {
         guard let map = node.mapping else { throw error(node, "appearance", "must be a mapping (tint, track, brightness, …)") }
         try allowOnly(["tint", "track", "stalled", "success", "failure", "cancelled", "ended", "overdue", "brightness", "percent"], in: map, context: "appearance")
         var look = Appearance.standard
         if let n = map["tint"] { look.tint = try colour(n, "appearance.tint") }
-        if let n = map["track"] { look.track = n.scalar?.string == "none" ? nil : try colour(n, "appearance.track") }
+        if let n = map["track"] { look.track = n.string == "none" ? nil : try colour(n, "appearance.track") }
         if let n = map["stalled"] { look.stalled = try colour(n, "appearance.stalled") }
         if let n = map["success"] { look.success = try colour(n, "appearance.success") }
         if let n = map["failure"] { look.failure = try colour(n, "appearance.failure") }
@@ -79,7 +78,7 @@ struct Reader {
         return look
     }
 
-    func timings(_ node: Node) throws(ConfigurationError) -> LifecyclePolicy {
+    func timings(_ node: YAMLNode) throws(ConfigurationError) -> LifecyclePolicy {
         guard let map = node.mapping else { throw error(node, "timings", "must be a mapping (grace, stall-after, linger, lose-after, alive-without-reports)") }
         try allowOnly(["grace", "stall-after", "linger", "lose-after", "alive-without-reports"], in: map, context: "timings")
         var policy = LifecyclePolicy.standard
@@ -94,11 +93,11 @@ struct Reader {
         return policy
     }
 
-    func spiClock(_ node: Node) throws(ConfigurationError) -> SPIClockModel {
+    func spiClock(_ node: YAMLNode) throws(ConfigurationError) -> SPIClockModel {
         try choice(node, "spi-clock", [("exact", .exact), ("raspberry-pi-3", .raspberryPi3), ("raspberry-pi-4", .raspberryPi4)])
     }
 
-    func layout(_ map: Node.Mapping, _ key: String, count: Int) throws(ConfigurationError) -> LEDLayout {
+    func layout(_ map: YAMLMapping, _ key: String, count: Int) throws(ConfigurationError) -> LEDLayout {
         guard let node = map["layout"] else { return .strip }
         let shape = try choice(node, "\(key).layout", [("strip", false), ("ring", true)])
         guard shape else {
@@ -113,7 +112,7 @@ struct Reader {
     static let drivers = (["ws2812", "apa102", "apa102-gpio", "leds0"] + OLEDController.allCases.map(\.rawValue) + ["gpio-leds"]).joined(separator: ", ")
 
     /// An output; `quietHours` are the configuration's, which its own quiet hours start from.
-    func output(_ node: Node, index: Int, quietHours: QuietHours? = nil) throws(ConfigurationError) -> OutputConfiguration {
+    func output(_ node: YAMLNode, index: Int, quietHours: QuietHours? = nil) throws(ConfigurationError) -> OutputConfiguration {
         let key = "outputs[\(index)]"
         guard let map = node.mapping else { throw error(node, key, "must be a mapping with name and driver") }
         guard let nameNode = map["name"] else { throw error(node, "\(key).name", "missing") }
@@ -122,7 +121,7 @@ struct Reader {
         let driver = try string(driverNode, "\(key).driver")
         let common = ["name", "driver", "frames-per-second", "quiet-hours"]
         let ledKeys = ["count", "layout", "start", "clockwise", "reversed", "gamma", "current-budget-ma", "milliamps-per-channel", "dithering"]
-        func need(_ field: String) throws(ConfigurationError) -> Node {
+        func need(_ field: String) throws(ConfigurationError) -> YAMLNode {
             guard let value = map[field] else { throw error(node, "\(key).\(field)", "missing for driver \(driver)") }
             return value
         }
@@ -180,13 +179,13 @@ struct Reader {
             pipeline.budget = budget
         }
         let fps = try map["frames-per-second"].map { n throws(ConfigurationError) in try double(n, "\(key).frames-per-second", 1...120) }
-        var output = OutputConfiguration(name: name, line: node.mark?.line ?? 0, device: device, pipeline: pipeline, framesPerSecond: fps)
+        var output = OutputConfiguration(name: name, line: node.line, device: device, pipeline: pipeline, framesPerSecond: fps)
         if let n = map["quiet-hours"] { output.quietHours = try self.quietHours(n, "\(key).quiet-hours", base: quietHours) }
         if let n = map["care"] { output.care = try care(n, "\(key).care") }
         return output
     }
 
-    func button(_ node: Node, index: Int) throws(ConfigurationError) -> ButtonConfiguration {
+    func button(_ node: YAMLNode, index: Int) throws(ConfigurationError) -> ButtonConfiguration {
         let key = "buttons[\(index)]"
         guard let map = node.mapping else { throw error(node, key, "must be a mapping with line (and chip, active-low, bias)") }
         try allowOnly(["chip", "line", "active-low", "bias", "long-press"], in: map, context: key)
@@ -199,6 +198,6 @@ struct Reader {
                 try choice(n, "\(key).bias", [("pull-up", GPIOBias.pullUp), ("pull-down", .pullDown), ("disabled", .disabled), ("as-is", .asIs)])
             } ?? .pullUp,
             longPress: try map["long-press"].map { n throws(ConfigurationError) in try double(n, "\(key).long-press", 0.3...10) } ?? 1.5,
-            fileLine: node.mark?.line ?? 0)
+            fileLine: node.line)
     }
 }

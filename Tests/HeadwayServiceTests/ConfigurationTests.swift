@@ -55,9 +55,11 @@ struct ConfigurationTests {
         ("outputs:\n  - name: a\n    driver: ws2812\n    bus: spi0.0\n    count: 8\n    colour: red\n", 6, "outputs[0].colour", "unknown key"),
         ("appearance:\n  tint: blue\noutputs:\n  - name: a\n    driver: leds0\n    count: 8\n", 2, "appearance.tint", "#rrggbb"),
         ("outputs:\n  - name: a\n    driver: leds0\n    count: 8\n  - name: a\n    driver: leds0\n    count: 8\n", 5, "outputs[1].name", "used twice"),
-        ("outputs: [\n", 2, nil, "not valid YAML"),
+        ("outputs: [\n", 1, nil, "the [ opened on line 1 is never closed; add ]"),
+        ("outputs: []\n---\noutputs: []\n", 2, nil, "a second document (after ---)"),
+        ("outputs: " + String(repeating: "[", count: 70) + "\n", 1, nil, "nested more than 64 levels deep"),
         // Regression: a duplicate key printed the whole file with no line number.
-        ("outputs:\n  - name: a\n    driver: leds0\n    count: 8\n    count: 9\n", 4, nil, "\"count\" appears more than once"),
+        ("outputs:\n  - name: a\n    driver: leds0\n    count: 8\n    count: 9\n", 5, nil, "\"count\" appears more than once in the same mapping (lines 4 and 5)"),
         // Regression: a ring's start beyond its LEDs was accepted.
         ("outputs:\n  - name: r\n    driver: ws2812\n    bus: spi0.0\n    count: 24\n    layout: ring\n    start: 30\n", 7, "outputs[0].start", "out of range (0…23)"),
         // Regression: one SPI bus or GPIO line given to two outputs was accepted.
@@ -71,34 +73,48 @@ struct ConfigurationTests {
         expectRefusal(yaml, line: line, key: key, says: message)
     }
 
-    /// Regression: 371 bytes of nested aliases used as mapping keys cost 36 s of CPU. Anchors and
-    /// aliases are refused before the YAML is composed, with the line.
+    /// Regression: 371 bytes of nested aliases used as mapping keys cost 36 s of CPU. Keys that are
+    /// collections are refused, and aliases may repeat at most 10 000 nodes in all, so a "billion
+    /// laughs" is refused at the alias that passes the limit, at once.
     @Test func aliasBombsAreRefusedAtOnce() {
         var yaml = "a0: &a0 [x, x, x, x, x, x, x, x, x]\n"
         for level in 1...9 { yaml += "a\(level): &a\(level) {? *a\(level - 1) : 1, ? [*a\(level - 1), *a\(level - 1)] : 2}\n" }
-        yaml += "outputs:\n  - name: a\n    driver: leds0\n    count: 8\n"
+        var laughs = "a0: &a0 [x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...9 { laughs += "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 9).joined(separator: ", ") + "]\n" }
         let start = ContinuousClock.now
-        #expect {
-            _ = try ConfigurationLoader.parse(yaml, source: "bomb.yaml")
-        } throws: { error in
-            let error = error as! ConfigurationError
-            return error.line == 1 && error.description.contains("anchors and aliases")
+        for (bomb, line, message) in [(yaml, 2, "explicit keys (? ) are not read"), (laughs, 5, "repeat more than 10000 nodes")] {
+            #expect {
+                _ = try ConfigurationLoader.parse(bomb + "outputs:\n  - name: a\n    driver: leds0\n    count: 8\n", source: "bomb.yaml")
+            } throws: { error in
+                let error = error as! ConfigurationError
+                return error.line == line && error.description.contains(message)
+            }
         }
         #expect(ContinuousClock.now - start < .seconds(1))
     }
 
-    /// Where `&` and `*` are text, not YAML anchors, the file is taken.
+    /// Where `&` and `*` are text, not YAML anchors, the file is taken; anchors and aliases are
+    /// read, and an alias without its anchor is refused with its line.
     @Test func ampersandsAndStarsInTextAreFine() throws {
         let yaml = "socket-group: Tom & Jerry * 2 # a *comment* &too\nappearance:\n  tint: \"#ff0000\"\noutputs:\n  - name: \"*quoted*\"\n    driver: leds0\n    path: '&/dev/leds0'\n    count: 8\n"
         let configuration = try ConfigurationLoader.parse(yaml, source: "ok.yaml")
         #expect(configuration.socketGroup == "Tom & Jerry * 2" && configuration.outputs.first?.name == "*quoted*")
-        #expect(YAMLAnchors.firstLine(in: "a:\n  - *x\n") == 2)
-        #expect(YAMLAnchors.firstLine(in: "a: [1, &y 2]\n") == 1)
-        #expect(YAMLAnchors.firstLine(in: "a: |\n  *not an alias\n  &nor this\nb: 2\n") == nil)
-        #expect(YAMLAnchors.firstLine(in: "a: !!str &x text\n") == 1)
-        // Regression: a `|` inside a plain scalar was taken for a block scalar, hiding the lines under it.
-        #expect(YAMLAnchors.firstLine(in: "outputs:\n  - name: a|b\n    count: *n\n") == 3)
-        #expect(YAMLAnchors.firstLine(in: "outputs:\n  - name: a>b\n    count: *n\n") == 3)
+        #expect(refusalLine("a:\n  - *x\n") == 2)
+        #expect(refusalLine("a: [1, &y 2]\nb: *y\n") == nil)
+        #expect(refusalLine("a: |\n  *not an alias\n  &nor this\nb: 2\n") == nil)
+        #expect(refusalLine("a: !!str &x text\n") == 1)
+        #expect(refusalLine("outputs:\n  - name: a|b\n    count: *n\n") == 3)
+        #expect(refusalLine("outputs:\n  - name: a>b\n    count: *n\n") == 3)
+    }
+
+    /// The line the YAML is refused at; nil when it is taken.
+    private func refusalLine(_ yaml: String) -> Int? {
+        do {
+            _ = try ConfigurationLoader.compose(yaml, source: "anchors.yaml")
+            return nil
+        } catch {
+            return error.line ?? -1
+        }
     }
 
     /// Regression: an invalid-UTF-8 file was reported as "cannot read the file (does it exist…)".

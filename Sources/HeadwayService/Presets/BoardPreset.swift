@@ -1,5 +1,4 @@
 import Headway
-import Yams
 
 /// What a board is, apart from what is wired to it (Boards/boards/): how its SPI controller divides
 /// the clock, the label of the GPIO chip behind its 40-pin header, the buses on that header, where
@@ -37,13 +36,11 @@ public struct BoardPreset: Sendable, Equatable {
     static func parse(_ text: String, name: String) throws(ConfigurationError) -> BoardPreset {
         let source = "board preset \(name)"
         let reader = Reader(source: source)
-        let root: Node?
-        do { root = try Yams.compose(yaml: text) } catch { throw ConfigurationError(file: source, line: nil, key: nil, "not valid YAML: \(error)") }
-        guard let map = root?.mapping else { throw ConfigurationError(file: source, line: nil, key: nil, "a board preset is a mapping") }
+        let (root, map) = try ConfigurationLoader.compose(text, source: source, notAMapping: "a board preset is a mapping")
         let keys = ["board", "models", "spi-clock", "gpio-chip", "i2c-bus", "spi-bus", "config-txt"]
         try reader.allowOnly(keys, in: map, context: nil)
-        func need(_ key: String) throws(ConfigurationError) -> Node {
-            guard let node = map[key] else { throw ConfigurationError(file: source, line: root?.mark?.line, key: key, "missing") }
+        func need(_ key: String) throws(ConfigurationError) -> YAMLNode {
+            guard let node = map[key] else { throw ConfigurationError(file: source, line: root.line, key: key, "missing") }
             return node
         }
         guard let list = try need("models").sequence, !list.isEmpty else { throw reader.error(map["models"], "models", "must be a list of device-tree models") }

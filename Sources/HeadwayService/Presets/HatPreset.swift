@@ -1,5 +1,4 @@
 import Headway
-import Yams
 
 /// A HAT or module (Boards/hats/): the outputs and buttons it puts on the header, written with
 /// `bus: header` and `chip: header` so that the board resolves them.
@@ -10,7 +9,7 @@ struct HatPreset {
 
     /// The preset `name`, named at `node` of a configuration: its outputs and buttons carry that
     /// line, so that a clash with another HAT or output points into the user's file.
-    static func read(_ name: String, at node: Node, _ configuration: Reader) throws(ConfigurationError) -> HatPreset {
+    static func read(_ name: String, at node: YAMLNode, _ configuration: Reader) throws(ConfigurationError) -> HatPreset {
         guard Presets.names(.hat).contains(name) else {
             throw configuration.error(node, "hats", "\"\(name)\" is not a HAT preset; the HATs are \(Presets.names(.hat).joined(separator: ", "))")
         }
@@ -19,7 +18,7 @@ struct HatPreset {
         let reader = Reader(source: source)
         try reader.allowOnly(["hat", "outputs", "buttons"], in: top, context: nil)
         guard let titleNode = top["hat"] else { throw ConfigurationError(file: source, line: nil, key: "hat", "missing") }
-        let line = node.mark?.line ?? 0
+        let line = node.line
         var hat = HatPreset(title: try reader.string(titleNode, "hat"), outputs: [], buttons: [])
         for (index, item) in (top["outputs"]?.sequence ?? []).enumerated() {
             var output = try reader.output(item, index: index)
