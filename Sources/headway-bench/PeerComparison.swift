@@ -2,30 +2,14 @@ import Headway
 import HeadwaySimulator
 import Synchronization
 
-/// A picture at a display's depth: on/off pixels, or 16 grey levels (SSD1327).
-enum Picture: Equatable, Sendable {
-    case bitmap(Bitmap)
-    case greymap(Greymap)
+/// A picture at a display's depth, as the display output hands it to the driver.
+typealias Picture = DisplayPicture
 
-    /// The picture in RAM format (pages, or rows of pixel pairs).
-    var bytes: [UInt8] {
-        switch self {
-        case .bitmap(let bitmap): bitmap.bytes
-        case .greymap(let greymap): greymap.bytes
-        }
-    }
-
+extension DisplayPicture {
     var rowBytes: Int {
         switch self {
         case .bitmap(let bitmap): bitmap.width
         case .greymap(let greymap): greymap.bytesPerRow
-        }
-    }
-
-    func show(on display: any DisplayDevice) throws(DeviceError) {
-        switch self {
-        case .bitmap(let bitmap): try display.show(bitmap)
-        case .greymap(let greymap): try display.show(greymap)
         }
     }
 
