@@ -38,7 +38,9 @@ enum Platform {
 
     /// Makes SIGWINCH (the terminal was resized) and SIGCONT (the program is back in the
     /// foreground, after the shell wrote on the screen) each write a byte to a pipe, and returns
-    /// the pipe's read end for ``waitForScreenSignal(_:)``. Once per process.
+    /// the pipe's read end for ``waitForScreenSignal(_:)``, unblocking both in the calling thread
+    /// (a parent, tmux started from a test runner's worker thread, may have started us with them
+    /// blocked, and then no resize ever redrew). Once per process.
     static func routeScreenSignals() -> Int32 {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return -1 }
@@ -56,6 +58,11 @@ enum Platform {
                 errno = saved
             }
         }
+        var screen = sigset_t()
+        sigemptyset(&screen)
+        sigaddset(&screen, SIGWINCH)
+        sigaddset(&screen, SIGCONT)
+        pthread_sigmask(SIG_UNBLOCK, &screen, nil)
         return fds[0]
     }
 

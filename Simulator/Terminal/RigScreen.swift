@@ -86,7 +86,8 @@ public final class RigScreen: Sendable {
             state.terminal.fallBack(Self.tooSmall(size, needs: RigLayout.leastSize(for: shapes, columns: size.columns)))
             state.mode = .lines
         }
-        if let textLine { state.terminal.writeLine(textLine) }
+        // Cut to the width: a wrapped line would scroll the message away twice as fast.
+        if let textLine { state.terminal.writeLine(textLine.count <= size.columns ? textLine : textLine.prefix(size.columns - 1) + "…") }
     }
 
     /// The one line that says the terminal is too small: what it needs, in as many words as fit.
