@@ -1,5 +1,5 @@
-// Every call into the C library that HeadwaySimulator makes is in this file: the terminal, and the
-// sleep of a driver's wait on a running clock.
+// Every call into the C library that HeadwaySimulator makes is in this file: the terminal (its size,
+// the signals that say it changed, writes), and the sleep of a driver's wait on a running clock.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,6 +7,9 @@ import Musl
 #endif
 
 private func cWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, buffer, count) }
+
+/// Where the screen signals' handler writes (see ``Platform/routeScreenSignals()``).
+nonisolated(unsafe) private var screenSignalPipe: Int32 = -1
 
 enum Platform {
     static let standardOutput = STDOUT_FILENO
@@ -26,11 +29,50 @@ enum Platform {
         return value
     }
 
-    /// The terminal's width in columns, when `fd` is a terminal that says.
-    static func terminalColumns(_ fd: Int32) -> Int? {
+    /// The terminal's size, when `fd` is a terminal that says.
+    static func terminalSize(_ fd: Int32) -> TerminalSize? {
         var size = winsize()
-        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        return TerminalSize(columns: Int(size.ws_col), rows: Int(size.ws_row))
+    }
+
+    /// Makes SIGWINCH (the terminal was resized) and SIGCONT (the program is back in the
+    /// foreground, after the shell wrote on the screen) each write a byte to a pipe, and returns
+    /// the pipe's read end for ``waitForScreenSignal(_:)``, unblocking both in the calling thread
+    /// (a parent, tmux started from a test runner's worker thread, may have started us with them
+    /// blocked, and then no resize ever redrew). Once per process.
+    static func routeScreenSignals() -> Int32 {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return -1 }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        // Set before the handlers exist, which only read it: write(2) and errno are all they touch.
+        screenSignalPipe = fds[1]
+        for number in [SIGWINCH, SIGCONT] {
+            signal(number) { _ in
+                let saved = errno
+                var byte: UInt8 = 1
+                _ = cWrite(screenSignalPipe, &byte, 1)
+                errno = saved
+            }
+        }
+        var screen = sigset_t()
+        sigemptyset(&screen)
+        sigaddset(&screen, SIGWINCH)
+        sigaddset(&screen, SIGCONT)
+        pthread_sigmask(SIG_UNBLOCK, &screen, nil)
+        return fds[0]
+    }
+
+    /// Blocks until a screen signal arrived on `fd` (from ``routeScreenSignals()``), and takes
+    /// every one that did: several in a row (a window dragged wider) make one redraw.
+    static func waitForScreenSignal(_ fd: Int32) {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while poll(&descriptor, 1, -1) != 1 {}
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while read(fd, &buffer, buffer.count) > 0 {}
     }
 
     /// Writes all of `bytes` to `fd`; stops quietly when the terminal went away.

@@ -30,6 +30,14 @@ public struct TerminalCanvas: Sendable {
         for (offset, character) in DisplayText.sanitised(text).enumerated() { put(character, x: x + offset, y: y, colour: colour) }
     }
 
+    /// Writes `text` like ``write(_:x:y:colour:)``, cut with an ellipsis to end before column `limit`.
+    public mutating func write(_ text: String, x: Int, y: Int, clippedTo limit: Int, colour: Colour? = nil) {
+        let clean = DisplayText.sanitised(text)
+        let room = limit - x
+        guard room > 0 else { return }
+        write(clean.count <= room ? clean : clean.prefix(room - 1) + "…", x: x, y: y, colour: colour)
+    }
+
     /// The rows as text: with 24-bit colour escapes when `colour` is true, plain otherwise.
     /// Trailing blanks are dropped.
     public func lines(colour: Bool) -> [String] {

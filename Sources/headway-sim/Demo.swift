@@ -12,7 +12,8 @@ struct Demo: ParsableCommand {
             same device factory as serve (any OLED controller, on I2C or SPI). \
             The job starts indeterminate, becomes determinate with a label and an ETA, stalls briefly, \
             resumes and succeeds. The terminal shows the devices live when it is a TTY (without colour \
-            when NO_COLOR is set), one line of text a second otherwise.
+            when NO_COLOR is set), laid out for its size and redrawn when it is resized; one line \
+            of text a second otherwise, and in a terminal too small for the rig.
             """
     )
 
@@ -123,12 +124,9 @@ struct Demo: ParsableCommand {
         }
         let indicator = ProgressIndicator(label: DemoScript.firstLabel, outputs: outputs, policy: DemoScript.policy, clock: clock)
         let realTime = ScaledClock(MonotonicClock(), factor: speed)
-        let liveColour = headless ? nil : LiveTerminal.liveColour()
-        let live = liveColour != nil
-        let terminal = LiveTerminal()
-        let painter = RigPainter(columns: LiveTerminal.columns() ?? RigPainter.width, colour: liveColour ?? true)
-        var lastPlainPhase = ""
-        var lastPlainSecond = -1
+        let screen = headless ? nil : LiveTerminal.liveColour().map { RigScreen(colour: $0) }
+        let live = screen != nil
+        var textLines = TextLineThrottle()
         var faults: [(time: Double, fault: BusFault)] = []
         if let window = try unplugWindow() { faults.append((window.start, .disappear(address: 0x3C, until: window.end))) }
         if let nack { faults.append((nack, .nack(count: 1))) }
@@ -169,22 +167,18 @@ struct Demo: ParsableCommand {
                 snapshot = indicator.snapshot
             }
             rig.endFrame()
-            let status = StatusLine.describe(snapshot)
-            if live {
+            if let screen {
+                let status = StatusLine.describe(snapshot, columns: screen.size.columns)
+                let textLine = textLines.due(status, key: snapshot.phase.name, tick: Int(snapshot.time))
                 let title = "Headway simulator · demo · speed \(NumberText.compact(speed))x · Ctrl-C to stop"
-                terminal.draw(painter.paint(rig, title: title, status: [status]).lines(colour: painter.colour))
-            } else if !headless {
-                let second = Int(snapshot.time)
-                if second != lastPlainSecond || snapshot.phase.name != lastPlainPhase {
-                    print(status)
-                    lastPlainSecond = second
-                    lastPlainPhase = snapshot.phase.name
-                }
+                screen.show(rig, title: title, status: [status], textLine: textLine)
+            } else if !headless, let textLine = textLines.due(StatusLine.describe(snapshot), key: snapshot.phase.name, tick: Int(snapshot.time)) {
+                print(textLine)
             }
             if now >= DemoScript.duration { break }
             Platform.sleep(1 / fps)
         }
-        if live { terminal.finish() }
+        screen?.finish()
         captureFile?.close()
 
         if let snapshot {

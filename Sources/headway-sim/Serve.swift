@@ -60,24 +60,24 @@ struct Serve: ParsableCommand {
             core.recordsFrames = true
             return SimulatorOperations(core: core, rig: { rig })
         }
-        let liveColour = headless ? nil : LiveTerminal.liveColour()
-        let live = liveColour != nil
-        let terminal = LiveTerminal()
-        if let colour = liveColour {
+        let screen = headless ? nil : LiveTerminal.liveColour().map { RigScreen(colour: $0) }
+        if let screen {
             var lastDraw = -Double.infinity
+            var textLines = TextLineThrottle()
             host.afterTick = { core in
                 guard clock.now - lastDraw >= 1.0 / 30 else { return }
                 lastDraw = clock.now
-                let jobs = core.registry.all(at: clock.now, limit: 4).jobs.map { job in
-                    let snapshot = job.snapshot
-                    return "\(job.id): \(snapshot.phase.name)\(snapshot.percentText.map { " \($0)" } ?? "")\(snapshot.label.map { " · \($0)" } ?? "")"
+                let jobs = core.registry.all(at: clock.now, limit: 4).jobs.map { ($0.id, $0.snapshot) }
+                let lines = jobs.map { id, snapshot in
+                    "\(id): \(snapshot.phase.name)\(snapshot.percentText.map { " \($0)" } ?? "")\(snapshot.label.map { " · \($0)" } ?? "")"
                 }
-                let title = "Headway simulator · serve · \(path)"
-                let painter = RigPainter(columns: LiveTerminal.columns() ?? RigPainter.width, colour: colour)
-                terminal.draw(painter.paint(rig, title: title, status: jobs.isEmpty ? ["idle: no jobs"] : jobs).lines(colour: colour))
+                let status = lines.isEmpty ? ["idle: no jobs"] : lines
+                let phases = jobs.map { "\($0.0) \($0.1.phase.name)" }.joined(separator: ",")
+                let textLine = textLines.due(status.joined(separator: " | "), key: phases, tick: Int(clock.now))
+                screen.show(rig, title: "Headway simulator · serve · \(path)", status: status, textLine: textLine)
             }
         }
-        defer { if live { terminal.finish() } }
+        defer { screen?.finish() }
         try host.run()
     }
 }

@@ -10,24 +10,54 @@ import Glibc
 
 @Suite("Terminal rendering")
 struct TerminalTests {
-    @Test func standardRigFitsEightyColumns() throws {
+    static let sizes = [TerminalSize(columns: 60, rows: 20), TerminalSize(columns: 80, rows: 24), TerminalSize(columns: 120, rows: 40)]
+
+    /// Every device, the title on the first row, the status on the last, nothing wider or taller
+    /// than the terminal.
+    @Test(arguments: sizes)
+    func theStandardRigFitsTheTerminal(size: TerminalSize) throws {
         let rig = SimulatorRig.standard(clock: ManualClock())
         try rig.chains[0].driver.show(Array(repeating: RGB8(red: 0, green: 160, blue: 255), count: 24))
-        let canvas = RigPainter().paint(rig, title: "title", status: ["status"])
-        for line in canvas.lines(colour: false) { #expect(line.count <= 80, "\(line.count) columns: \(line)") }
-        let lines = canvas.lines(colour: false)
-        #expect(lines.contains { $0.contains("oled 128x64") })
-        #expect(lines.contains { $0.hasPrefix("strip ") })
+        let layout = try #require(RigLayout.fit(rig.shapes, in: size))
+        let lines = RigPainter(colour: false).paint(rig, layout: layout, title: "title", status: ["status"]).lines(colour: false)
+        #expect(lines.count <= size.rows)
+        for line in lines { #expect(line.count <= size.columns, "\(line.count) columns: \(line)") }
+        #expect(lines.first == "title" && lines.last == "status")
+        #expect(lines.contains { $0.contains("┌ oled 128x64") })
+        #expect(lines.contains { $0.hasPrefix("strip ") } && lines.contains { $0.contains("stick ") } && lines.contains { $0.contains("bar ▯") })
         #expect(lines.filter { $0.contains("●") }.count >= 5, "the lit ring spans several rows")
+        let cells = lines.dropFirst().dropLast().joined().filter { "●·".contains($0) }.count
+        #expect(cells == 24 + 60 + 8, "a cell for every LED")
     }
 
     /// Regression: the status line was cut at 80 columns however wide the terminal.
-    @Test func aWideTerminalShowsTheWholeStatusLine() {
+    @Test func aWideTerminalShowsTheWholeStatusLine() throws {
         let rig = SimulatorRig.standard(clock: ManualClock())
         let status = "job-1: active 42% ·" + String(repeating: " a long GitLab job name", count: 4)
-        let lines = RigPainter(columns: 140).paint(rig, title: "title", status: [status]).lines(colour: false)
+        let size = TerminalSize(columns: 140, rows: 40)
+        let layout = try #require(RigLayout.fit(rig.shapes, in: size))
+        let lines = RigPainter().paint(rig, layout: layout, title: "title", status: [status]).lines(colour: false)
         #expect(lines.contains { $0.contains(status) }, "\(lines)")
         #expect(lines.allSatisfy { $0.count <= 140 })
+    }
+
+    @Test func aLongTitleIsCutWithAnEllipsis() throws {
+        let rig = SimulatorRig.standard(clock: ManualClock())
+        let layout = try #require(RigLayout.fit(rig.shapes, in: TerminalSize(columns: 60, rows: 20)))
+        let lines = RigPainter().paint(rig, layout: layout, title: String(repeating: "x", count: 100), status: []).lines(colour: false)
+        #expect(lines[0] == String(repeating: "x", count: 59) + "…")
+    }
+
+    /// At half resolution a dot stands for 2x2 pixels: a single lit pixel still lights one.
+    @Test func aScaledDisplayKeepsEveryLitPixel() {
+        var bitmap = Bitmap(width: 8, height: 8)
+        bitmap[5, 6] = true
+        let half = Braille.scaled(bitmap, by: 2)
+        #expect(half.width == 4 && half.height == 4 && half[2, 3] && !half.isBlank)
+        var glass = Greymap(width: 8, height: 8)
+        glass[1, 1] = 3
+        glass[0, 0] = 9
+        #expect(Braille.scaled(glass, by: 4)[0, 0] == 9, "the brightest of the square")
     }
 
     /// Regression: escapes in a label changed the terminal's colours and title, and a newline
@@ -40,9 +70,11 @@ struct TerminalTests {
         #expect(lines[0].hasPrefix("job: ") && lines[0].contains("red") && lines[1].trimmingCharacters(in: .whitespaces).isEmpty)
     }
 
-    @Test(arguments: [8, 12, 16, 24, 35, 60])
+    static let ringCounts = [8, 12, 16, 24, 35, 60]
+
+    @Test(arguments: ringCounts)
     func everyRingLEDHasItsOwnCell(count: Int) {
-        let positions = RigPainter.ringPositions(count: count, radius: RigPainter.ringRadius(count: count))
+        let positions = RigLayout.ringPositions(count: count, radius: RigLayout.ringRadius(count: count))
         #expect(Set(positions.map { "\($0.x),\($0.y)" }).count == count)
     }
 
@@ -50,8 +82,8 @@ struct TerminalTests {
         var bitmap = Bitmap(width: 4, height: 4)
         bitmap[0, 0] = true
         bitmap[1, 3] = true
-        #expect(RigPainter.braille(bitmap, column: 0, row: 0) == "\u{2881}")
-        #expect(RigPainter.braille(bitmap, column: 1, row: 0) == "\u{2800}")
+        #expect(Braille.character(bitmap, column: 0, row: 0) == "\u{2881}")
+        #expect(Braille.character(bitmap, column: 1, row: 0) == "\u{2800}")
     }
 
     @Test func colourLinesCarryTruecolorAndPlainLinesNone() {
@@ -62,19 +94,63 @@ struct TerminalTests {
     }
 
     @Test func liveTerminalRewritesOnlyChangedLines() throws {
+        let (terminal, output, input) = pipedTerminal()
+        defer { close(output); close(input) }
+        let size = TerminalSize(columns: 20, rows: 5)
+        terminal.draw(["one", "two", "three"], size: size)
+        let first = read(output)
+        #expect(first.contains("\u{1B}[1;1H\u{1B}[2Kone") && first.contains("three"), "from the top row: \(first.debugDescription)")
+        terminal.draw(["one", "TWO", "three"], size: size)
+        let second = read(output)
+        #expect(second.contains("\u{1B}[2;1H\u{1B}[2KTWO"))
+        #expect(!second.contains("one") && !second.contains("three"), "unchanged lines are not rewritten: \(second.debugDescription)")
+        #expect(!second.contains("\n"), "rows are addressed, never scrolled to")
+        terminal.draw(["one", "TWO", "three"], size: TerminalSize(columns: 30, rows: 6))
+        let resized = read(output)
+        #expect(resized.contains("one") && resized.contains("three") && resized.contains("\u{1B}[J"), "a new size draws everything: \(resized.debugDescription)")
+        terminal.finish()
+        #expect(read(output).contains("\u{1B}[4;1H\u{1B}[?25h"), "the cursor comes back under the frame")
+    }
+
+    /// The first frame scrolls what the screen held into the terminal's history (a newline a row
+    /// but one) rather than erasing it, and a frame as tall as the terminal is left with one more.
+    @Test func theFirstFrameTakesTheWholeScreen() throws {
+        let (terminal, output, input) = pipedTerminal()
+        defer { close(output); close(input) }
+        let size = TerminalSize(columns: 20, rows: 3)
+        terminal.draw(["a", "b", "c"], size: size)
+        let first = read(output)
+        #expect(first.hasPrefix("\u{1B}[?25l\n\n\u{1B}[1;1H"), "\(first.debugDescription)")
+        #expect(!first.contains("\u{1B}[J"), "a full screen has nothing under it to erase")
+        terminal.finish()
+        #expect(read(output) == "\n\u{1B}[?25h")
+    }
+
+    @Test func aTerminalTooSmallGetsCleanTextLines() throws {
+        let (terminal, output, input) = pipedTerminal()
+        defer { close(output); close(input) }
+        terminal.draw(["frame"], size: TerminalSize(columns: 20, rows: 3))
+        _ = read(output)
+        terminal.fallBack("too small")
+        #expect(read(output) == "\u{1B}[H\u{1B}[Jtoo small\n\u{1B}[?25h", "the frame cleared, the message on the first row")
+        terminal.writeLine("job \u{1B}]0;owned\u{07}label")
+        #expect(read(output) == "job label\n")
+    }
+
+    @Test func textLinesComeWhenThePhaseChangesOrASecondPassed() {
+        var throttle = TextLineThrottle()
+        #expect(throttle.due("a 10%", key: "active", tick: 1) == "a 10%")
+        #expect(throttle.due("a 11%", key: "active", tick: 1) == nil)
+        #expect(throttle.due("a 12%", key: "stalled", tick: 1) == "a 12%")
+        #expect(throttle.due("a 12%", key: "stalled", tick: 2) == nil, "nothing new")
+        #expect(throttle.due("a 13%", key: "stalled", tick: 3) == "a 13%")
+    }
+
+    /// A terminal drawing into a pipe: the terminal, the pipe's read end and its write end.
+    private func pipedTerminal() -> (LiveTerminal, Int32, Int32) {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
-        defer { close(fds[0]) }
-        let terminal = LiveTerminal(fileDescriptor: fds[1])
-        terminal.draw(["one", "two", "three"])
-        let first = read(fds[0])
-        #expect(first.contains("one") && first.contains("three"))
-        terminal.draw(["one", "TWO", "three"])
-        let second = read(fds[0])
-        #expect(second.contains("TWO"))
-        #expect(!second.contains("one") && !second.contains("three"), "unchanged lines are not rewritten: \(second.debugDescription)")
-        terminal.finish()
-        close(fds[1])
+        return (LiveTerminal(fileDescriptor: fds[1]), fds[0], fds[1])
     }
 
     private func read(_ fd: Int32) -> String {

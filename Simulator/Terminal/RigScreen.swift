@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+
+/// The live view of a rig in the terminal: every frame laid out for the terminal's size now
+/// (``RigLayout``), drawn whole again as soon as the terminal is resized or the program comes back
+/// to the foreground, whether or not a frame is due. A terminal too small for the rig is told so
+/// in one line and gets the text lines instead, until it is large enough again.
+public final class RigScreen: Sendable {
+    private struct Frame {
+        var rig: SimulatorRig
+        var title: String
+        var status: [String]
+    }
+
+    private enum Mode {
+        case starting, live, lines
+    }
+
+    private struct State {
+        var terminal: LiveTerminal
+        var frame: Frame?
+        var mode = Mode.starting
+        var finished = false
+    }
+
+    private let state: Mutex<State>
+    private let painter: RigPainter
+    private let output: Int32
+
+    /// Draws on `fileDescriptor`, a terminal (see ``LiveTerminal/liveColour(fileDescriptor:)``),
+    /// in colour or not; from now on a resize redraws the last frame.
+    public init(colour: Bool, fileDescriptor: Int32 = 1) {
+        state = Mutex(State(terminal: LiveTerminal(fileDescriptor: fileDescriptor)))
+        painter = RigPainter(colour: colour)
+        output = fileDescriptor
+        let signals = Platform.routeScreenSignals()
+        // A thread of its own: the service's loop may sleep for as long as no job needs a frame.
+        Thread.detachNewThread { [weak self] in
+            while true {
+                Platform.waitForScreenSignal(signals)
+                guard let self else { return }
+                redraw()
+            }
+        }
+    }
+
+    /// The terminal's size now.
+    public var size: TerminalSize { Platform.terminalSize(output) ?? .classic }
+
+    /// Shows `rig` under `title` and over `status` (one or more lines); in a terminal too small for
+    /// it, prints `textLine` instead, when given.
+    public func show(_ rig: SimulatorRig, title: String, status: [String], textLine: String? = nil) {
+        state.withLock { state in
+            guard !state.finished else { return }
+            state.frame = Frame(rig: rig, title: title, status: status)
+            render(&state, whole: false, textLine: textLine)
+        }
+    }
+
+    /// Leaves the last frame on screen and gives the terminal back.
+    public func finish() {
+        state.withLock { state in
+            state.finished = true
+            state.terminal.finish()
+        }
+    }
+
+    private func redraw() {
+        state.withLock { state in
+            guard !state.finished else { return }
+            render(&state, whole: true, textLine: nil)
+        }
+    }
+
+    private func render(_ state: inout State, whole: Bool, textLine: String?) {
+        guard let frame = state.frame else { return }
+        let size = self.size
+        let shapes = frame.rig.shapes
+        if let layout = RigLayout.fit(shapes, in: size) {
+            let canvas = painter.paint(frame.rig, layout: layout, title: frame.title, status: frame.status)
+            state.terminal.draw(canvas.lines(colour: painter.colour), size: size, whole: whole)
+            state.mode = .live
+            return
+        }
+        if state.mode != .lines {
+            state.terminal.fallBack(Self.tooSmall(size, needs: RigLayout.leastSize(for: shapes, columns: size.columns)))
+            state.mode = .lines
+        }
+        // Cut to the width: a wrapped line would scroll the message away twice as fast.
+        if let textLine { state.terminal.writeLine(textLine.count <= size.columns ? textLine : textLine.prefix(size.columns - 1) + "…") }
+    }
+
+    /// The one line that says the terminal is too small: what it needs, in as many words as fit.
+    static func tooSmall(_ size: TerminalSize, needs least: TerminalSize) -> String {
+        let wordings = [
+            "The terminal (\(size)) is too small to draw the rig, which needs \(least): text lines follow until it is larger.",
+            "Terminal too small for the rig: it needs \(least)",
+            "Too small: needs \(least)",
+        ]
+        return wordings.first { $0.count <= size.columns } ?? String(wordings[wordings.count - 1].prefix(size.columns))
+    }
+}
