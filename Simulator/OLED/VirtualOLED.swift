@@ -107,6 +107,14 @@ public final class VirtualOLED: I2CTarget, SPITarget, PowerCycled {
         }
     }
 
+    /// The contrast register (81h), in either family.
+    public var contrast: UInt8 {
+        switch state.withLock({ $0.chip }) {
+        case .monochrome(let r): r.contrast
+        case .greyscale(let r): r.contrast
+        }
+    }
+
     /// Whether the glass can light: display on with its supply there (the board's, or the
     /// controller's charge pump / DC-DC converter; SSD1327: the VDD regulator), in either family.
     public var isLit: Bool {

@@ -56,7 +56,10 @@ public struct RigPainter: Sendable {
         let picture = glass == nil ? Braille.scaled(display.picture, by: scale) : Bitmap(width: 1, height: 1)
         let columns = place.width - 2, rows = place.height - 2
         let fraction = [2: " ½", 4: " ¼"][scale] ?? ""
-        let label = String(" \(display.name) \(display.chip.panel.width)x\(display.chip.panel.height)\(glass == nil ? "" : " grey")\(fraction) ".prefix(columns))
+        // The panel's state, which the picture alone cannot show: turned off (sparing the glass, or
+        // quiet hours), or at a low contrast (an unchanging picture dimmed, a result kept dim).
+        let state = !display.chip.isDisplayOn ? " off" : display.chip.contrast < 96 ? " dim" : ""
+        let label = String(" \(display.name) \(display.chip.panel.width)x\(display.chip.panel.height)\(glass == nil ? "" : " grey")\(fraction)\(state) ".prefix(columns))
         let top = "┌" + label + String(repeating: "─", count: max(0, columns - label.count)) + "┐"
         canvas.write(top, x: place.x, y: place.y, colour: Self.frameColour)
         for row in 0..<rows {

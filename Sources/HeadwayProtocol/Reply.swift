@@ -74,6 +74,13 @@ public struct QuietNote: Sendable, Equatable {
         self.woken = woken
     }
 
+    /// "quiet hours until 07:00: outputs dark, failures marked", as `headway status` and the
+    /// simulator say it (the service's text made safe for a terminal).
+    public var summary: String {
+        let light = (brightness == 0 ? "outputs dark" : "outputs at most \(Int((brightness * 100).rounded())) %") + (marksFailures ? ", failures marked" : "")
+        return "quiet hours until \(DisplayText.sanitised(String(until.prefix(8)))): \(light)" + (woken ? " (lit by a press)" : "")
+    }
+
     var json: JSONValue {
         var members: [(String, JSONValue)] = [("until", .string(until)), ("brightness", .number(brightness))]
         if !marksFailures { members.append(("marks", .bool(false))) }

@@ -18,6 +18,13 @@ extension ServiceCore {
         devices.outputs.lazy.compactMap(\.quietHours).first { $0.contains(local) }
     }
 
+    /// The quiet hours in force now, as `status` reports them.
+    public var quietNote: QuietNote? {
+        quietHoursInForce(localNow).map {
+            QuietNote(until: $0.to.text, brightness: $0.brightness, marksFailures: $0.marksFailures, woken: clock.now < wokenUntil)
+        }
+    }
+
     /// What `output` draws once quiet hours and its notices are applied to what its layout chose.
     func adjusted(_ drawing: OutputLayout.Drawing, for output: ServiceOutput, at now: Seconds, _ local: LocalTime) -> OutputLayout.Drawing {
         let quiet = quiet(output, at: now, local)

@@ -152,8 +152,7 @@ public final class ServiceCore: LineHandler {
             case .status:
                 let (jobs, omitted) = registry.all(at: now, limit: Self.statusLimit)
                 let shown = focusedJob(at: now)?.id
-                let quiet = quietHoursInForce(localNow).map { QuietNote(until: $0.to.text, brightness: $0.brightness, marksFailures: $0.marksFailures, woken: now < wokenUntil) }
-                return (.jobs(jobs.map { Self.status($0, shown: $0.id == shown) }, omitted: omitted, quiet: quiet), [])
+                return (.jobs(jobs.map { Self.status($0, shown: $0.id == shown) }, omitted: omitted, quiet: quietNote), [])
             case .subscribe(let job, let controls):
                 if let problem = subscriptions.subscribe(peer.connection, to: job, controls: controls) { throw problem }
             }

@@ -37,7 +37,7 @@ public struct ServiceLogger: Sendable {
         }
     }
 
-    static func line(label: String, level: Level, text: String, journal: Bool) -> String {
+    public static func line(label: String, level: Level, text: String, journal: Bool) -> String {
         if journal { return "<\(level.rawValue)>\(text)\n" }
         let prefix = level == .info || level == .notice ? "" : "\(level): "
         return "\(label): \(prefix)\(text)\n"

@@ -47,8 +47,9 @@ struct Serve: ParsableCommand {
         let interactive = LiveTerminal.isTerminal(0) || LiveTerminal.isTerminal(1)
         let settings = ServiceHost.Settings(
             name: "headway-sim", socketPath: path, stateDirectory: StateDirectory.standard(for: "headway-sim"), hangUpStops: interactive)
+        let tail = LogTail()
         let host = ServiceHost(
-            settings: settings, clock: clock, logger: .standardError(label: "headway-sim"),
+            settings: settings, clock: clock, logger: tail.logger(label: "headway-sim"),
             load: { [choice] () throws(ConfigurationError) in try choice.load(fallback: Presets.simulatorRig) },
             open: { configuration throws(ConfigurationError) in
                 let factory = SimulatorDeviceFactory(clock: clock)
@@ -71,10 +72,11 @@ struct Serve: ParsableCommand {
                 let lines = jobs.map { id, snapshot in
                     "\(id): \(snapshot.phase.name)\(snapshot.percentText.map { " \($0)" } ?? "")\(snapshot.label.map { " · \($0)" } ?? "")"
                 }
-                let status = lines.isEmpty ? ["idle: no jobs"] : lines
+                let status = (lines.isEmpty ? ["idle: no jobs"] : lines) + [core.quietNote?.summary, tail.statusLine].compactMap { $0 }
                 let phases = jobs.map { "\($0.0) \($0.1.phase.name)" }.joined(separator: ",")
                 let textLine = textLines.due(status.joined(separator: " | "), key: phases, tick: Int(clock.now))
                 screen.show(rig, title: "Headway simulator · serve · \(path)", status: status, textLine: textLine)
+                tail.goLive()
             }
         }
         defer { screen?.finish() }

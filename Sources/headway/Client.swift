@@ -89,7 +89,7 @@ struct Client {
         guard let connection = connect(budget: 2) else { return command.strict ? 1 : 0 }
         do throws(ServiceConnection.Failure) {
             guard case .jobs(let jobs, let omitted, let quiet) = try connection.send(.status) else { return soft("unexpected reply to status") }
-            print(StatusTable.render(jobs, omitted: omitted) + (quiet.map { "\n" + StatusTable.quietLine($0) } ?? ""))
+            print(StatusTable.render(jobs, omitted: omitted) + (quiet.map { "\n" + $0.summary } ?? ""))
             return 0
         } catch {
             return soft(error.message)
@@ -115,13 +115,6 @@ struct Client {
 
 /// `headway status` as a table.
 enum StatusTable {
-    /// "quiet hours until 07:00: outputs dark, failures marked" (the service's texts made safe).
-    static func quietLine(_ quiet: QuietNote) -> String {
-        let light = (quiet.brightness == 0 ? "outputs dark" : "outputs at most \(Int((quiet.brightness * 100).rounded())) %")
-            + (quiet.marksFailures ? ", failures marked" : "")
-        return "quiet hours until \(DisplayText.sanitised(String(quiet.until.prefix(8)))): \(light)" + (quiet.woken ? " (lit by a button press for now)" : "")
-    }
-
     /// The table; every text from the service is made safe for the terminal first.
     static func render(_ jobs: [JobStatus], omitted: Int) -> String {
         guard !jobs.isEmpty else { return "no jobs" }

@@ -40,7 +40,7 @@ extension EndToEnd {
             // The button lights everything for its five seconds, then the night goes on.
             _ = try service.press(long: false)
             #expect(try BackgroundProcess.eventually(within: 2) { try !Self.ringLit(service, "woken").isEmpty }, "a press lights the job")
-            #expect(try service.headway(["status"]).stdout.contains("(lit by a button press for now)"))
+            #expect(try service.headway(["status"]).stdout.contains("(lit by a press)"))
             #expect(try BackgroundProcess.eventually(within: 8) { try Self.ringLit(service, "dark-again").isEmpty })
             #expect(try service.status().first?.phase == "active", "the job never read as gone")
 
