@@ -1,5 +1,5 @@
-// Every call into the C library that HeadwaySimulator makes is in this file: the terminal, and the
-// sleep of a driver's wait on a running clock.
+// Every call into the C library that HeadwaySimulator makes is in this file: the terminal, the
+// sleep of a driver's wait on a running clock, and the files of snapshots and captures.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,6 +7,8 @@ import Musl
 #endif
 
 private func cWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, buffer, count) }
+private func cOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags | O_CLOEXEC, mode) }
+private func cClose(_ fd: Int32) -> Int32 { close(fd) }
 
 enum Platform {
     static let standardOutput = STDOUT_FILENO
@@ -33,13 +35,44 @@ enum Platform {
         return Int(size.ws_col)
     }
 
-    /// Writes all of `bytes` to `fd`; stops quietly when the terminal went away.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+    /// Writes all of `bytes` to `fd`; stops quietly (false) when the terminal went away or the
+    /// file takes no more.
+    @discardableResult
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { cWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written <= 0 { return }
+            if written < 0, errno == EINTR { continue }
+            if written <= 0 { return false }
             offset += written
         }
+        return true
+    }
+
+    /// The reason of the last failed call, as strerror words it.
+    static var lastError: String { String(cString: strerror(errno)) }
+
+    /// Makes the folder `path` and any missing folders above it.
+    static func makeFolders(_ path: String) throws(SnapshotError) {
+        var partial = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            partial += "/" + part
+            if mkdir(partial, 0o777) != 0, errno != EEXIST {
+                throw SnapshotError(path: path, reason: "cannot create the folder (\(lastError))")
+            }
+        }
+    }
+
+    /// Opens `path` for writing, created or emptied; -1 when it cannot be.
+    static func create(_ path: String) -> Int32 { cOpen(path, O_WRONLY | O_CREAT | O_TRUNC, 0o666) }
+
+    static func close(_ fd: Int32) { _ = cClose(fd) }
+
+    /// Writes `bytes` as the whole file at `path`.
+    static func writeFile(_ path: String, _ bytes: [UInt8]) throws(SnapshotError) {
+        let fd = create(path)
+        guard fd >= 0 else { throw SnapshotError(path: path, reason: "cannot write the file (\(lastError))") }
+        defer { close(fd) }
+        guard writeAll(fd, bytes) else { throw SnapshotError(path: path, reason: "cannot write the file (\(lastError))") }
     }
 }
