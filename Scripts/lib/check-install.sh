@@ -70,7 +70,7 @@ grep -q '^ExecStart=/usr/bin/headwayd --config /etc/headway/config.yaml$' /usr/l
 
 say "sizes"
 installed=$(dpkg-query -W -f '${Installed-Size}' headway)
-used=$(dpkg -L headway | while read -r path; do [ -f "$path" ] && [ ! -L "$path" ] && echo "$path"; done | xargs du -ck | tail -1 | cut -f1)
+used=$(dpkg -L headway | while read -r path; do if [ -f "$path" ] && [ ! -L "$path" ]; then echo "$path"; fi; done | xargs du -ck | tail -1 | cut -f1)
 say "  Installed-Size $installed KiB, du $used KiB (at most $max_installed_kib)"
 [ "$installed" -le "$max_installed_kib" ] && [ "$used" -le "$max_installed_kib" ] || fail "installed size over $max_installed_kib KiB"
 if [ "$mode" = deb ]; then
