@@ -6,7 +6,7 @@
 # a folder of no importance (headwayd, headway-sim and headway-mqtt through their links to the one
 # multi-call program), purges it and checks that nothing of it is left. HEADWAY_EMULATED=1 (arm64
 # under qemu-user) leaves out the daemon's memory and the client's start time, which emulation
-# would distort.
+# would distort; both are printed, not enforced.
 set -euo pipefail
 version="$1" mode="$2" deb="${3:-}"
 # The targets of docs/performance.md.
@@ -122,9 +122,9 @@ for _ in $(seq 100); do [ -S "$HEADWAY_SOCKET" ] && break; sleep 0.1; done
 [ -S "$HEADWAY_SOCKET" ] || fail "headwayd did not listen: $(cat /tmp/headwayd.log)"
 if [ -z "${HEADWAY_EMULATED:-}" ]; then
     sleep 2
-    rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$daemon/status")
-    say "  headwayd idle: RSS $rss KiB (at most $max_idle_rss_kib)"
-    [ "$rss" -le "$max_idle_rss_kib" ] || fail "headwayd's idle RSS is over $max_idle_rss_kib KiB"
+    # Reported, not enforced: how much of the program a fault maps depends on the kernel and its
+    # page cache, not only on the program (docs/performance.md).
+    say "  headwayd idle: $(awk '/^(VmRSS|RssAnon|RssFile)/ { printf "%s %s KiB ", $1, $2 }' "/proc/$daemon/status")(target: RSS at most $max_idle_rss_kib KiB)"
 fi
 headway --strict --job install-check begin --label "Install check" --total 10 || fail "headway begin"
 if [ -z "${HEADWAY_EMULATED:-}" ]; then
