@@ -12,7 +12,9 @@ import PackageDescription
 //   HeadwayProtocol  the socket protocol and its transport, shared by client and service
 //   HeadwayService   jobs, layout, scheduling, configuration, presets and the host loop
 //   HeadwayDemo      the scripted demo job (shared by headway-sim and headway-bench)
-//   headway, headwayd, headway-sim, headway-bench   the executables
+//   HeadwaydProgram, HeadwaySimProgram, HeadwayMQTTProgram   the programs' command lines
+//   headway, headwayd, headway-sim, headway-mqtt, headway-bench   the executables
+//   headway-suite    headwayd, headway-sim and headway-mqtt in one executable (what the package ships)
 let package = Package(
     name: "Headway",
     products: [
@@ -26,6 +28,7 @@ let package = Package(
         .executable(name: "headway-sim", targets: ["headway-sim"]),
         .executable(name: "headway-bench", targets: ["headway-bench"]),
         .executable(name: "headway-mqtt", targets: ["headway-mqtt"]),
+        .executable(name: "headway-suite", targets: ["headway-suite"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -92,27 +95,43 @@ let package = Package(
             name: "headway",
             dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT", "CPlatform"]
         ),
-        .executableTarget(
-            name: "headwayd",
+        // The three programs' command trees are libraries, so that each has an executable of its
+        // own (`swift run headway-sim`) and headway-suite can hold all three.
+        .target(
+            name: "HeadwaydProgram",
             dependencies: [
                 "HeadwayService",
                 "HeadwayLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            path: "Sources/headwayd"
         ),
-        .executableTarget(
-            name: "headway-sim",
+        .target(
+            name: "HeadwaySimProgram",
             dependencies: [
                 "Headway",
                 "HeadwayDemo",
                 "HeadwayService",
                 "HeadwaySimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            path: "Sources/headway-sim"
         ),
+        .target(
+            name: "HeadwayMQTTProgram",
+            dependencies: ["HeadwayMQTT", "HeadwayProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/headway-mqtt"
+        ),
+        .executableTarget(name: "headwayd", dependencies: ["HeadwaydProgram"], path: "Sources/Programs/headwayd"),
+        .executableTarget(name: "headway-sim", dependencies: ["HeadwaySimProgram"], path: "Sources/Programs/headway-sim"),
+        .executableTarget(name: "headway-mqtt", dependencies: ["HeadwayMQTTProgram"], path: "Sources/Programs/headway-mqtt"),
         .executableTarget(
-            name: "headway-mqtt",
-            dependencies: ["HeadwayMQTT", "HeadwayProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            name: "headway-suite",
+            dependencies: [
+                "HeadwaydProgram", "HeadwaySimProgram", "HeadwayMQTTProgram",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/Programs/headway-suite"
         ),
         .executableTarget(
             name: "headway-bench",

@@ -1,8 +1,9 @@
 # Builds Headway's Debian packages with the Swift found on PATH:
 #   bash Scripts/lib/build-debs.sh VERSION DATE ARCH…
 # Run by Scripts/package in the Debian 13 build chroot (amd64 and a cross-compiled arm64) and by
-# Scripts/install on the machine itself (its own architecture). Per ARCH: release binaries with
-# the Swift standard library linked statically (arm64 on amd64 is cross-compiled against the
+# Scripts/install on the machine itself (its own architecture). Per ARCH: two release binaries,
+# the client `headway` and `headway-suite` (headwayd, headway-sim and headway-mqtt in one, installed
+# as /usr/bin/headwayd with the other two names linked to it), with the Swift standard library linked statically (arm64 on amd64 is cross-compiled against the
 # multiarch arm64 libraries and Debian's aarch64 Swift in /opt/swift-arm64); man pages and shell
 # completions from the build that runs here; everything laid out for packaging/debian,
 # dpkg-buildpackage, and lintian where it is installed. The .debs go to .build-package/ in the
@@ -20,9 +21,10 @@ rsync -a --delete --exclude ".build*" --exclude Package.resolved --exclude .git 
 cd "$work/src"
 export SOURCE_DATE_EPOCH="$(date -d "$date" +%s)"
 
-# Builds ARCH (with more `swift build` arguments, if given) and prints the folder of the binaries.
+# Builds PRODUCT for ARCH (with more `swift build` arguments, if given) and prints the folder of
+# the binaries.
 build() {
-    local arch="$1" flags=("${@:2}")
+    local arch="$1" flags=(--product "$2" "${@:3}")
     if [ "$arch" != "$here" ]; then
         [ "$here" = amd64 ] && [ "$arch" = arm64 ] || { echo "package: cannot build $arch on $here" >&2; return 1; }
         # swift_static is a whole resource folder (modules and .a files): with it the standard
@@ -33,25 +35,33 @@ build() {
     # lld (the cross link needs it), with full RELRO as Debian's hardening asks.
     flags+=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
     flags+=(-c release --static-swift-stdlib --scratch-path "$work/build-$arch" -Xcc "-DHEADWAY_VERSION=\"$version\"")
-    echo "package: building for $arch" >&2
+    echo "package: building $2 for $arch" >&2
     swift build "${flags[@]}" >"$work/build-$arch.log" 2>&1 || { tail -40 "$work/build-$arch.log" >&2; return 1; }
     swift build "${flags[@]}" --show-bin-path
 }
 
-# The architecture-independent parts, made with the programs built for this machine.
+# Builds ARCH's two programs and prints their folder.
+build_programs() {
+    build "$1" headway-suite >/dev/null && build "$1" headway
+}
+
+# The architecture-independent parts, made with the programs built for this machine (each of the
+# suite's programs through a link of its name, as installed).
 common="$work/common"
-native=$(build "$here")
-build "$here" --product generate-manual >/dev/null
+native=$(build_programs "$here")
+build "$here" generate-manual >/dev/null
 manual="$native/generate-manual"
 [ -x "$manual" ] || manual="$native/generate-manual-tool"  # its name in Swift 6.3
-rm -rf "$common" && mkdir -p "$common"/{man,completions/bash,completions/zsh,completions/fish,doc,examples,boards/boards,boards/hats}
+rm -rf "$common" && mkdir -p "$common"/{man,completions/bash,completions/zsh,completions/fish,doc,examples,boards/boards,boards/hats,links}
 for tool in headwayd headway-sim headway-mqtt; do
-    "$manual" "$native/$tool" --output-directory "$common/man" --date "$(date -d "$date" +%F)" \
+    ln -s "$native/headway-suite" "$common/links/$tool"
+    "$manual" "$common/links/$tool" --output-directory "$common/man" --date "$(date -d "$date" +%F)" \
         --authors "Headway developers"
-    "$native/$tool" --generate-completion-script bash >"$common/completions/bash/$tool"
-    "$native/$tool" --generate-completion-script zsh >"$common/completions/zsh/_$tool"
-    "$native/$tool" --generate-completion-script fish >"$common/completions/fish/$tool.fish"
+    "$common/links/$tool" --generate-completion-script bash >"$common/completions/bash/$tool"
+    "$common/links/$tool" --generate-completion-script zsh >"$common/completions/zsh/_$tool"
+    "$common/links/$tool" --generate-completion-script fish >"$common/completions/fish/$tool.fish"
 done
+rm -r "$common/links"
 # The client's are written by hand (it keeps its own argument reader to start fast).
 cp packaging/man/headway.1 "$common/man/"
 cp packaging/completions/headway.bash "$common/completions/bash/headway"
@@ -66,13 +76,14 @@ cp -r examples/README.md examples/buildkite examples/gitlab examples/github-acti
 commit=$(git -C "$checkout" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
 for arch in "$@"; do
-    if [ "$arch" = "$here" ]; then bin="$native"; else bin=$(build "$arch"); fi
+    if [ "$arch" = "$here" ]; then bin="$native"; else bin=$(build_programs "$arch"); fi
     tree="$work/deb/$arch"
     rm -rf "$work/deb" && mkdir -p "$tree/stage/bin"
     cp -r packaging/debian "$tree/debian"
     cp packaging/systemd/headway.service packaging/systemd/headway.socket packaging/systemd/headway-mqtt.service "$tree/debian/"
     cp -r "$common"/* "$tree/stage/"
-    cp "$bin/headway" "$bin/headwayd" "$bin/headway-sim" "$bin/headway-mqtt" "$tree/stage/bin/"
+    cp "$bin/headway" "$tree/stage/bin/"
+    cp "$bin/headway-suite" "$tree/stage/bin/headwayd"
     cat >"$tree/debian/changelog" <<CHANGELOG
 headway ($version) unstable; urgency=medium
 

@@ -1,4 +1,3 @@
-import Foundation
 import HeadwayCore
 import Synchronization
 
@@ -6,21 +5,28 @@ import Synchronization
 /// tool: `{"t":1.25,"bus":"i2c-1","addr":60,"write":"40ff00"}` (one line per message, `t` in
 /// seconds on the simulation's clock, bytes in hex).
 public final class BusCapture: Sendable {
-    private let handle: Mutex<FileHandle>
+    /// The file's descriptor, -1 once closed; the lock keeps each line whole.
+    private let file: Mutex<Int32>
 
     public init(path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw SnapshotError(path: path, reason: "cannot create the capture file")
-        }
-        self.handle = Mutex(handle)
+        let fd = Platform.create(path)
+        guard fd >= 0 else { throw SnapshotError(path: path, reason: "cannot create the capture file (\(Platform.lastError))") }
+        file = Mutex(fd)
     }
 
     public func record(_ fields: [(String, String)]) {
         let line = "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
-        handle.withLock { $0.write(Data(line.utf8)) }
+        file.withLock { fd in
+            if fd >= 0 { Platform.writeAll(fd, Array(line.utf8)) }
+        }
     }
 
-    public func close() { handle.withLock { try? $0.close() } }
+    public func close() {
+        file.withLock { fd in
+            if fd >= 0 { Platform.close(fd) }
+            fd = -1
+        }
+    }
 
     static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef")

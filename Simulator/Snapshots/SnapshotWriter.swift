@@ -1,12 +1,11 @@
-import Foundation
 import HeadwayRender
 
 /// Writes each device of a rig as picture files: `NAME.ppm` (LEDs), `NAME.pbm` (1-bit displays) or
 /// `NAME.pgm` (greyscale displays), and `NAME.svg`.
 public struct SnapshotWriter {
-    public let directory: URL
+    public let directory: String
 
-    public init(directory: String) { self.directory = URL(fileURLWithPath: directory, isDirectory: true) }
+    public init(directory: String) { self.directory = directory }
 
     /// Writes every device's current picture; returns the paths written.
     @discardableResult
@@ -50,22 +49,12 @@ public struct SnapshotWriter {
         ]
     }
 
-    private func createDirectory() throws {
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw SnapshotError(path: directory.path, reason: "cannot create the folder (\(error.localizedDescription))")
-        }
-    }
+    private func createDirectory() throws(SnapshotError) { try Platform.makeFolders(directory) }
 
-    private func save(_ bytes: [UInt8], as name: String) throws -> String {
-        let url = directory.appendingPathComponent(name)
-        do {
-            try Data(bytes).write(to: url)
-        } catch {
-            throw SnapshotError(path: url.path, reason: "cannot write the file (\(error.localizedDescription))")
-        }
-        return url.path
+    private func save(_ bytes: [UInt8], as name: String) throws(SnapshotError) -> String {
+        let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+        try Platform.writeFile(path, bytes)
+        return path
     }
 }
 

@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 
 /// The live view of a rig in the terminal: every frame laid out for the terminal's size now
@@ -35,7 +34,7 @@ public final class RigScreen: Sendable {
         output = fileDescriptor
         let signals = Platform.routeScreenSignals()
         // A thread of its own: the service's loop may sleep for as long as no job needs a frame.
-        Thread.detachNewThread { [weak self] in
+        Platform.detachThread { [weak self] in
             while true {
                 Platform.waitForScreenSignal(signals)
                 guard let self else { return }

@@ -1,4 +1,3 @@
-import Foundation
 import Headway
 
 /// Reads a configuration file (YAML) into a ``ServiceConfiguration``. Every mistake is reported
@@ -9,10 +8,7 @@ public enum ConfigurationLoader {
     public static let maxFileBytes = 256 * 1024
 
     public static func load(path: String) throws(ConfigurationError) -> ServiceConfiguration {
-        let bytes: [UInt8]
-        do {
-            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
+        guard let bytes = Platform.readFile(path) else {
             throw ConfigurationError(file: path, line: nil, key: nil, readProblem(path))
         }
         guard bytes.count <= maxFileBytes else {
@@ -27,11 +23,10 @@ public enum ConfigurationLoader {
 
     /// Why `path` could not be read, in terms of what to do.
     private static func readProblem(_ path: String) -> String {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+        guard Platform.exists(path) else {
             return "no such file; check the path (board presets are named with --board)"
         }
-        if isFolder.boolValue { return "this is a folder, not a configuration file" }
+        if Platform.folderEntries(path) != nil { return "this is a folder, not a configuration file" }
         return "cannot read the file: this user may not read it (check its permissions and owner)"
     }
 

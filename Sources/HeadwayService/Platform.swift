@@ -1,5 +1,6 @@
 // Every call into the C library that HeadwayService makes beyond HeadwayProtocol's SystemIO is in
-// this file: the listening socket, peers' credentials, systemd's notify socket, descriptor limits.
+// this file: the listening socket, peers' credentials, systemd's notify socket, descriptor limits,
+// and the files it reads and writes (presets, learned durations, what doctor looks at).
 import CPlatform
 import HeadwayCore
 import HeadwayProtocol
@@ -15,6 +16,8 @@ private func cListen(_ fd: Int32, _ backlog: Int32) -> Int32 { listen(fd, backlo
 private func cAccept(_ fd: Int32) -> Int32 { accept(fd, nil, nil) }
 private func cUnlink(_ path: String) -> Int32 { unlink(path) }
 private func cLink(_ from: String, _ to: String) -> Int32 { link(from, to) }
+private func cOpen(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 { open(path, flags | O_CLOEXEC, mode) }
+private func cRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
 
 /// Who is at the other end of a connection (SO_PEERCRED), as the kernel vouches for it.
 public struct PeerCredentials: Sendable, Equatable {
@@ -225,4 +228,85 @@ enum Platform {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         return .success(fd)
     }
+}
+
+// Files.
+extension Platform {
+    /// The whole file at `path`, nil when it cannot be read.
+    static func readFile(_ path: String) -> [UInt8]? {
+        let fd = cOpen(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { SystemIO.close(fd) }
+        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+        }
+    }
+
+    /// Replaces the file at `path` with `bytes` (through a new file renamed over it: a crash
+    /// leaves the old file or the new one, never half of it).
+    static func writeFileAtomically(_ path: String, _ bytes: [UInt8]) throws(Failure) {
+        let staging = path + ".\(getpid()).new"
+        let fd = cOpen(staging, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw Failure(description: "cannot write \(staging): \(SystemIO.describe(errno))") }
+        let written = SystemIO.writeAll(fd, bytes[...]) && fsync(fd) == 0
+        let code = errno
+        SystemIO.close(fd)
+        guard written, cRename(staging, path) == 0 else {
+            let reason = written ? errno : code
+            removeFile(staging)
+            throw Failure(description: "cannot write \(path): \(SystemIO.describe(reason))")
+        }
+    }
+
+    /// Makes the folder `path` and any missing folders above it.
+    static func makeFolders(_ path: String) throws(Failure) {
+        var partial = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            partial += "/" + part
+            if mkdir(partial, 0o755) != 0, errno != EEXIST {
+                throw Failure(description: "cannot create \(partial): \(SystemIO.describe(errno))")
+            }
+        }
+    }
+
+    /// Whether something is at `path` (a symbolic link counts by what it points to).
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Whether this process may open `path` for reading and writing.
+    static func readableAndWritable(_ path: String) -> Bool { access(path, R_OK | W_OK) == 0 }
+
+    /// The owner, group and permission bits of `path` itself (a symbolic link is not followed).
+    static func owner(_ path: String) -> (uid: UInt32, gid: UInt32, mode: Int)? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        return (status.st_uid, status.st_gid, Int(status.st_mode & 0o7777))
+    }
+
+    /// The names in the folder `path` (without `.` and `..`), nil when it cannot be read.
+    static func folderEntries(_ path: String) -> [String]? {
+        guard let folder = opendir(path) else { return nil }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Where the symbolic link at `path` points, nil when it is not one.
+    static func linkTarget(_ path: String) -> String? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { readlink(path, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count) }
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer[..<count], as: UTF8.self)
+    }
+
+    /// The memory page size of this process.
+    static var pageSize: Int { Int(sysconf(Int32(_SC_PAGESIZE))) }
 }

@@ -2,9 +2,9 @@ import ArgumentParser
 import HeadwayMQTT
 import HeadwayProtocol
 
-@main
-struct HeadwayMQTTCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// `headway-mqtt`: run by its own executable and by the multi-call `headway-suite`.
+public struct HeadwayMQTTCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "headway-mqtt",
         abstract: "Show jobs reported to an MQTT broker on this machine's Headway service.",
         discussion: """
@@ -35,14 +35,16 @@ struct HeadwayMQTTCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Home Assistant's discovery prefix.", valueName: "PREFIX"))
     var discoveryPrefix = "homeassistant"
 
-    func validate() throws {
+    public init() {}
+
+    public func validate() throws {
         guard broker ?? SystemIO.environment("HEADWAY_BROKER") != nil else { throw ValidationError("say which broker: --broker mqtt://HOST or HEADWAY_BROKER") }
         for filter in filters where !filter.hasPrefix(JobTopics.jobs + "/") {
             throw ValidationError("--subscribe \(filter): job topics start with \(JobTopics.jobs)/ (e.g. \(JobTopics.jobs)/acme%2Fwidgets/#)")
         }
     }
 
-    func run() throws {
+    public func run() throws {
         let settings: BrokerSettings
         do { settings = try BrokerSettings(url: broker ?? SystemIO.environment("HEADWAY_BROKER")!) } catch { throw ValidationError(error.description) }
         let display = JobTopics.displayName(name ?? hostName)

@@ -1,5 +1,5 @@
-import Foundation
 import Headway
+import HeadwayProtocol
 import HeadwaySimulator
 
 /// Plays a bus capture (`--capture` lines) into a rig's virtual chips, in order and at each line's
@@ -28,26 +28,26 @@ struct CapturePlayer {
     }
 
     mutating func play(_ line: Substring) throws(LineError) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+        guard let object = try? JSONValue.parse(String(line)), case .object = object else {
             throw LineError(description: "not a JSON object")
         }
-        if let time = object["t"] as? Double, time.isFinite, time > clock.now { clock.set(to: time) }
-        if let label = object["chip"] as? String {
-            guard let lines = object["lines"] as? [Int], let values = object["values"] as? [Int], lines.count == values.count,
+        if let time = object["t"]?.number, time.isFinite, time > clock.now { clock.set(to: time) }
+        if let label = object["chip"]?.string {
+            guard let lines = Self.integers(object["lines"]), let values = Self.integers(object["values"]), lines.count == values.count,
                 lines.allSatisfy({ (0..<512).contains($0) })
             else { throw LineError(description: "a GPIO line needs \"lines\" and as many \"values\"") }
             rig.gpioChips.first { $0.label == label }?.setLevels(lines.map { UInt32($0) }, physical: values.map { $0 != 0 })
             return
         }
-        guard let name = object["bus"] as? String, let hex = object["write"] as? String, let bytes = Self.bytes(hex: hex) else {
+        guard let name = object["bus"]?.string, let hex = object["write"]?.string, let bytes = Self.bytes(hex: hex) else {
             throw LineError(description: "a bus line needs \"bus\" and \"write\" (hex bytes)")
         }
-        if let address = object["addr"] as? Int {
+        if let address = Self.integer(object["addr"]) {
             guard (0...127).contains(address) else { throw LineError(description: "\"addr\" must be 0…127") }
             try writeI2C(bytes, bus: name, address: UInt8(address))
         } else if let bus = rig.spiBuses.first(where: { $0.name == name }) {
-            let hz = (object["hz"] as? Int).map { UInt32(clamping: $0) } ?? 1_000_000
-            let mode = UInt8(clamping: (object["mode"] as? Int) ?? 0)
+            let hz = Self.integer(object["hz"]).map { UInt32(clamping: $0) } ?? 1_000_000
+            let mode = UInt8(clamping: Self.integer(object["mode"]) ?? 0)
             do { try bus.write(bytes, settings: SPISettings(mode: mode, speedHz: max(1, hz))) } catch { throw LineError(description: error.message) }
             if rig.displays.contains(where: { if case .spi(let b, _) = $0.link { b === bus } else { false } }) { delivered += 1 }
         }
@@ -67,6 +67,19 @@ struct CapturePlayer {
         guard let target = rig.i2cBuses.first(where: { $0.name == name }) ?? extraBuses[name] else { return }
         do { try target.write([bytes], to: address) } catch { throw LineError(description: error.message) }
         delivered += 1
+    }
+
+    /// A JSON number that is a whole number an `Int` holds.
+    private static func integer(_ value: JSONValue?) -> Int? {
+        guard let number = value?.number, number == number.rounded(), abs(number) < 0x1p53 else { return nil }
+        return Int(number)
+    }
+
+    /// A JSON array of whole numbers.
+    private static func integers(_ value: JSONValue?) -> [Int]? {
+        guard case .array(let items) = value else { return nil }
+        let numbers = items.compactMap(integer)
+        return numbers.count == items.count ? numbers : nil
     }
 
     static func bytes(hex: String) -> [UInt8]? {

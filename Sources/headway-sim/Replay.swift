@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Headway
 import HeadwayService
 import HeadwaySimulator
@@ -47,7 +46,7 @@ struct Replay: ParsableCommand {
     func run() throws {
         let clock = ManualClock()
         let (rig, module) = try displays(clock: clock)
-        guard let text = try? String(contentsOfFile: capture, encoding: .utf8) else {
+        guard let bytes = Platform.readFile(capture), let text = String(validating: bytes, as: UTF8.self) else {
             throw ValidationError("cannot read the capture \(capture)")
         }
         var player = CapturePlayer(rig: rig, module: module, clock: clock)

@@ -1,4 +1,3 @@
-import Foundation
 import HeadwayProtocol
 import HeadwayService
 import HeadwaySimulator
@@ -60,14 +59,13 @@ final class SimulatorOperations: LineHandler {
     /// unless that user is root: the socket must not let one user make the simulator write into
     /// another's files.
     private func checkFolder(_ folder: String, for peer: Peer) throws(ProtocolError) {
-        let attributes: [FileAttributeKey: Any]
-        do { attributes = try FileManager.default.attributesOfItem(atPath: folder) } catch {
+        guard let node = Platform.node(folder) else {
             throw ProtocolError(field: "folder", "\(folder) does not exist; create it first (snapshot never creates folders)")
         }
-        guard attributes[.type] as? FileAttributeType == .typeDirectory else {
+        guard node.isFolder else {
             throw ProtocolError(field: "folder", "\(folder) is not a folder (symlinks are not followed)")
         }
-        if let uid = peer.credentials?.uid, uid != 0, (attributes[.ownerAccountID] as? NSNumber)?.uint32Value != uid {
+        if let uid = peer.credentials?.uid, uid != 0, node.owner != uid {
             throw ProtocolError(field: "folder", "\(folder) is not yours (user \(uid)); snapshots go only into your own folders")
         }
     }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import HeadwayService
 
 /// `headwayd doctor`: in the daemon, not the `headway` client, because it checks what the daemon

@@ -4,15 +4,17 @@ import HeadwayLinux
 import HeadwayProtocol
 import HeadwayService
 
-@main
-struct Headwayd: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// `headwayd`: run by its own executable and by the multi-call `headway-suite`.
+public struct Headwayd: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "headwayd",
         abstract: "Show job progress on LED strips, rings, GPIO LEDs and OLEDs of this board.",
         version: Version.current,
         subcommands: [Serve.self, DoctorCommand.self],
         defaultSubcommand: Serve.self
     )
+
+    public init() {}
 }
 
 /// `headwayd [serve]`: the daemon.

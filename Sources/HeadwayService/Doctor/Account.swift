@@ -1,5 +1,3 @@
-import Foundation
-
 /// A user as the checks see it: whose device nodes must be usable. By default the user the
 /// installed headway.service runs as, with its unit's groups (User=, Group=,
 /// SupplementaryGroups=), because that, not whoever runs doctor, is who opens the devices.
@@ -33,7 +31,7 @@ extension MachineView {
         guard let unit = units.lazy.compactMap(text).first else { return nil }
         var settings: [String: [String]] = [:]
         for line in unit.split(separator: "\n") {
-            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmed() }
             if parts.count == 2 { settings[parts[0], default: []] += parts[1].split(separator: " ").map(String.init) }
         }
         guard let user = settings["User"]?.last, var account = account(named: user, origin: "the user of headway.service") else { return nil }

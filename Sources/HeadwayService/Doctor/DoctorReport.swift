@@ -1,5 +1,5 @@
-import Foundation
 import Headway
+import HeadwayProtocol
 
 /// The checklist as people read it (✔ ✘ ! with each fix under its problem, then a summary) or as
 /// machines do (`--json`); fails when any check failed (exit status 1).
@@ -30,14 +30,14 @@ public struct DoctorReport: Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// `{"checks":[…],"ok":…,"version":1}`, each check's keys in alphabetical order too.
     public var json: String {
-        let entries: [[String: String]] = findings.map { finding in
-            var entry = ["check": finding.check, "status": finding.status.rawValue, "summary": finding.summary]
-            if let fix = finding.fix { entry["fix"] = fix }
-            return entry
+        let checks: [JSONValue] = findings.map { finding in
+            var entry: [(String, JSONValue)] = [("check", .string(finding.check))]
+            if let fix = finding.fix { entry.append(("fix", .string(fix))) }
+            entry += [("status", .string(finding.status.rawValue)), ("summary", .string(finding.summary))]
+            return .object(entry)
         }
-        let object: [String: Any] = ["version": 1, "ok": !failed, "checks": entries]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return JSONValue.object([("checks", .array(checks)), ("ok", .bool(!failed)), ("version", .number(1))]).text
     }
 }

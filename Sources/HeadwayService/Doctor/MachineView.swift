@@ -1,5 +1,3 @@
-import Foundation
-
 /// The files of a machine that `headwayd doctor` reads, under `root`: `/` for this machine, a
 /// fixture tree (with `proc/device-tree/model`, `boot/firmware/config.txt`, `dev/` stand-ins …)
 /// in tests and with `--root`. Nothing is ever written.
@@ -14,17 +12,16 @@ public struct MachineView: Sendable {
     public func location(_ path: String) -> String { root == "/" ? path : root + path }
 
     public func text(_ path: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: location(path)) else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        Platform.readFile(location(path)).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    public func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: location(path)) }
+    public func exists(_ path: String) -> Bool { Platform.exists(location(path)) }
 
     /// Whether `account` (or, without one, this process's user) may open `path` for reading and
     /// writing, by the node's owner, group and mode.
     public func usable(_ path: String, as account: Account? = nil) -> Bool {
         guard let account else {
-            return FileManager.default.isReadableFile(atPath: location(path)) && FileManager.default.isWritableFile(atPath: location(path))
+            return Platform.readableAndWritable(location(path))
         }
         guard let node = owner(path) else { return false }
         if account.uid == 0 { return true }
@@ -33,37 +30,32 @@ public struct MachineView: Sendable {
     }
 
     /// The owner, group and permission bits of `path`.
-    public func owner(_ path: String) -> (uid: UInt32, gid: UInt32, mode: Int)? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: location(path)),
-              let uid = (attributes[.ownerAccountID] as? NSNumber)?.uint32Value, let gid = (attributes[.groupOwnerAccountID] as? NSNumber)?.uint32Value,
-              let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue else { return nil }
-        return (uid, gid, mode)
-    }
+    public func owner(_ path: String) -> (uid: UInt32, gid: UInt32, mode: Int)? { Platform.owner(location(path)) }
 
     /// The names in the folder `path`.
     public func entries(_ path: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: location(path))) ?? []).sorted()
+        (Platform.folderEntries(location(path)) ?? []).sorted()
     }
 
     /// The last part of the symbolic link at `path` (a sysfs device's `driver`).
     public func linkName(_ path: String) -> String? {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: location(path))).flatMap { $0.split(separator: "/").last.map(String.init) }
+        Platform.linkTarget(location(path)).flatMap { $0.split(separator: "/").last.map(String.init) }
     }
 
     /// The device tree's model string, e.g. "Raspberry Pi 4 Model B Rev 1.5".
     public var model: String? {
-        text("/proc/device-tree/model").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\0").union(.whitespacesAndNewlines)) }
+        text("/proc/device-tree/model").map { $0.trimmed { $0 == "\0" || $0.isWhitespace } }
     }
 
-    public var kernelRelease: String? { text("/proc/sys/kernel/osrelease")?.trimmingCharacters(in: .whitespacesAndNewlines) }
+    public var kernelRelease: String? { text("/proc/sys/kernel/osrelease")?.trimmed() }
 
     /// The kernel's page size, from the huge page size it implies (a PMD maps page²/8 bytes), or
     /// this process's when the tree does not say.
     public var pageSize: Int? {
-        if let text = text("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"), let pmd = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), pmd > 0 {
+        if let text = text("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"), let pmd = Double(text.trimmed()), pmd > 0 {
             return Int((8 * pmd).squareRoot().rounded())
         }
-        return root == "/" ? Int(sysconf(Int32(_SC_PAGESIZE))) : nil
+        return root == "/" ? Platform.pageSize : nil
     }
 
     /// The firmware's config.txt: /boot/firmware on Raspberry Pi OS since bookworm and on Debian,
@@ -78,7 +70,7 @@ public struct MachineView: Sendable {
 
     /// spidev's largest message: the module's parameter, else the command line's, else 4096.
     public var spidevBufsiz: Int {
-        if let text = text("/sys/module/spidev/parameters/bufsiz"), let value = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) { return value }
+        if let text = text("/sys/module/spidev/parameters/bufsiz"), let value = Int(text.trimmed()) { return value }
         let words = (cmdlineTxtPath.flatMap(text) ?? "").split(whereSeparator: \.isWhitespace)
         return words.compactMap { $0.hasPrefix("spidev.bufsiz=") ? Int($0.dropFirst("spidev.bufsiz=".count)) : nil }.last ?? 4096
     }

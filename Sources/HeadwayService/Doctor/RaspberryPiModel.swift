@@ -52,7 +52,7 @@ struct FirmwareConfig {
         let knownModelFilters: Set<String> = ["pi1", "pi2", "pi3", "pi3+", "pi4", "pi400", "pi5", "pi500", "pi0", "pi0w", "pi02", "cm4", "cm4s", "cm5", "none"]
         var applies = true
         for raw in text.split(whereSeparator: \.isNewline) {
-            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map { $0.trimmed() } ?? ""
             if line.hasPrefix("["), line.hasSuffix("]") {
                 let filter = line.dropFirst().dropLast().lowercased()
                 if filter == "all" { applies = true } else if knownModelFilters.contains(filter) {
@@ -61,7 +61,7 @@ struct FirmwareConfig {
                 continue
             }
             guard applies, let equals = line.firstIndex(of: "=") else { continue }
-            settings.append((String(line[..<equals]).trimmingCharacters(in: .whitespaces), String(line[line.index(after: equals)...]).trimmingCharacters(in: .whitespaces)))
+            settings.append((String(line[..<equals]).trimmed(), String(line[line.index(after: equals)...]).trimmed()))
         }
     }
 
@@ -73,7 +73,7 @@ struct FirmwareConfig {
         var on = false
         for setting in settings where setting.key == "dtparam" {
             for part in setting.value.split(separator: ",") {
-                let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmed() }
                 guard let name = pieces.first, names.contains(name) else { continue }
                 on = pieces.count == 1 || ["on", "true", "yes", "okay"].contains(pieces[1].lowercased())
             }

@@ -1,5 +1,4 @@
 import Headway
-import Foundation
 import HeadwayProtocol
 
 /// The presets in `Boards/`: boards (`boards/`, what a board is), HATs and modules (`hats/`, what
@@ -43,7 +42,7 @@ public enum Presets {
     public static func names(_ kind: Kind) -> [String] {
         let prefix = kind.rawValue + "/"
         var names = Set(embedded.keys.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })
-        if let folder = overrides, let files = try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + kind.rawValue) {
+        if let folder = overrides, let files = Platform.folderEntries(folder + "/" + kind.rawValue) {
             names.formUnion(files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) })
         }
         return names.sorted()
@@ -54,7 +53,7 @@ public enum Presets {
         let key = kind.map { "\($0.rawValue)/\(name)" } ?? name
         if let folder = overrides {
             let path = folder + "/" + key + ".yaml"
-            if FileManager.default.fileExists(atPath: path), let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) {
+            if let bytes = Platform.readFile(path), let text = String(validating: bytes, as: UTF8.self) {
                 return text
             }
         }

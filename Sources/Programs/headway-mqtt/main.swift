@@ -1,0 +1,3 @@
+import HeadwayMQTTProgram
+
+HeadwayMQTTCommand.main()

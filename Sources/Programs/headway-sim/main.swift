@@ -1,0 +1,3 @@
+import HeadwaySimProgram
+
+HeadwaySim.main()

@@ -1,0 +1,3 @@
+import HeadwaydProgram
+
+Headwayd.main()
