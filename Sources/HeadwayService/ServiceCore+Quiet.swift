@@ -70,7 +70,7 @@ extension ServiceCore {
     }
 
     /// A job began: outside quiet hours the failures of the night count as seen.
-    func noteBeginning(at now: Seconds) {
+    func noteBeginning() {
         if quietHoursInForce(localNow) == nil { unseenFailures = 0 }
     }
 

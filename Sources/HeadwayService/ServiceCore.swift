@@ -187,7 +187,7 @@ public final class ServiceCore: LineHandler {
             // A countdown begun through the service is its own job: it is done when it runs out.
             job.completesAtEnd = options.countdown != nil || options.until != nil
             try registry.begin(id, job, name: options.name, requester: requester, at: now)
-            noteBeginning(at: now)
+            noteBeginning()
         } catch let refusal as JobRefusal {
             throw Self.protocolError(refusal)
         } catch let error as ProgressError {
