@@ -13,6 +13,7 @@ import Musl
 private func cRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }
 private func cWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, buffer, count) }
 private func cClose(_ fd: Int32) -> Int32 { close(fd) }
+private func cOpenForReading(_ path: String) -> Int32 { open(path, O_RDONLY | O_CLOEXEC) }
 private func cPoll(_ fds: UnsafeMutablePointer<pollfd>?, _ count: Int, _ timeout: Int32) -> Int32 { poll(fds, nfds_t(count), timeout) }
 private func cConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 { connect(fd, address, length) }
 
@@ -126,6 +127,21 @@ public enum SystemIO {
     static var userID: UInt32 { getuid() }
 
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// The whole file at `path`, nil when it cannot be read.
+    public static func readFile(_ path: String) -> [UInt8]? {
+        let fd = cOpenForReading(path)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { cRead(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+        }
+    }
 
     // MARK: - Unix sockets
 

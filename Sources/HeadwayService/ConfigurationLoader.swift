@@ -1,4 +1,5 @@
 import Headway
+import HeadwayProtocol
 
 /// Reads a configuration file (YAML) into a ``ServiceConfiguration``. Every mistake is reported
 /// with the file, the line and the key, and unknown keys are mistakes too (a misspelt key must not
@@ -8,7 +9,7 @@ public enum ConfigurationLoader {
     public static let maxFileBytes = 256 * 1024
 
     public static func load(path: String) throws(ConfigurationError) -> ServiceConfiguration {
-        guard let bytes = Platform.readFile(path) else {
+        guard let bytes = SystemIO.readFile(path) else {
             throw ConfigurationError(file: path, line: nil, key: nil, readProblem(path))
         }
         guard bytes.count <= maxFileBytes else {

@@ -1,4 +1,5 @@
 import Headway
+import HeadwayProtocol
 
 /// Keeps ``DurationHistory`` in the service's state folder (`durations` there), so what past runs
 /// took survives restarts. A folder that cannot be written is reported once; the history then lives
@@ -13,7 +14,7 @@ public final class DurationStore {
     public init(folder: String?, logger: ServiceLogger) {
         self.logger = logger
         self.folder = folder
-        history = DurationHistory(text: folder.flatMap { Platform.readFile($0 + "/durations") }.map { String(decoding: $0, as: UTF8.self) } ?? "")
+        history = DurationHistory(text: folder.flatMap { SystemIO.readFile($0 + "/durations") }.map { String(decoding: $0, as: UTF8.self) } ?? "")
     }
 
     public func expected(for name: String) -> Seconds? { history.expected(for: name) }

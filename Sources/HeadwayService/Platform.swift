@@ -232,21 +232,6 @@ enum Platform {
 
 // Files.
 extension Platform {
-    /// The whole file at `path`, nil when it cannot be read.
-    static func readFile(_ path: String) -> [UInt8]? {
-        let fd = cOpen(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { SystemIO.close(fd) }
-        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
-        }
-    }
-
     /// Replaces the file at `path` with `bytes` (through a new file renamed over it: a crash
     /// leaves the old file or the new one, never half of it).
     static func writeFileAtomically(_ path: String, _ bytes: [UInt8]) throws(Failure) {

@@ -6,9 +6,6 @@ import Musl
 #endif
 
 private func cWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, buffer, count) }
-private func cOpen(_ path: String) -> Int32 { open(path, O_RDONLY | O_CLOEXEC) }
-private func cRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }
-private func cClose(_ fd: Int32) -> Int32 { close(fd) }
 
 enum Platform {
     /// Sleeps `seconds` of real time, through interrupting signals.
@@ -24,21 +21,6 @@ enum Platform {
             let show: StaticString = "\u{1B}[?25h\n"
             _ = cWrite(STDOUT_FILENO, show.utf8Start, show.utf8CodeUnitCount)
             _exit(130)
-        }
-    }
-
-    /// The whole file at `path`, nil when it cannot be read.
-    static func readFile(_ path: String) -> [UInt8]? {
-        let fd = cOpen(path)
-        guard fd >= 0 else { return nil }
-        defer { _ = cClose(fd) }
-        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { cRead(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Headway
+import HeadwayProtocol
 import HeadwayService
 import HeadwaySimulator
 
@@ -46,7 +47,7 @@ struct Replay: ParsableCommand {
     func run() throws {
         let clock = ManualClock()
         let (rig, module) = try displays(clock: clock)
-        guard let bytes = Platform.readFile(capture), let text = String(validating: bytes, as: UTF8.self) else {
+        guard let bytes = SystemIO.readFile(capture), let text = String(validating: bytes, as: UTF8.self) else {
             throw ValidationError("cannot read the capture \(capture)")
         }
         var player = CapturePlayer(rig: rig, module: module, clock: clock)

@@ -1,3 +1,5 @@
+import HeadwayProtocol
+
 /// The files of a machine that `headwayd doctor` reads, under `root`: `/` for this machine, a
 /// fixture tree (with `proc/device-tree/model`, `boot/firmware/config.txt`, `dev/` stand-ins …)
 /// in tests and with `--root`. Nothing is ever written.
@@ -12,7 +14,7 @@ public struct MachineView: Sendable {
     public func location(_ path: String) -> String { root == "/" ? path : root + path }
 
     public func text(_ path: String) -> String? {
-        Platform.readFile(location(path)).map { String(decoding: $0, as: UTF8.self) }
+        SystemIO.readFile(location(path)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     public func exists(_ path: String) -> Bool { Platform.exists(location(path)) }

@@ -53,7 +53,7 @@ public enum Presets {
         let key = kind.map { "\($0.rawValue)/\(name)" } ?? name
         if let folder = overrides {
             let path = folder + "/" + key + ".yaml"
-            if let bytes = Platform.readFile(path), let text = String(validating: bytes, as: UTF8.self) {
+            if let bytes = SystemIO.readFile(path), let text = String(validating: bytes, as: UTF8.self) {
                 return text
             }
         }
