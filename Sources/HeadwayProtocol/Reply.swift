@@ -11,6 +11,8 @@ public struct JobStatus: Sendable, Equatable {
     public var etaSeconds: Double?
     /// The percentage and ETA are an estimate from past runs, not reports.
     public var estimate: Bool
+    /// The ETA is the job's own estimate (a tool's), not one the service made.
+    public var etaReported: Bool
     /// How far past its estimate the job runs.
     public var overdueSeconds: Double?
     /// The job the service's single-job outputs show (a long press acts on it).
@@ -18,7 +20,7 @@ public struct JobStatus: Sendable, Equatable {
 
     public init(
         job: String, label: String?, phase: String, percent: Int?, value: Double?, total: Double?, etaSeconds: Double?,
-        estimate: Bool = false, overdueSeconds: Double? = nil, shown: Bool = false
+        estimate: Bool = false, etaReported: Bool = false, overdueSeconds: Double? = nil, shown: Bool = false
     ) {
         self.job = job
         self.label = label
@@ -28,6 +30,7 @@ public struct JobStatus: Sendable, Equatable {
         self.total = total
         self.etaSeconds = etaSeconds
         self.estimate = estimate
+        self.etaReported = etaReported
         self.overdueSeconds = overdueSeconds
         self.shown = shown
     }
@@ -40,6 +43,7 @@ public struct JobStatus: Sendable, Equatable {
         if let total { members.append(("total", .number(total))) }
         if let etaSeconds { members.append(("eta", .number(etaSeconds.rounded()))) }
         if estimate { members.append(("estimate", .bool(true))) }
+        if etaReported { members.append(("eta-reported", .bool(true))) }
         if let overdueSeconds { members.append(("overdue", .number(overdueSeconds.rounded()))) }
         if shown { members.append(("shown", .bool(true))) }
         return .object(members)
@@ -52,7 +56,7 @@ public struct JobStatus: Sendable, Equatable {
         self.init(
             job: job, label: json["label"]?.string, phase: phase, percent: percent,
             value: json["value"]?.number, total: json["total"]?.number, etaSeconds: json["eta"]?.number,
-            estimate: json["estimate"]?.bool ?? false, overdueSeconds: json["overdue"]?.number, shown: json["shown"]?.bool ?? false)
+            estimate: json["estimate"]?.bool ?? false, etaReported: json["eta-reported"]?.bool ?? false, overdueSeconds: json["overdue"]?.number, shown: json["shown"]?.bool ?? false)
     }
 }
 
