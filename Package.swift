@@ -10,6 +10,8 @@ import PackageDescription
 //   HeadwaySimulator virtual devices and the terminal renderer (Simulator/)
 //   Headway          the library product: show progress from a Swift program
 //   HeadwayProtocol  the socket protocol and its transport, shared by client and service
+//   HeadwayClient    report to the service (or a broker) from a Swift program: jobs as values
+//   HeadwayFoundation Foundation's Progress, dates and timers on an indicator or a service job
 //   HeadwayService   jobs, layout, scheduling, configuration, presets and the host loop
 //   HeadwayDemo      the scripted demo job (shared by headway-sim and headway-bench)
 //   HeadwaydProgram, HeadwaySimProgram, HeadwayMQTTProgram   the programs' command lines
@@ -23,6 +25,8 @@ let package = Package(
         .library(name: "HeadwaySimulator", targets: ["HeadwaySimulator"]),
         .library(name: "HeadwayProtocol", targets: ["HeadwayProtocol"]),
         .library(name: "HeadwayService", targets: ["HeadwayService"]),
+        .library(name: "HeadwayClient", targets: ["HeadwayClient"]),
+        .library(name: "HeadwayFoundation", targets: ["HeadwayFoundation"]),
         .executable(name: "headway", targets: ["headway"]),
         .executable(name: "headwayd", targets: ["headwayd"]),
         .executable(name: "headway-sim", targets: ["headway-sim"]),
@@ -78,6 +82,16 @@ let package = Package(
         .target(
             name: "HeadwayMQTT",
             dependencies: ["CMosquitto", "HeadwayCore", "HeadwayProtocol"]
+        ),
+        // A Swift program's client of the service: no Foundation, its I/O on a thread of its own.
+        .target(
+            name: "HeadwayClient",
+            dependencies: ["HeadwayCore", "HeadwayProtocol", "HeadwayMQTT", .product(name: "DequeModule", package: "swift-collections")]
+        ),
+        // The bridges from Foundation (Progress, Date), kept out of every other target.
+        .target(
+            name: "HeadwayFoundation",
+            dependencies: ["Headway", "HeadwayClient"]
         ),
         .target(
             name: "HeadwayService",
@@ -145,7 +159,8 @@ let package = Package(
         .testTarget(name: "HeadwayServiceTests", dependencies: ["HeadwayService", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayLinuxTests", dependencies: ["HeadwayLinux", "HeadwayCore"]),
         .testTarget(name: "HeadwayMQTTTests", dependencies: ["HeadwayMQTT", "HeadwayProtocol"], exclude: ["HomeAssistant"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT"]),
+        .testTarget(name: "HeadwayFoundationTests", dependencies: ["HeadwayFoundation", "Headway", "HeadwaySimulator"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT", "HeadwayClient", "HeadwayFoundation"]),
         // Run in a QEMU guest by Scripts/kernel-test; skipped elsewhere. VM/ holds the guest's
         // init, its test script and the recording drivers' sources.
         .testTarget(

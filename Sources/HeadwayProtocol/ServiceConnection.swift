@@ -90,6 +90,31 @@ public final class ServiceConnection {
         }
     }
 
+    /// Every complete line the service has sent so far — replies and events alike, in order —
+    /// read without waiting (for a client that keeps several requests in flight on its own
+    /// poll(2), such as HeadwayClient's reporting thread). Throws when the connection is gone.
+    public func availableLines() throws(Failure) -> [String] {
+        var lines: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        while true {
+            switch framer.next() {
+            case .line(let line):
+                lines.append(line)
+                continue
+            case .overlong(let bytes): throw Failure(message: "the service at \(path) sent a line of more than \(bytes) bytes")
+            case nil: break
+            }
+            switch SystemIO.read(fd, into: &buffer) {
+            case .bytes(let count): framer.append(buffer[0..<count])
+            case .wouldBlock: return lines
+            case .end:
+                if lines.isEmpty { throw Failure(message: "the service at \(path) closed the connection") }
+                return lines
+            case .failed(let code): throw Failure(message: "lost the connection to \(path): \(SystemIO.describe(code))")
+            }
+        }
+    }
+
     /// Whether a complete line has already been received.
     public var hasBufferedLine: Bool { framer.hasCompleteLine }
 
