@@ -1,7 +1,7 @@
 import HeadwayDevices
 
 /// Plain LEDs on lines of a virtual GPIO chip (a bar graph or a status LED), driven by the real
-/// ``GPIOLEDs`` driver; the terminal shows the lines' levels.
+/// ``/HeadwayDevices/GPIOLEDs`` driver; the terminal shows the lines' levels.
 public final class SimulatedGPIOLEDs: Sendable {
     public let name: String
     public let chip: VirtualGPIOChip

@@ -2,7 +2,7 @@ import HeadwayCore
 import HeadwayDevices
 import HeadwayRender
 
-/// An OLED module in the simulator: the real ``OLEDDisplay`` driver talking over a virtual I2C bus,
+/// An OLED module in the simulator: the real ``/HeadwayDevices/OLEDDisplay`` driver talking over a virtual I2C bus,
 /// or a virtual SPI bus with its D/C and reset lines on a virtual GPIO chip, to a virtual controller
 /// written from its datasheet. What the terminal shows is what that controller's glass shows.
 public final class SimulatedOLED: Sendable {

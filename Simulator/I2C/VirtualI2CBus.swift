@@ -25,8 +25,13 @@ public final class VirtualI2CBus: I2CBus {
 
     private let state = Mutex(State())
 
+    /// A virtual I2C adapter with no targets yet.
+    ///
     /// - Parameters:
+    ///   - name: the bus's name in statistics and captures (`i2c-1`).
+    ///   - clockHz: the bus clock its wire times are counted at.
     ///   - smbusOnly: behave like an SMBus-only adapter: messages of at most 33 bytes.
+    ///   - clock: the clock transactions are stamped with.
     public init(name: String = "i2c-1", clockHz: Double = 100_000, smbusOnly: Bool = false, clock: any ProgressClock) {
         self.name = name
         self.clockHz = clockHz

@@ -81,9 +81,9 @@ public struct OLEDTraffic: Sendable, Equatable {
 /// Headway's units (``OLEDTraffic``: bytes on the wire with every I2C address and control byte, or
 /// the bytes SPI clocks).
 ///
-/// Pictures are in RAM format (``OLEDAddressing``): `rowBytes`-byte rows — pages of a ``Bitmap``
-/// (``Bitmap/bytes``) on the monochrome controllers, pixel rows of a ``Greymap`` (two pixels a byte,
-/// ``Greymap/bytes``) on SSD1327.
+/// Pictures are in RAM format (``/HeadwayDevices/OLEDAddressing``): `rowBytes`-byte rows — pages of a `Bitmap`
+/// (`Bitmap/bytes`) on the monochrome controllers, pixel rows of a `Greymap` (two pixels a byte,
+/// `Greymap/bytes`) on SSD1327.
 public enum OLEDPeerModel: String, CaseIterable, Sendable {
     /// luma.oled (rm-hull/luma.oled 4f73ee3) over luma.core's interfaces (rm-hull/luma.core
     /// 89bd48f, `luma/core/interface/serial.py`). Debian's python3-luma.oled 3.10 with luma.core

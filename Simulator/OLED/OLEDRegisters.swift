@@ -2,7 +2,7 @@ import HeadwayDevices
 
 /// The state of a monochrome, page-addressed controller (SSD1306, SSD1309, SSD1305, SSD1315,
 /// SH1106, SH1107): display RAM and every register the command set writes, starting at the
-/// datasheets' reset values. Bytes come in through ``take(_:isData:)``; what the glass shows is
+/// datasheets' reset values. Bytes come in through `take(_:isData:)`; what the glass shows is
 /// worked out in `MonochromeGlass.swift`.
 public struct OLEDRegisters: Sendable, OLEDCommandInput {
     public enum AddressingMode: Sendable, Equatable { case horizontal, vertical, page }

@@ -2,7 +2,7 @@ import HeadwayDevices
 
 /// The state of an SSD1327 (Solomon Systech SSD1327 Rev 1.8): 128 x 128 x 4-bit display RAM and
 /// every register Table 8-1 writes, starting at their reset values. Bytes come in through
-/// ``take(_:isData:)``; the glass is worked out in `SSD1327Glass.swift`.
+/// `take(_:isData:)`; the glass is worked out in `SSD1327Glass.swift`.
 public struct SSD1327Registers: Sendable, OLEDCommandInput {
     public enum DisplayMode: Sendable, Equatable { case normal, allOn, allOff, inverse }
 

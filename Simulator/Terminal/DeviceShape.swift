@@ -40,6 +40,6 @@ extension SimulatorRig {
             + chains.filter { !$0.layout.isRing }.map(RigDevice.chain) + lights.map(RigDevice.lamps)
     }
 
-    /// The shapes of ``devices``, in their order.
+    /// The shapes of the rig's devices, in the order they are laid out.
     public var shapes: [DeviceShape] { devices.map(\.shape) }
 }

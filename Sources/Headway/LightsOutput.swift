@@ -7,7 +7,7 @@ public final class LightsOutput: IndicatorOutput {
     public let style: any ProgressStyle<LineLevels>
     private let lastSent = Mutex<[Bool]?>(nil)
 
-    /// `device` drawn in `style` (default: ``BarGraphStyle``; ``StatusLEDStyle`` for one LED).
+    /// `device` drawn in `style` (default: ``/HeadwayRender/BarGraphStyle``; ``/HeadwayRender/StatusLEDStyle`` for one LED).
     public init(_ device: any LineLevelsDevice, style: (any ProgressStyle<LineLevels>)? = nil) {
         self.device = device
         self.style = style ?? (device.count == 1 ? StatusLEDStyle() : BarGraphStyle())

@@ -17,19 +17,19 @@ import Synchronization
 /// try indicator.finish(.succeeded)
 /// await indicator.run()   // draws until the success signal has been shown
 /// ```
-/// Reports are checked and refused with a ``ProgressError`` that leaves the job as it was. Drawing
+/// Reports are checked and refused with a ``/HeadwayCore/ProgressError`` that leaves the job as it was. Drawing
 /// happens in ``refresh()`` (or ``run(framesPerSecond:onFailure:)``), at the time of the injected clock.
 ///
 /// Where it differs from `ProgressView`, and why:
 /// - Labels are text, not views: an output draws them in its own font, cut to fit its glass.
 /// - A value is never clamped silently: NaN, infinite and negative values and totals that are
-///   not above 0 are refused with a ``ProgressError``; a value above the total is shown full
+///   not above 0 are refused with a ``/HeadwayCore/ProgressError``; a value above the total is shown full
 ///   only once the job has succeeded (at most 99 % before).
-/// - A timer's interval is in seconds of the indicator's clock (``ProgressClock``); the core has
+/// - A timer's interval is in seconds of the indicator's clock (``/HeadwayCore/ProgressClock``); the core has
 ///   no `Date` (HeadwayFoundation takes a `ClosedRange<Date>`).
 /// - An indicator has a life `ProgressView` does not: a grace delay before it shows, a stall when
 ///   reports stop, an outcome when it finishes (``finish(_:)``), then it goes dark.
-/// - Styles conform to ``ProgressStyle`` (or ``DisplayStyle``) per medium rather than to
+/// - Styles conform to ``/HeadwayRender/ProgressStyle`` (or ``/HeadwayRender/DisplayStyle``) per medium rather than to
 ///   `ProgressViewStyle`, and are given to each output.
 public final class ProgressIndicator: Sendable {
     private let job: Mutex<ProgressJob>
@@ -51,7 +51,7 @@ public final class ProgressIndicator: Sendable {
     /// Begins a job at `value` of `total` (as `ProgressView(value:total:)`: total 1 by default;
     /// a `nil` value is indeterminate).
     ///
-    /// - Throws: ``ProgressError`` for a value or total the job would refuse.
+    /// - Throws: ``/HeadwayCore/ProgressError`` for a value or total the job would refuse.
     public convenience init(
         value: Double?, total: Double = 1, label: String? = nil, currentValueLabel: String? = nil, outputs: [any IndicatorOutput],
         appearance: Appearance = .standard, policy: LifecyclePolicy = .standard, clock: any ProgressClock = MonotonicClock()
@@ -67,7 +67,7 @@ public final class ProgressIndicator: Sendable {
     /// `ProgressView(timerInterval:countsDown:)`: emptying as time passes when `countsDown`,
     /// filling otherwise). An interval that began earlier shows the part already passed.
     ///
-    /// - Throws: ``ProgressError/invalidInterval(start:end:)`` for an empty or infinite interval.
+    /// - Throws: ``/HeadwayCore/ProgressError/invalidInterval(start:end:)`` for an empty or infinite interval.
     public convenience init(
         timerInterval: ClosedRange<Seconds>, countsDown: Bool = true, label: String? = nil, currentValueLabel: String? = nil,
         outputs: [any IndicatorOutput], appearance: Appearance = .standard, policy: LifecyclePolicy = .standard,

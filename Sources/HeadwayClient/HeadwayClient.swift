@@ -26,7 +26,7 @@ import HeadwayProtocol
 ///   latest label and progress, its subscription and its pause.
 /// - A job lives as long as this process: the service watches its process id, and ends the job
 ///   as failed if the program dies without finishing it.
-/// - Bad numbers are refused here with ``ProgressError`` before anything is sent; what the
+/// - Bad numbers are refused here with ``/HeadwayCore/ProgressError`` before anything is sent; what the
 ///   service refuses (another user's job, its job limit) is kept in ``lastRefusal`` and
 ///   ``Job/refusal``, and never thrown at the program's work.
 ///
@@ -92,6 +92,7 @@ public final class HeadwayClient: Sendable {
     /// reporting.
     ///
     /// - Parameters:
+    ///   - id: the job's id on the service (the same id begins the job again).
     ///   - label: what the job is, shown beside it.
     ///   - total: the amount of work; without it the job is indeterminate until a report gives one.
     ///   - name: what runs of the same job share (`"nightly backup"`), so the service learns how
@@ -183,7 +184,7 @@ public final class HeadwayClient: Sendable {
         return stream
     }
 
-    /// Ends every running job as ``Outcome/ended`` (nobody reports to them any more), sends what
+    /// Ends every running job as ``/HeadwayCore/Outcome/ended`` (nobody reports to them any more), sends what
     /// is unsent within ``timeout``, and stops the client's thread. Later reports are refused.
     /// A client that is released closes the same way, without waiting.
     public func close() async {

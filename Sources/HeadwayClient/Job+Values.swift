@@ -6,7 +6,7 @@ extension Job {
     /// job as succeeded when the sequence ends, as failed when it throws (and throws that error
     /// on), and leaves it running when the task is cancelled.
     ///
-    /// - Throws: a ``ProgressError`` for a value the service would refuse (nothing is sent), or
+    /// - Throws: a ``/HeadwayCore/ProgressError`` for a value the service would refuse (nothing is sent), or
     ///   what the sequence threw.
     public func follow<Values: AsyncSequence>(_ values: Values, total: Double? = nil) async throws where Values.Element == Double {
         do {

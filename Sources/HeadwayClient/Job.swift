@@ -26,7 +26,7 @@ public struct Job: Sendable, Hashable {
     /// `ProgressView(value:total:)` takes it. Values above the total are clamped by the service.
     /// `timeRemaining` is the job's own estimate of the time it has left, shown as an estimate.
     ///
-    /// - Throws: ``ProgressError`` for a value that is not a finite number ≥ 0, a total that is
+    /// - Throws: ``/HeadwayCore/ProgressError`` for a value that is not a finite number ≥ 0, a total that is
     ///   not above 0, or a job that is over; nothing is sent then.
     public func update(value: Double, total: Double? = nil, label: String? = nil, timeRemaining: Duration? = nil) async throws(ProgressError) {
         let eta = timeRemaining?.seconds
@@ -90,16 +90,16 @@ public struct Job: Sendable, Hashable {
     /// has not ended it).
     public var isRunning: Bool { client.core.read { $0.record(key)?.isRunning ?? false } }
 
-    /// What happens to the job from now on: ``JobEvent/Kind/paused`` and
-    /// ``JobEvent/Kind/resumed`` when it was begun with ``JobControls/pause``,
-    /// ``JobEvent/Kind/cancelRequested`` with ``JobControls/cancel``, and
-    /// ``JobEvent/Kind/finished`` when the service ended it (a countdown that ran out, a long
+    /// What happens to the job from now on: ``/HeadwayProtocol/JobEvent/Kind/paused`` and
+    /// ``/HeadwayProtocol/JobEvent/Kind/resumed`` when it was begun with ``JobControls/pause``,
+    /// ``/HeadwayProtocol/JobEvent/Kind/cancelRequested`` with ``JobControls/cancel``, and
+    /// ``/HeadwayProtocol/JobEvent/Kind/finished`` when the service ended it (a countdown that ran out, a long
     /// press on a job without ``JobControls/cancel``). The stream ends when the job does.
     ///
     /// A pause must be honoured: the job is shown paused because the program said it stops its
-    /// work (``JobControls/pause``), so stop until ``JobEvent/Kind/resumed`` comes. A cancel
+    /// work (``JobControls/pause``), so stop until ``/HeadwayProtocol/JobEvent/Kind/resumed`` comes. A cancel
     /// request asks the program to stop and then ``finish(_:)`` the job
-    /// ``Outcome/cancelled``. Each call makes a stream of its own (for one reader); it keeps the
+    /// ``/HeadwayCore/Outcome/cancelled``. Each call makes a stream of its own (for one reader); it keeps the
     /// newest 64 events its reader has not taken.
     public func events() -> AsyncStream<JobEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: JobEvent.self, bufferingPolicy: .bufferingNewest(64))

@@ -10,7 +10,7 @@ extension Job {
     ///
     /// Cancelling the job from a button (a cancel request, or the service cancelling a job that
     /// takes none) cancels the progress; a pause pauses it (for a job begun with
-    /// ``JobControls/pause``) and a resume resumes it.
+    /// ``/HeadwayClient/JobControls/pause``) and a resume resumes it.
     @discardableResult
     public func follow(_ progress: Progress, every interval: Duration = defaultProgressLookInterval) async -> Outcome? {
         let events = self.events()
@@ -56,11 +56,11 @@ extension Job {
 extension HeadwayClient {
     /// Begins job `id` for `progress` and reports it until it finishes or is cancelled
     /// (``Job/follow(_:every:)``), ending the job as succeeded or cancelled; returns how it ended
-    /// (nil when the calling task was cancelled first: the job is then ended as ``Outcome/ended``
+    /// (nil when the calling task was cancelled first: the job is then ended as `Outcome/ended`
     /// unless the caller finishes it). A cancel from a button cancels the progress; a pause
     /// pauses it when it is pausable.
     ///
-    /// - Throws: ``ClientError`` for a job id that may not name a job.
+    /// - Throws: ``/HeadwayClient/ClientError`` for a job id that may not name a job.
     @discardableResult
     public func report(
         _ progress: Progress, as id: String, label: String? = nil, name: String? = nil, every interval: Duration = defaultProgressLookInterval
@@ -75,9 +75,9 @@ extension HeadwayClient {
 
     /// Begins a countdown to the end of `timerInterval`, as `ProgressView(timerInterval:)` takes
     /// it. The service's countdown runs from the moment it is begun: a range that began earlier
-    /// starts full there (a local ``ProgressIndicator`` shows the part already passed).
+    /// starts full there (a local ``/Headway/ProgressIndicator`` shows the part already passed).
     ///
-    /// - Throws: ``ClientError/invalidTimer(_:)`` for a range that has ended.
+    /// - Throws: ``/HeadwayClient/ClientError/invalidTimer(_:)`` for a range that has ended.
     public func countdown(_ id: String, label: String? = nil, timerInterval: ClosedRange<Date>, name: String? = nil, controls: JobControls = []) async throws(ClientError) -> Job {
         let left = timerInterval.upperBound.timeIntervalSinceNow
         guard left > 0 else { throw .invalidTimer("the timer ended \(Int(-left)) s ago; a countdown ends in the future") }

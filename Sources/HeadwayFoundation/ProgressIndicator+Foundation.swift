@@ -7,7 +7,7 @@ extension ProgressIndicator {
     /// earlier shows the part already passed. The dates are placed on the indicator's clock now,
     /// so a later change of the system's date does not move the timer.
     ///
-    /// - Throws: ``ProgressError/invalidInterval(start:end:)`` for an empty range.
+    /// - Throws: `ProgressError/invalidInterval(start:end:)` for an empty range.
     public convenience init(
         timerInterval: ClosedRange<Date>, countsDown: Bool = true, label: String? = nil, currentValueLabel: String? = nil,
         outputs: [any IndicatorOutput], appearance: Appearance = .standard, policy: LifecyclePolicy = .standard,
@@ -25,10 +25,10 @@ extension ProgressIndicator {
     /// Shows `progress` until it finishes (the job succeeded), is cancelled (cancelled), or the
     /// calling task is cancelled (the job is left as it is, for the caller to finish): its
     /// fraction — children's work included —, whether it is indeterminate, and its description
-    /// where Foundation gives one (``setLabel(_:)`` otherwise). Returns how the job ended, or nil
+    /// where Foundation gives one (``/Headway/ProgressIndicator/setLabel(_:)`` otherwise). Returns how the job ended, or nil
     /// when the task was cancelled first.
     ///
-    /// A long press of a button handed to ``handle(_:)`` cancels the progress; a short press
+    /// A long press of a button handed to ``/Headway/ProgressIndicator/handle(_:)`` cancels the progress; a short press
     /// pauses it when it is pausable (`isPausable`) and is turned down otherwise, since nothing
     /// would stop the work. A progress paused by its own program shows as paused.
     @discardableResult

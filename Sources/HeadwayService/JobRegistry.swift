@@ -49,7 +49,7 @@ public struct JobRegistry: Sendable {
     }
 
     /// What ``advance(to:)`` found: jobs forgotten, and jobs whose timer ran out (for the owner of
-    /// the registry to finish, see ``ProgressJob/timerRanOut(at:)``).
+    /// the registry to finish, see `ProgressJob/timerRanOut(at:)`).
     public struct Advance: Sendable, Equatable {
         public var departures: [Departure] = []
         public var ranOut: [String] = []

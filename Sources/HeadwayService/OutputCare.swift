@@ -1,6 +1,6 @@
 import Headway
 
-/// How the service spares a display: ``DisplayCare`` (the picture moves, dims when unchanged,
+/// How the service spares a display: ``/Headway/DisplayCare`` (the picture moves, dims when unchanged,
 /// sleeps when blank) and how long the last job's result stays up, dim, after its signal.
 public struct OutputCare: Sendable, Equatable {
     public var display: DisplayCare

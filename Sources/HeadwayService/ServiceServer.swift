@@ -10,7 +10,7 @@ import HeadwayProtocol
 /// the systemd watchdog get their turn. A connection is read from again only once what was read
 /// from it is answered and its replies are being taken (back-pressure both ways: neither its input
 /// nor its output grows without bound), and one silent for ``Limits/idleTimeout`` without following
-/// any job is closed. At most ``connectionLimit`` clients are connected; one more is told so and closed.
+/// any job is closed. At most ``Limits/connectionLimit`` clients are connected; one more is told so and closed.
 /// When the process runs out of file descriptors, accepting pauses briefly instead of spinning.
 public final class ServiceServer {
     public enum Limits {

@@ -67,9 +67,15 @@ public final class ButtonMonitor: Sendable {
     private let clock: any ProgressClock
     private let debouncer: Mutex<ButtonDebouncer>
 
+    /// Watches the button on line `offset` of `chip`.
+    ///
     /// - Parameters:
+    ///   - chip: the GPIO chip the button is wired to.
+    ///   - offset: the line's number on that chip.
+    ///   - bias: the line's pull; a button to ground with the pull-up on (the usual wiring) is the default.
+    ///   - activeLow: whether a pressed button reads low (true for a button to ground).
     ///   - clock: the clock the line's edge timestamps are on (the kernel's monotonic clock on Linux).
-    ///   - activeLow, bias: a button to ground with the pull-up on (the usual wiring) is the default.
+    ///   - debouncer: turns the bouncing edges into short and long presses.
     public init(chip: any GPIOChip, offset: UInt32, bias: GPIOBias = .pullUp, activeLow: Bool = true, clock: any ProgressClock, debouncer: ButtonDebouncer = ButtonDebouncer()) throws(DeviceError) {
         line = try chip.requestInput(offset, bias: bias, activeLow: activeLow)
         self.clock = clock

@@ -13,9 +13,17 @@ public struct OLEDConfiguration: Sendable, Equatable {
     /// SSD1315; SSD1309 modules always are).
     public var externalVCC: Bool
 
+    /// A module of `controller`, checked against the modules it is sold on.
+    ///
     /// - Parameters:
-    ///   - width, height: the glass, as the controller's modules are sold (default: its first).
+    ///   - controller: the display's controller chip.
+    ///   - width: the glass's width, as the controller's modules are sold (default: its first module's).
+    ///   - height: the glass's height (default: its first module's).
+    ///   - address: the I2C address (0x3C, or 0x3D with the module's address pad set).
+    ///   - rotation: how the module is mounted.
     ///   - contrast: default: the controller's usual value.
+    ///   - inverted: lit pixels for dark ones and back.
+    ///   - externalVCC: the module has an external panel supply instead of the charge pump.
     public init(
         controller: OLEDController, width: Int? = nil, height: Int? = nil, address: UInt8 = 0x3C, rotation: OLEDRotation = .upright,
         contrast: UInt8? = nil, inverted: Bool = false, externalVCC: Bool = false

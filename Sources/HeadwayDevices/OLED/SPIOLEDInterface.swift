@@ -16,7 +16,11 @@ public final class SPIOLEDInterface: OLEDInterface {
     /// The D/C# level last set, nil when unknown (at first, and after a failure).
     private let level = Mutex<Bool?>(nil)
 
+    /// An OLED module on 4-wire SPI.
+    ///
     /// - Parameters:
+    ///   - bus: the SPI bus (its chip select is the module's CS#).
+    ///   - settings: the bus's speed and mode for this module.
     ///   - dataCommand: the D/C# line, requested as an output (logical = physical: high is data).
     ///   - reset: the RES# line, or nil when the module's reset is not wired.
     public init(bus: any SPIBus, settings: SPISettings, dataCommand: any GPIOOutputLines, reset: OLEDResetLine?) {

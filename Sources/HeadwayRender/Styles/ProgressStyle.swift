@@ -1,7 +1,7 @@
 import HeadwayCore
 
 /// A way of drawing progress, like SwiftUI's `ProgressViewStyle`: a pure function from one moment
-/// of a job to pixels on a surface (an ``LEDFrame``, ``LineLevels`` or a ``Bitmap``; see also
+/// of a job to pixels on a surface (an ``LEDFrame``, ``/HeadwaySurfaces/LineLevels`` or a ``/HeadwaySurfaces/Bitmap``; see also
 /// ``DisplayStyle``, which draws on displays of any depth).
 ///
 /// Write your own by conforming a value type:
@@ -22,7 +22,7 @@ public protocol ProgressStyle<Surface>: Sendable {
 }
 
 /// A way of drawing progress on a display, at whatever depth it has: the same drawing makes a
-/// 1-bit ``Bitmap`` for a monochrome OLED and a 16-level ``Greymap`` for a greyscale one, each
+/// 1-bit ``/HeadwaySurfaces/Bitmap`` for a monochrome OLED and a 16-level ``/HeadwaySurfaces/Greymap`` for a greyscale one, each
 /// drawing primitive asking the surface for its levels (``Shade``). The built-in display styles are
 /// these; a style of your own can be one too, or a `ProgressStyle<Bitmap>` for 1-bit pictures only.
 public protocol DisplayStyle: Sendable {
