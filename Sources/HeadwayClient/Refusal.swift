@@ -10,6 +10,7 @@ public struct Refusal: Sendable, Equatable, CustomStringConvertible {
     /// The service's answer: the member it refused and why.
     public var error: ProtocolError
 
+    /// A refusal of a request about `job` (nil: about no job), as the service answered it.
     public init(job: String?, error: ProtocolError) {
         self.job = job
         self.error = error
