@@ -151,7 +151,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "headway-bench",
-            dependencies: ["Headway", "HeadwayDemo", "HeadwaySimulator"]
+            dependencies: ["Headway", "HeadwayDemo", "HeadwaySimulator", "HeadwayClient"]
         ),
         .testTarget(name: "HeadwayCoreTests", dependencies: ["HeadwayCore"]),
         .testTarget(name: "HeadwayRenderTests", dependencies: ["HeadwayRender"], exclude: ["Golden"]),

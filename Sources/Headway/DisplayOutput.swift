@@ -24,7 +24,9 @@ public final class DisplayOutput: IndicatorOutput {
         var asleep = false
     }
 
+    /// The display drawn on.
     public let device: any DisplayDevice
+    /// How the display's pixels are spared (moved, dimmed, turned off when blank).
     public let care: DisplayCare
     private let look: Look
     private let state = Mutex(State())

@@ -14,6 +14,7 @@ public struct DisplayedValue: Sendable, Equatable {
     private var target: Double
     private var startedAt: Seconds
 
+    /// A shown value at `fraction` from `time`, easing over `duration` seconds to each new target.
     public init(duration: Seconds, startingAt fraction: Double = 0, at time: Seconds = 0) {
         self.duration = duration
         from = fraction

@@ -22,6 +22,7 @@ public struct LifecyclePolicy: Sendable, Equatable {
     public var easing: Seconds
 
     public init(
+        /// The timings given; each default is the one documented on its property.
         grace: Seconds = 2,
         stallAfter: Seconds = 30,
         linger: Seconds = 3,
@@ -37,5 +38,6 @@ public struct LifecyclePolicy: Sendable, Equatable {
         self.easing = easing
     }
 
+    /// Every timing at its default.
     public static let standard = LifecyclePolicy()
 }

@@ -11,6 +11,7 @@ import Synchronization
 /// control byte) as the command and at most 32 data bytes, so ``maxMessageLength`` is 33 there.
 /// Errors carry the Platform.lastError and say what to do (see ``/HeadwayDevices/DeviceError``).
 public final class LinuxI2CBus: I2CBus {
+    /// How transactions reach the adapter.
     public enum Mode: Sendable, Equatable {
         /// `I2C_RDWR` messages (adapters with `I2C_FUNC_I2C`).
         case plainI2C
@@ -19,7 +20,9 @@ public final class LinuxI2CBus: I2CBus {
     }
 
     public let name: String
+    /// The device node (`/dev/i2c-1`).
     public let path: String
+    /// How transactions reach this adapter, as it said it can.
     public let mode: Mode
 
     private struct Handle {
