@@ -2,12 +2,19 @@ import HeadwayCore
 
 /// One job as `status` reports it.
 public struct JobStatus: Sendable, Equatable {
+    /// The job's id.
     public var job: String
+    /// What the job is.
     public var label: String?
+    /// Its phase (docs/protocol.md, "Phases and liveness"): `active`, `stalled`, `succeeded` ….
     public var phase: String
+    /// The percentage shown, rounded down (never 100 before the job succeeded).
     public var percent: Int?
+    /// The value reported.
     public var value: Double?
+    /// The job's total.
     public var total: Double?
+    /// Seconds left, when known.
     public var etaSeconds: Double?
     /// The percentage and ETA are an estimate from past runs, not reports.
     public var estimate: Bool
@@ -18,6 +25,7 @@ public struct JobStatus: Sendable, Equatable {
     /// The job the service's single-job outputs show (a long press acts on it).
     public var shown: Bool
 
+    /// A status of each member given.
     public init(
         job: String, label: String?, phase: String, percent: Int?, value: Double?, total: Double?, etaSeconds: Double?,
         estimate: Bool = false, etaReported: Bool = false, overdueSeconds: Double? = nil, shown: Bool = false
@@ -71,6 +79,7 @@ public struct QuietNote: Sendable, Equatable {
     /// Whether a button press has lit the outputs for a while.
     public var woken: Bool
 
+    /// Quiet hours until `until` at most `brightness`.
     public init(until: String, brightness: Double, marksFailures: Bool = true, woken: Bool = false) {
         self.until = until
         self.brightness = brightness
@@ -100,12 +109,15 @@ public struct QuietNote: Sendable, Equatable {
 
 /// The service's answer to one request line.
 public enum Reply: Sendable, Equatable {
+    /// The request was taken.
     case ok
     /// `status`: the jobs listed, how many more exist than a reply lists, and the quiet hours in
     /// force, if any.
     case jobs([JobStatus], omitted: Int, quiet: QuietNote?)
+    /// The request was refused: which member and why.
     case error(ProtocolError)
 
+    /// The reply as one line of JSON (no newline).
     public var line: String {
         let v: (String, JSONValue) = ("v", .number(Double(WireProtocol.version)))
         switch self {

@@ -4,12 +4,16 @@ import HeadwayCore
 /// budget it was opened with runs out, so a hook never hangs on an absent or stuck service.
 /// Events that arrive while a reply is awaited are kept for ``nextEvent()``.
 public final class ServiceConnection {
+    /// Why the connection gave up: the service absent, silent past the deadline, or gone.
     public struct Failure: Error, CustomStringConvertible {
+        /// What happened, naming the socket.
         public let message: String
         public var description: String { message }
     }
 
+    /// The connected socket (non-blocking), for a caller's own poll(2).
     public let fd: Int32
+    /// The socket's path.
     public let path: String
     private var framer = LineFramer(maxLineBytes: WireProtocol.maxReplyBytes)
     private var deadline: Double
@@ -58,6 +62,7 @@ public final class ServiceConnection {
     /// The oldest event received and not yet taken.
     public func nextEvent() -> JobEvent? { events.isEmpty ? nil : events.removeFirst() }
 
+    /// Writes `text` whole, waiting while the socket is full, until the deadline.
     public func write(_ text: String) throws(Failure) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
