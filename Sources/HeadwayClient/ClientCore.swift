@@ -1,18 +1,17 @@
 import HeadwayCore
-import Synchronization
 
 /// What a client's callers and its reporting thread share: the state behind its mutex, the pipe
 /// that wakes the thread, and the clock. Callers change the state and return; they never wait
 /// for I/O, and a wake-up byte is written only when the thread has not already been woken, so
 /// a burst of reports costs one system call at most.
 final class ClientCore: Sendable {
-    let state: Mutex<ClientState>
+    let state: Locked<ClientState>
     let wakeRead: Int32
     let wakeWrite: Int32
     let clock = MonotonicClock()
 
     init(settings: ClientState.Settings) {
-        state = Mutex(ClientState(settings: settings))
+        state = Locked(ClientState(settings: settings))
         (wakeRead, wakeWrite) = Platform.wakePipe()
     }
 

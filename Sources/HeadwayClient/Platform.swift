@@ -72,3 +72,30 @@ enum Platform {
         while buffer.withUnsafeMutableBytes({ cRead(fd, $0.baseAddress, $0.count) }) > 0 {}
     }
 }
+
+/// A value behind a POSIX mutex: the state a client's callers and its reporting thread share.
+/// Not `Synchronization.Mutex`, which waits on a futex of its own that ThreadSanitizer does not
+/// see as a lock: under TSan every access through it was reported as a race (Scripts/test-sanitized
+/// runs the client's suites under TSan), while pthread_mutex_lock is one it follows.
+final class Locked<State>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var state: State
+
+    init(_ state: State) {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        self.state = state
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&state)
+    }
+}
