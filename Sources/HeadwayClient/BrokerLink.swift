@@ -67,7 +67,8 @@ final class BrokerLink {
         if let existing = sessions[id] {
             session = existing
         } else {
-            guard case .begin = request else { return }
+            // A job's first request on this connection: its begin, or the end of a job that ended
+            // while the broker was away (which displays may still show, from what it retained).
             made += 1
             session = try MQTTSession(settings, clientID: JobPublication.clientID("swift\(made)"), will: JobPublication.will(source: source, job: id))
             try session.connect(keepAlive: 30, until: core.now + timeout)

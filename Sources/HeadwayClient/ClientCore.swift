@@ -1,4 +1,5 @@
 import HeadwayCore
+import HeadwayProtocol
 
 /// What a client's callers and its reporting thread share: the state behind its mutex, the pipe
 /// that wakes the thread, and the clock. Callers change the state and return; they never wait
@@ -13,6 +14,12 @@ final class ClientCore: Sendable {
     init(settings: ClientState.Settings) {
         state = Locked(ClientState(settings: settings))
         (wakeRead, wakeWrite) = Platform.wakePipe()
+    }
+
+    /// The reporting thread has ended (it holds the core while it runs): the pipe goes.
+    deinit {
+        SystemIO.close(wakeRead)
+        SystemIO.close(wakeWrite)
     }
 
     var now: Seconds { clock.now }

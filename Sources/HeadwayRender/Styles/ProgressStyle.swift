@@ -16,6 +16,7 @@ import HeadwayCore
 /// `render` must depend only on its arguments: the same configuration gives the same pixels, which
 /// is what lets the simulator, the snapshot tests and the real hardware agree.
 public protocol ProgressStyle<Surface>: Sendable {
+    /// What the style draws into: an `LEDFrame`, a `Bitmap` or `LineLevels`.
     associatedtype Surface
     /// Draws `configuration` over the whole of `surface` (every pixel is written).
     func render(_ configuration: ProgressStyleConfiguration, into surface: inout Surface)
@@ -33,13 +34,16 @@ public protocol DisplayStyle: Sendable {
 /// What a style is given: the job at one moment, how it should look, and how many other jobs are
 /// running that this surface does not show.
 public struct ProgressStyleConfiguration: Sendable, Equatable {
+    /// The job as it is to be drawn now.
     public var snapshot: ProgressSnapshot
+    /// The colours and brightness to draw it in.
     public var appearance: Appearance
     /// Other jobs running that this output does not show (a display shows "+2", a ring a marker).
     public var otherJobs: Int
     /// What an idle frame may still show (the last result, unseen failures).
     public var notices: Notices
 
+    /// The moment `snapshot` in `appearance`, with `otherJobs` running beside it and the idle `notices`.
     public init(snapshot: ProgressSnapshot, appearance: Appearance = .standard, otherJobs: Int = 0, notices: Notices = .none) {
         self.snapshot = snapshot
         self.appearance = appearance
