@@ -15,7 +15,9 @@ public enum ButtonEvent: Sendable, Equatable {
 /// released within ``longPress`` seconds is a short press; one held that long is a long press,
 /// reported at that moment (and its release reports nothing).
 public struct ButtonDebouncer: Sendable {
+    /// How long a level must stay put to count, in seconds (contacts bounce for a few ms).
     public var debounce: Seconds
+    /// How long a press must be held to be a long press, in seconds.
     public var longPress: Seconds
 
     private var stable = false
@@ -23,6 +25,7 @@ public struct ButtonDebouncer: Sendable {
     private var pressedAt: Seconds?
     private var longReported = false
 
+    /// A debouncer with the given timings.
     public init(debounce: Seconds = 0.03, longPress: Seconds = 1.5) {
         self.debounce = debounce
         self.longPress = longPress

@@ -1,13 +1,16 @@
 /// How an OLED module is built and how it should be driven.
 public struct OLEDConfiguration: Sendable, Equatable {
+    /// The display's controller chip.
     public let controller: OLEDController
     /// The module: its glass and how the glass is wired to the controller.
     public let module: OLEDModule
     /// The 7-bit I2C address: 0x3C (SA0 low) or 0x3D (ignored on SPI).
     public var address: UInt8
+    /// How the module is mounted.
     public var rotation: OLEDRotation
     /// 0…255; the controller's contrast (segment current), Headway's brightness for displays.
     public var contrast: UInt8
+    /// Lit pixels for dark ones and back.
     public var inverted: Bool
     /// Modules powered with an external panel supply instead of the internal charge pump (SSD1306,
     /// SSD1315; SSD1309 modules always are).
@@ -57,6 +60,7 @@ public struct OLEDConfiguration: Sendable, Equatable {
 
     /// The picture's size: the glass's, turned as the module is mounted.
     public var width: Int { rotation.swapsAxes ? module.height : module.width }
+    /// The picture's height: the glass's, turned as mounted.
     public var height: Int { rotation.swapsAxes ? module.width : module.height }
 
     /// The controller's facts.

@@ -9,7 +9,9 @@ import Synchronization
 /// in one call; chip select is asserted per message, which every controller here allows (CS# high
 /// only ends a byte stream, it does not reset the command decoder).
 public final class SPIOLEDInterface: OLEDInterface {
+    /// The SPI bus the module is on.
     public let bus: any SPIBus
+    /// Its speed and mode.
     public let settings: SPISettings
     private let dataCommand: any GPIOOutputLines
     private let resetLine: OLEDResetLine?
