@@ -8,13 +8,19 @@ import HeadwayRender
 public final class SimulatedOLED: Sendable {
     /// How the module is connected.
     public enum Link: Sendable {
+        /// On a virtual I2C bus.
         case i2c(VirtualI2CBus)
+        /// On a virtual SPI bus, its D/C and reset lines on a virtual GPIO chip.
         case spi(VirtualSPIBus, lines: VirtualGPIOChip)
     }
 
+    /// The display's name on screen and in snapshots.
     public let name: String
+    /// The controller model that decodes what it is sent.
     public let chip: VirtualOLED
+    /// The real driver, talking to the model.
     public let driver: OLEDDisplay
+    /// How it is connected.
     public let link: Link
 
     /// The module at its configured address on `bus`, driven on the bus's (simulated) clock, with
@@ -56,5 +62,6 @@ public final class SimulatedOLED: Sendable {
     public var picture: Bitmap { chip.picture }
     /// What the module's glass shows, with its grey levels (on/off modules: 0 or 15).
     public var glass: Greymap { chip.glass }
+    /// Whether the controller has 16 grey levels.
     public var isGreyscale: Bool { chip.isGreyscale }
 }

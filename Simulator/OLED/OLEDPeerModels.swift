@@ -44,6 +44,7 @@ public enum OLEDLink: Sendable, Equatable, CustomStringConvertible {
 /// its address byte and its bytes (the control byte included) and each transaction runs from a
 /// START to a STOP; on SPI, the bytes clocked.
 public struct OLEDTraffic: Sendable, Equatable {
+    /// The bus the traffic is counted on.
     public let link: OLEDLink
     /// Bytes on the wire.
     public private(set) var bytes = 0
@@ -54,6 +55,7 @@ public struct OLEDTraffic: Sendable, Equatable {
     /// counts them; on SPI 8 a byte.
     public private(set) var clocks = 0
 
+    /// Nothing counted yet, on `link`.
     public init(link: OLEDLink) { self.link = link }
 
     /// Seconds on a bus clocked at `hertz` (on SPI, the clock the controller really produces).
