@@ -21,8 +21,8 @@ public struct LifecyclePolicy: Sendable, Equatable {
     /// How long the shown value takes to ease to a newly reported one. Default 0.6 s.
     public var easing: Seconds
 
+    /// The timings given; each default is the one documented on its property.
     public init(
-        /// The timings given; each default is the one documented on its property.
         grace: Seconds = 2,
         stallAfter: Seconds = 30,
         linger: Seconds = 3,

@@ -20,8 +20,11 @@ public enum Focus: String, Sendable, CaseIterable {
 /// segment goes dark and the others stay where they are; a new job takes the first free segment, or
 /// a new one at the end (the segments then share the strip again).
 public struct OutputLayout: Sendable {
+    /// What an output draws in a frame.
     public enum Drawing: Sendable {
+        /// One job on the whole output.
         case one(ProgressStyleConfiguration)
+        /// Each running job in a segment of the strip.
         case segments([LEDOutput.Segment])
     }
 

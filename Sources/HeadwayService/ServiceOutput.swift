@@ -3,13 +3,19 @@ import Headway
 /// One output of the service: what it is, at most how often it draws, and what it last failed with.
 /// Owned by the service's loop (not shared between threads).
 public final class ServiceOutput {
+    /// What the output is.
     public enum Medium {
+        /// An LED chain.
         case leds(LEDOutput)
+        /// A display.
         case display(DisplayOutput)
+        /// Plain GPIO LEDs.
         case lights(LightsOutput)
     }
 
+    /// Its name.
     public let name: String
+    /// What it is.
     public let medium: Medium
     /// The output's useful rate: more frames than this are not drawn.
     public let framesPerSecond: Double
@@ -29,6 +35,7 @@ public final class ServiceOutput {
     /// The last result it shows once the job's signal is over, and until when.
     var lastResult: (result: LastResult, until: Seconds)?
 
+    /// An output called `name` drawing at most `framesPerSecond`.
     public init(name: String, medium: Medium, framesPerSecond: Double, quietHours: QuietHours? = nil, care: OutputCare = .off) {
         self.name = name
         self.medium = medium

@@ -13,12 +13,17 @@ import HeadwayProtocol
 /// any job is closed. At most ``Limits/connectionLimit`` clients are connected; one more is told so and closed.
 /// When the process runs out of file descriptors, accepting pauses briefly instead of spinning.
 public final class ServiceServer {
+    /// The limits of docs/protocol.md.
     public enum Limits {
+        /// Clients connected at once.
         public static let connectionLimit = 128
+        /// Bytes read from one connection in one round of the loop.
         public static let readChunk = 64 * 1024
+        /// Lines answered for one connection in one round.
         public static let linesPerRound = 256
         /// Unsent replies beyond which a connection is not read from.
         public static let backlogLimit = 256 * 1024
+        /// How long a connection following no job may stay silent, in seconds.
         public static let idleTimeout: Seconds = 60
     }
 
@@ -34,16 +39,21 @@ public final class ServiceServer {
 
     /// Another descriptor the loop watches (a button's events, a watched process).
     public struct Source {
+        /// The descriptor.
         public let fd: Int32
+        /// Called when it is readable.
         public let readable: () -> Void
 
+        /// A source of `fd`, handled by `readable`.
         public init(fd: Int32, readable: @escaping () -> Void) {
             self.fd = fd
             self.readable = readable
         }
     }
 
+    /// What answers request lines.
     public var handler: LineHandler
+    /// The core it serves.
     public let core: ServiceCore
     private let listener: Int32
     private let logger: ServiceLogger
@@ -61,6 +71,7 @@ public final class ServiceServer {
     /// SIGHUP stops the service instead of reloading it (a service in a terminal that closed).
     public var hangUpStops = false
 
+    /// A server of `core` on the listening socket `listener`.
     public init(core: ServiceCore, listener: Int32, logger: ServiceLogger, handler: LineHandler? = nil) {
         self.core = core
         self.handler = handler ?? core
