@@ -556,6 +556,9 @@ class JenkinsTests(ServerTest):
         self.assertEqual((code, b"Invalid password/token for user: alice" in content), (401, True))
         self.assertEqual(server.curl("/job/widgets/api/json", "-u", "bob:11old")[1], 401)
         self.assertEqual(server.fetch("/job/missing/api/json", self.AUTH)[0], 404)
+        server.at(2000)  # #13 FAILURE 540 s, #12 ABORTED, #11 SUCCESS 480 s: the estimate skips the aborted build
+        self.assertEqual(server.json("/job/team/job/firmware/api/json?tree=lastBuild[result,estimatedDuration]", self.AUTH)[2]["lastBuild"],
+                         {"_class": "org.jenkinsci.plugins.workflow.job.WorkflowRun", "result": "FAILURE", "estimatedDuration": 510000})
         self.assertEqual(server.fetch("/job/widgets/api/json?tree=builds[number", self.AUTH)[0], 400)
 
 
@@ -655,11 +658,11 @@ class FaultTests(ServerTest):
         self.assertEqual(exit_status, 18)  # curl: transfer closed with outstanding read data remaining
         self.assertLess(len(content), int(self.header(head, "Content-Length")))
 
-        before = rss_kib(server.process.pid)
+        before = peak_rss_kib(server.process.pid)
         exit_status, code, head, content = server.curl(self.RUNS + "?fault=huge")
         self.assertEqual((exit_status, code, len(content)), (0, 200, 50 * 1024 * 1024))
         self.assertEqual(json.loads(content)["padding"][:3], "xxx")
-        self.assertLess(rss_kib(server.process.pid) - before, 20 * 1024)  # streamed, not built: far less than 50 MiB grew
+        self.assertLess(peak_rss_kib(server.process.pid) - before, 20 * 1024)  # streamed, not built: the peak grew far less than 50 MiB
         exit_status, code, _, _ = server.curl(self.RUNS + "?fault=huge", "--max-filesize", "1000000")
         self.assertEqual(exit_status, 63)  # curl refuses a body over its limit, as a careful client does
 
@@ -679,9 +682,9 @@ def date_of(headers):
     return int(email.utils.parsedate_to_datetime(headers["Date"]).timestamp())
 
 
-def rss_kib(pid):
+def peak_rss_kib(pid):
     with open("/proc/%d/status" % pid) as handle:
-        return int(re.search(r"VmRSS:\s+(\d+)", handle.read()).group(1))
+        return int(re.search(r"VmHWM:\s+(\d+)", handle.read()).group(1))
 
 
 class ControlTests(ServerTest):
