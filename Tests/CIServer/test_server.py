@@ -31,10 +31,14 @@ def setUpModule():
     global FOLDER
     FOLDER = tempfile.mkdtemp(prefix="ciserver-tests-")
     path = lambda name: os.path.join(FOLDER, name)  # noqa: E731
+    # The extensions Python 3.13's strict verification (VERIFY_X509_STRICT) asks of a CA and a leaf.
     with open(path("san.cnf"), "w") as handle:
-        handle.write("subjectAltName = IP:127.0.0.1, DNS:localhost\n")
+        handle.write("subjectAltName = IP:127.0.0.1, DNS:localhost\nbasicConstraints = critical, CA:FALSE\n"
+                     "keyUsage = critical, digitalSignature, keyEncipherment\nextendedKeyUsage = serverAuth\n"
+                     "subjectKeyIdentifier = hash\nauthorityKeyIdentifier = keyid, issuer\n")
     for arguments in (
         ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Headway test CA",
+         "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
          "-keyout", path("ca.key"), "-out", path("ca.crt")],
         ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", path("server.key"), "-out", path("server.csr")],
         ["x509", "-req", "-in", path("server.csr"), "-CA", path("ca.crt"), "-CAkey", path("ca.key"), "-CAcreateserial",
