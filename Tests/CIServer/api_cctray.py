@@ -9,7 +9,6 @@ from xml.sax.saxutils import quoteattr
 
 from common import Response, iso_seconds
 
-ACTIVITIES = ["Sleeping", "Building", "CheckingModifications"]
 STATUSES = ["Success", "Failure", "Exception", "Unknown"]
 
 

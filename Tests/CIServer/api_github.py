@@ -28,12 +28,6 @@ RATE_DOCS = "https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the
 # (https://docs.github.com/enterprise-server@latest/rest/using-the-rest-api/getting-started-with-the-rest-api).
 GHES_PREFIX = "/api/v3"
 
-# `status` of a run or job; `status=` of the list endpoints also takes a conclusion (workflow-runs reference).
-RUN_STATUSES = {"requested", "in_progress", "completed", "queued", "pending", "waiting"}
-CONCLUSIONS = {"action_required", "cancelled", "failure", "neutral", "skipped", "stale", "success",
-               "timed_out", "startup_failure"}
-
-
 def owns(path):
     if path.startswith(GHES_PREFIX + "/"):
         path = path[len(GHES_PREFIX):]

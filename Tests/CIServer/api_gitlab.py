@@ -21,9 +21,6 @@ from common import (Response, encode_json, etag_for, http_date, iso_millis, json
                     not_modified, page_slice, parse_iso)
 
 PREFIX = "/api/v4/"
-# Pipeline statuses (pipelines reference, `status` attribute).
-PIPELINE_STATUSES = ["created", "waiting_for_resource", "preparing", "pending", "running", "success", "failed",
-                     "canceled", "skipped", "manual", "scheduled"]
 FINISHED = {"success", "failed", "canceled", "skipped"}
 WAITING = ["preparing", "pending", "waiting_for_resource", "scheduled"]  # the earlier wins for the pipeline
 

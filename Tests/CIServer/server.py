@@ -22,7 +22,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from common import Request, Response, encode_json, http_date, iso_seconds, json_response  # noqa: E402
+from common import Request, Response, http_date, iso_seconds, json_response  # noqa: E402
 from scenario import ScenarioError, World, load_file  # noqa: E402
 
 HUGE_DEFAULT = 50 * 1024 * 1024
