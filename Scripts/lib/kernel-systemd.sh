@@ -11,10 +11,11 @@ deb=$(ls -t .build-package/headway_*_amd64.deb 2>/dev/null | head -1)
 step "the package: $(basename "$deb")"
 
 # A Debian 13 that boots: the bare one with systemd as init, udev (which applies the package's
-# rules to the device nodes), sudo, and a broker for README's "Runners on other machines" (mosquitto
-# and its clients, to read what the display publishes); made once per machine.
+# rules to the device nodes), sudo, a broker for README's "Runners on other machines" (mosquitto
+# and its clients, to read what the display publishes), and for watched units the system bus
+# (dbus) and a real backup to watch (restic); made once per machine.
 base="$root/.build-debian13/systemd-amd64"
-base_packages="systemd-sysv udev sudo mosquitto mosquitto-clients"
+base_packages="systemd-sysv udev sudo mosquitto mosquitto-clients dbus restic"
 if [ "$(cat "$base/.packages" 2>/dev/null)" != "$base_packages" ]; then
     step "making a bootable Debian 13 (once per machine)"
     bare=$(debian13_bare_root amd64) || infrastructure_failure "making the bare Debian 13 failed"

@@ -87,6 +87,10 @@ public final class SystemdUnits: UnitSource {
                 // A unit that had no file was loaded: read it again (once; no loop, since a unit
                 // already loaded makes no new UnitNew).
                 events += read(unit)
+            case .unitNew(let unit, _) where unit.hasSuffix(".timer"):
+                // A timer loaded (enabled, started) may start a watched unit, whose TriggeredBy
+                // systemd does not announce as changed: read them again.
+                for name in wanted where !name.hasSuffix(".timer") { events += read(name, onlyChanges: true) }
             case .reloaded:
                 // After a daemon-reload a unit file may have come or gone.
                 for name in wanted + timers { events += read(name, onlyChanges: true) }
