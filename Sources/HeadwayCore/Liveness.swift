@@ -16,4 +16,13 @@ public enum Liveness: Sendable, Equatable {
     /// While heartbeats arrive at least every `interval` seconds: stalled once two are missed, lost
     /// after ``LifecyclePolicy/loseAfter`` (or ten intervals, if longer) without any message.
     case heartbeat(interval: Seconds)
+    /// A job that runs elsewhere (a CI server's run), followed by a reporter that looks at its
+    /// source every `interval` seconds and sends a heartbeat after each look. The source says
+    /// whether the job runs, so it never reads as stalled, however long a step takes; when two
+    /// looks are missed the reporter has lost sight of it and the job is shown as *stale*, then
+    /// lost after ``LifecyclePolicy/loseAfter`` (or ten intervals, if longer).
+    case followed(interval: Seconds)
+    /// The service itself follows the job (a systemd unit it watches) and ends it: never lost, and
+    /// never stalled for silence unless it reports progress that then stops.
+    case owned
 }

@@ -4,6 +4,8 @@ public enum ProgressError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidValue(Double)
     /// A total that is NaN, infinite, zero or negative.
     case invalidTotal(Double)
+    /// A time remaining (a job's own ETA) that is NaN, infinite or negative.
+    case invalidTimeRemaining(Double)
     /// A timer interval whose end is not after its start, or whose bounds are not finite.
     case invalidInterval(start: Seconds, end: Seconds)
     /// A determinate job was asked to become indeterminate without a reset.
@@ -17,6 +19,8 @@ public enum ProgressError: Error, Equatable, Sendable, CustomStringConvertible {
             "progress value \(value) is not a finite number ≥ 0; report how much work is done, e.g. 42 of a total of 200"
         case .invalidTotal(let total):
             "progress total \(total) is not a finite number > 0; report the amount of work in all, or leave it out for 1.0"
+        case .invalidTimeRemaining(let seconds):
+            "time remaining \(seconds) is not a finite number of seconds ≥ 0; report the job's own estimate, or leave it out"
         case .invalidInterval(let start, let end):
             "timer interval \(start)…\(end) is empty or not finite; its end must come after its start"
         case .indeterminateAfterDeterminate:

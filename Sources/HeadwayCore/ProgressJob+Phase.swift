@@ -8,10 +8,14 @@
 /// - **paused** while a person has paused it: never stalled or lost;
 /// - **lost** when its liveness has ended (see ``Liveness``): silent for `loseAfter` after its last
 ///   progress report, or for `aliveWithoutReports` after its last message when it reports no
-///   progress, or heartbeats missing for `loseAfter` (at least ten intervals); a job watched
-///   through its process is never lost (the watcher ends it when the process exits);
-/// - **stalled** when it reports progress and its reports stopped for `stallAfter`, or its
-///   heartbeats stopped for two intervals;
+///   progress, or heartbeats (or a follower's looks) missing for `loseAfter` (at least ten
+///   intervals); a job watched through its process, or owned by the service, is never lost (the
+///   watcher ends it);
+/// - **stale** when its reporter said it lost sight of it, or a follower's looks stopped for two
+///   intervals: not known to run, and not known to have stopped;
+/// - **queued** while it waits at its source to start;
+/// - **stalled** when it reports progress and its reports stopped for `stallAfter` (never for a
+///   followed job: its source says whether it runs), or its heartbeats stopped for two intervals;
 /// - **active** otherwise: a job that reports no progress reads as running for as long as it is
 ///   alive, as an estimate when past runs say how long it takes.
 extension ProgressJob {
@@ -28,19 +32,28 @@ extension ProgressJob {
     /// When the job's liveness ends if nothing more is heard (nil: not by itself).
     func livenessEnds(at time: Seconds) -> Seconds? {
         switch liveness {
-        case .process: nil
-        case .heartbeat(let interval): lastHeardAt + max(policy.loseAfter, 10 * interval)
+        case .process, .owned: nil
+        case .heartbeat(let interval), .followed(let interval): lastHeardAt + max(policy.loseAfter, 10 * interval)
         case .reports: reportsProgress ? max(lastProgress(at: time), lastHeardAt) + policy.loseAfter : lastHeardAt + policy.aliveWithoutReports
         }
     }
 
     /// When the job stalls if nothing more is heard (nil: it cannot stall).
     func stallsAt(_ time: Seconds) -> Seconds? {
+        if queuedSince != nil { return nil }
+        if case .followed = liveness { return nil }
         if reportsProgress {
             if case .timer(_, let end, _) = kind, time < end { return end + policy.stallAfter }
             return lastProgress(at: time) + policy.stallAfter
         }
         if case .heartbeat(let interval) = liveness { return lastHeardAt + 2 * interval }
+        return nil
+    }
+
+    /// When the job turns stale if nothing more is heard (nil: it cannot by itself).
+    func staleAt() -> Seconds? {
+        if let staleSince { return staleSince }
+        if case .followed(let interval) = liveness { return lastHeardAt + 2 * interval }
         return nil
     }
 
@@ -55,6 +68,8 @@ extension ProgressJob {
         if time - startedAt < policy.grace { return .pending }
         if pausedAt != nil { return .paused }
         if let end = livenessEnds(at: time), time >= end { return .lost }
+        if let stale = staleAt(), time >= stale { return .stale(silence: time - (staleSince ?? lastHeardAt)) }
+        if queuedSince != nil { return .queued }
         if let stall = stallsAt(time), time >= stall {
             return .stalled(silence: time - (reportsProgress ? lastProgress(at: time) : lastHeardAt))
         }
@@ -67,7 +82,7 @@ extension ProgressJob {
         if let finishedAt { return finishedAt + policy.linger > time ? finishedAt + policy.linger : nil }
         if time < startedAt + policy.grace { return startedAt + policy.grace }
         if pausedAt != nil { return nil }
-        return [stallsAt(time), livenessEnds(at: time), completesAtEnd ? timerEnd : nil].compactMap { $0 }.filter { $0 > time }.min()
+        return [stallsAt(time), staleAt(), livenessEnds(at: time), completesAtEnd ? timerEnd : nil].compactMap { $0 }.filter { $0 > time }.min()
     }
 
     private var timerEnd: Seconds? {
@@ -89,16 +104,17 @@ extension ProgressJob {
         return phase(at: time) == .lost
     }
 
-    /// Seconds the job has been running at `time`, pauses left out.
+    /// Seconds the job has been running at `time`, pauses and time in a queue left out.
     public func runningTime(at time: Seconds) -> Seconds {
         let end = min(time, finishedAt ?? time)
-        return max(0, end - startedAt - pausedBefore - (pausedAt.map { max(0, end - $0) } ?? 0))
+        let waiting = [pausedAt, queuedSince].compactMap { $0 }.map { max(0, end - $0) }.reduce(0, +)
+        return max(0, end - startedAt - pausedBefore - waiting)
     }
 
     /// For a job that reports no progress but has an expected duration: the share of it that has
     /// passed, never more than ``unfinishedCeiling``.
     func estimatedFraction(at time: Seconds) -> Double? {
-        guard kind == .indeterminate, let expectedDuration else { return nil }
+        guard kind == .indeterminate, queuedSince == nil, let expectedDuration else { return nil }
         return min(Self.unfinishedCeiling, runningTime(at: time) / expectedDuration)
     }
 
@@ -125,19 +141,28 @@ extension ProgressJob {
         case .active: phaseStart = max(startedAt + policy.grace, lastReportAt)
         case .stalled: phaseStart = stallsAt(time) ?? time
         case .paused: phaseStart = max(startedAt + policy.grace, pausedAt ?? time)
+        case .queued: phaseStart = queuedSince ?? time
+        case .stale(let silence): phaseStart = time - silence
         case .finished: phaseStart = finishedAt ?? time
         case .hidden, .lost: phaseStart = time
         }
-        let isEstimate = kind == .indeterminate && expectedDuration != nil && outcome != .succeeded
+        let isEstimate = kind == .indeterminate && expectedDuration != nil && outcome != .succeeded && queuedSince == nil
         var overdue: Seconds?
         var remaining: Seconds?
+        var remainingIsReported = false
         if isEstimate, let expectedDuration {
             let over = runningTime(at: time) - expectedDuration
             if over > 0, outcome == nil { overdue = over }
             if phase == .active, over <= 0 { remaining = -over }
         } else if case .active = phase {
             switch kind {
-            case .determinate(_, let total): remaining = estimator.timeRemaining(total: total, at: time)
+            case .determinate(_, let total):
+                if let reported = reportedTimeRemaining {
+                    remaining = reported.remaining(at: time)
+                    remainingIsReported = true
+                } else {
+                    remaining = estimator.timeRemaining(total: total, at: time)
+                }
             case .timer(_, let end, _): remaining = max(0, end - time)
             case .indeterminate: break
             }
@@ -147,7 +172,7 @@ extension ProgressJob {
             currentValueLabel: currentValueLabel, timeRemaining: remaining, rate: estimator.rate,
             elapsed: time - startedAt, phaseElapsed: max(0, time - phaseStart),
             determinateFor: determinateSince.map { time - $0 }, phaseEndsAt: nextPhaseChange(after: time),
-            isEstimate: isEstimate, overdue: overdue, showsPercent: showsPercent
+            isEstimate: isEstimate, overdue: overdue, timeRemainingIsReported: remainingIsReported, showsPercent: showsPercent
         )
     }
 }

@@ -12,6 +12,7 @@ public struct ProgressJob: Sendable, Equatable {
     public private(set) var kind: ProgressKind
     public private(set) var label: String?
     public private(set) var currentValueLabel: String?
+    /// When the job began (earlier than its first message when its reporter saw it late).
     public let startedAt: Seconds
     /// The last report of progress (or of a label): what a stall is measured from.
     public private(set) var lastReportAt: Seconds
@@ -21,8 +22,15 @@ public struct ProgressJob: Sendable, Equatable {
     public private(set) var finishedAt: Seconds?
     /// When the job was paused, while it is.
     public private(set) var pausedAt: Seconds?
-    /// Time spent paused before the current pause (not counted toward an estimate).
+    /// Time spent paused or queued before now (not counted toward an estimate).
     public private(set) var pausedBefore: Seconds = 0
+    /// Since when the job waits at its source to start (a CI run in the queue), while it does.
+    public private(set) var queuedSince: Seconds?
+    /// Since when its reporter has lost sight of it (a CI server that cannot be reached), until
+    /// the reporter hears from it again.
+    public private(set) var staleSince: Seconds?
+    /// The job's own estimate of the time it has left, and when it said so (a tool's ETA).
+    public private(set) var reportedTimeRemaining: ReportedTimeRemaining?
     public let policy: LifecyclePolicy
     /// How the job shows it is alive without progress reports.
     public private(set) var liveness: Liveness
@@ -39,19 +47,25 @@ public struct ProgressJob: Sendable, Equatable {
     var estimator: RateEstimator
     var determinateSince: Seconds?
 
-    /// Begins a job at `time`, indeterminate unless `kind` says otherwise.
+    /// Begins a job at `time`, indeterminate unless `kind` says otherwise. A job whose reporter
+    /// learned of it late says when it really began (`startedAt`, not after `time`); a `queued`
+    /// job waits at its source until its first report of progress (``update(value:total:label:timeRemaining:at:)``,
+    /// ``indeterminate(at:)`` or a timer), and the wait does not count as running time.
     public init(
         label: String? = nil, kind: ProgressKind = .indeterminate, policy: LifecyclePolicy = .standard,
-        liveness: Liveness = .reports, expectedDuration: Seconds? = nil, showsPercent: Bool = true, at time: Seconds
+        liveness: Liveness = .reports, expectedDuration: Seconds? = nil, showsPercent: Bool = true, queued: Bool = false,
+        startedAt: Seconds? = nil, at time: Seconds
     ) throws(ProgressError) {
         if let expectedDuration, !(expectedDuration.isFinite && expectedDuration > 0) { throw .invalidInterval(start: 0, end: expectedDuration) }
+        if let startedAt, !(startedAt.isFinite && startedAt <= time) { throw .invalidInterval(start: startedAt, end: time) }
         self.label = label
         self.kind = .indeterminate
         self.policy = policy
         self.liveness = liveness
         self.expectedDuration = expectedDuration
         self.showsPercent = showsPercent
-        startedAt = time
+        self.startedAt = startedAt ?? time
+        if queued, kind == .indeterminate { queuedSince = self.startedAt }
         lastReportAt = time
         lastHeardAt = time
         shown = DisplayedValue(duration: policy.easing, at: time)
@@ -67,12 +81,19 @@ public struct ProgressJob: Sendable, Equatable {
 
     /// Reports `value` done of `total` (the current total, or 1.0 for a job that had none).
     /// Values above the total are clamped to it; NaN, infinite and negative numbers are refused.
-    public mutating func update(value: Double, total: Double? = nil, label: String? = nil, at time: Seconds) throws(ProgressError) {
+    /// `timeRemaining` is the job's own estimate of the seconds it has left (a tool's ETA): shown
+    /// as an estimate, counting down until the next report, which replaces or drops it.
+    public mutating func update(
+        value: Double, total: Double? = nil, label: String? = nil, timeRemaining: Seconds? = nil, at time: Seconds
+    ) throws(ProgressError) {
         try checkRunning()
         let newTotal = total ?? currentTotal ?? 1
         guard newTotal.isFinite, newTotal > 0 else { throw .invalidTotal(newTotal) }
         guard value.isFinite, value >= 0 else { throw .invalidValue(value) }
+        if let timeRemaining, !(timeRemaining.isFinite && timeRemaining >= 0) { throw .invalidTimeRemaining(timeRemaining) }
         let clamped = min(value, newTotal)
+        leaveQueue(at: time)
+        reportedTimeRemaining = timeRemaining.map { ReportedTimeRemaining(seconds: $0, reportedAt: time) }
         // From indeterminate or a timer: the look changes, so the styles cross-fade from here.
         if case .determinate = kind {} else { determinateSince = time }
         kind = .determinate(value: clamped, total: newTotal)
@@ -84,10 +105,10 @@ public struct ProgressJob: Sendable, Equatable {
 
     /// Reports `percent` (0…100) of the job's current total (1.0 for a job that has none): "35%"
     /// of a job of 120 files is 42 files, and the total stays 120.
-    public mutating func update(percent: Double, label: String? = nil, at time: Seconds) throws(ProgressError) {
+    public mutating func update(percent: Double, label: String? = nil, timeRemaining: Seconds? = nil, at time: Seconds) throws(ProgressError) {
         guard percent.isFinite, percent >= 0 else { throw .invalidValue(percent) }
         let total = currentTotal ?? 1
-        try update(value: min(percent, 100) / 100 * total, total: total, label: label, at: time)
+        try update(value: min(percent, 100) / 100 * total, total: total, label: label, timeRemaining: timeRemaining, at: time)
     }
 
     /// Reports that the job is alive but cannot say how far it is. Allowed only while the job has no
@@ -95,6 +116,7 @@ public struct ProgressJob: Sendable, Equatable {
     public mutating func indeterminate(at time: Seconds) throws(ProgressError) {
         try checkRunning()
         guard !kind.isDeterminate else { throw .indeterminateAfterDeterminate }
+        leaveQueue(at: time)
         heard(at: time)
     }
 
@@ -103,6 +125,14 @@ public struct ProgressJob: Sendable, Equatable {
     public mutating func heartbeat(at time: Seconds) throws(ProgressError) {
         try checkRunning()
         lastHeardAt = time
+        staleSince = nil
+    }
+
+    /// Its reporter has lost sight of the job (the source it follows cannot be reached): shown as
+    /// stale until the reporter hears from it again (any report or heartbeat).
+    public mutating func markStale(at time: Seconds) throws(ProgressError) {
+        try checkRunning()
+        if staleSince == nil { staleSince = time }
     }
 
     /// Makes the job a clock-driven timer over `start...end` (a countdown when `countsDown`).
@@ -111,6 +141,7 @@ public struct ProgressJob: Sendable, Equatable {
         guard start.isFinite, end.isFinite, end > start else { throw .invalidInterval(start: start, end: end) }
         if case .determinate = kind {} else { determinateSince = time }
         kind = .timer(start: start, end: end, countsDown: countsDown)
+        leaveQueue(at: time)
         heard(at: time)
     }
 
@@ -134,6 +165,7 @@ public struct ProgressJob: Sendable, Equatable {
         kind = .indeterminate
         if let label { self.label = label }
         currentValueLabel = nil
+        reportedTimeRemaining = nil
         determinateSince = nil
         shown.reset(at: time)
         estimator = RateEstimator(stallThreshold: policy.stallAfter)
@@ -167,6 +199,7 @@ public struct ProgressJob: Sendable, Equatable {
             shown.move(to: 1, at: time)
         }
         if let pausedAt { pausedBefore += time - pausedAt }
+        leaveQueue(at: time)
         self.outcome = outcome
         finishedAt = time
         pausedAt = nil
@@ -176,6 +209,14 @@ public struct ProgressJob: Sendable, Equatable {
     private mutating func heard(at time: Seconds) {
         lastReportAt = time
         lastHeardAt = time
+        staleSince = nil
+    }
+
+    /// The job started work: the time it waited in the queue is not running time.
+    private mutating func leaveQueue(at time: Seconds) {
+        guard let queuedSince else { return }
+        pausedBefore += max(0, time - queuedSince)
+        self.queuedSince = nil
     }
 
     private func checkRunning() throws(ProgressError) {
@@ -186,4 +227,18 @@ public struct ProgressJob: Sendable, Equatable {
         if case .determinate(_, let total) = kind { return total }
         return nil
     }
+}
+
+/// A job's own estimate of the time it has left (a tool's ETA), as it reported it.
+public struct ReportedTimeRemaining: Sendable, Equatable {
+    public var seconds: Seconds
+    public var reportedAt: Seconds
+
+    public init(seconds: Seconds, reportedAt: Seconds) {
+        self.seconds = seconds
+        self.reportedAt = reportedAt
+    }
+
+    /// What is left of it at `time`, counted down from the report (never below zero).
+    public func remaining(at time: Seconds) -> Seconds { max(0, seconds - max(0, time - reportedAt)) }
 }

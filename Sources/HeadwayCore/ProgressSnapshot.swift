@@ -28,6 +28,9 @@ public struct ProgressSnapshot: Sendable, Equatable {
     public var isEstimate: Bool
     /// How far past its estimate the job is running, when it is.
     public var overdue: Seconds?
+    /// ``timeRemaining`` is the job's own estimate (a tool's ETA), not one made here: shown as an
+    /// estimate ("ETA ~1m05s").
+    public var timeRemainingIsReported: Bool
     /// Whether the percentage is printed (it is optional).
     public var showsPercent: Bool
 
@@ -35,7 +38,8 @@ public struct ProgressSnapshot: Sendable, Equatable {
         time: Seconds, phase: JobPhase, kind: ProgressKind, fraction: Double?, label: String? = nil,
         currentValueLabel: String? = nil, timeRemaining: Seconds? = nil, rate: Double? = nil,
         elapsed: Seconds = 0, phaseElapsed: Seconds = 0, determinateFor: Seconds? = nil,
-        phaseEndsAt: Seconds? = nil, isEstimate: Bool = false, overdue: Seconds? = nil, showsPercent: Bool = true
+        phaseEndsAt: Seconds? = nil, isEstimate: Bool = false, overdue: Seconds? = nil, timeRemainingIsReported: Bool = false,
+        showsPercent: Bool = true
     ) {
         self.time = time
         self.phase = phase
@@ -51,6 +55,7 @@ public struct ProgressSnapshot: Sendable, Equatable {
         self.phaseEndsAt = phaseEndsAt
         self.isEstimate = isEstimate
         self.overdue = overdue
+        self.timeRemainingIsReported = timeRemainingIsReported
         self.showsPercent = showsPercent
     }
 
@@ -75,15 +80,21 @@ public struct ProgressSnapshot: Sendable, Equatable {
         return "\(NumberText.compact(value))/\(NumberText.compact(total))"
     }
 
-    /// What to say about time: "ETA 1m05s", "ETA ~1m05s" (an estimate), "overdue 2m10s",
-    /// "stalled 40s", a timer's "42s left", or `nil`.
+    /// What to say about time: "ETA 1m05s", "ETA ~1m05s" (an estimate from past runs or the
+    /// job's own), "overdue 2m10s", "stalled 40s", "stale 2m", "queued 1m20s", a timer's
+    /// "42s left", or `nil`.
     public var timeText: String? {
-        if case .stalled(let silence) = phase { return "stalled \(DurationText.short(silence, rounding: .down))" }
-        if phase == .paused { return "paused" }
-        guard case .active = phase else { return nil }
+        switch phase {
+        case .stalled(let silence): return "stalled \(DurationText.short(silence, rounding: .down))"
+        case .stale(let silence): return "stale \(DurationText.short(silence, rounding: .down))"
+        case .queued: return "queued \(DurationText.short(phaseElapsed, rounding: .down))"
+        case .paused: return "paused"
+        case .active: break
+        default: return nil
+        }
         if let overdue { return "overdue \(DurationText.short(overdue, rounding: .down))" }
         guard let timeRemaining else { return nil }
         if case .timer = kind { return "\(DurationText.short(timeRemaining, rounding: .up)) left" }
-        return "ETA \(isEstimate ? "~" : "")\(DurationText.short(timeRemaining, rounding: .up))"
+        return "ETA \(isEstimate || timeRemainingIsReported ? "~" : "")\(DurationText.short(timeRemaining, rounding: .up))"
     }
 }

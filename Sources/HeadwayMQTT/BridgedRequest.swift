@@ -32,11 +32,12 @@ public enum BridgedRequest {
             // A process of another machine: never one to watch here.
             options.pid = nil
             return .begin(job: id, options)
-        case (.progress, .update(_, let value, let total, let label)): return .update(job: id, value: value, total: total, label: label)
-        case (.progress, .updatePercent(_, let percent, let label)): return .updatePercent(job: id, percent: percent, label: label)
+        case (.progress, .update(_, let value, let total, let label, let eta)): return .update(job: id, value: value, total: total, label: label, eta: eta)
+        case (.progress, .updatePercent(_, let percent, let label, let eta)): return .updatePercent(job: id, percent: percent, label: label, eta: eta)
         case (.progress, .indeterminate): return .indeterminate(job: id)
         case (.label, .label(_, let label)): return .label(job: id, label: label)
         case (.alive, .alive): return .alive(job: id)
+        case (.alive, .stale): return .stale(job: id)
         case (.end, .finish(_, let outcome)): return .finish(job: id, outcome: outcome)
         case (.pause, .pause): return .pause(job: id)
         case (.pause, .resume): return .resume(job: id)
@@ -76,8 +77,8 @@ extension Request {
     /// The job a request is about, if it is about one.
     public var job: String? {
         switch self {
-        case .begin(let job, _), .update(let job, _, _, _), .updatePercent(let job, _, _), .label(let job, _), .indeterminate(let job),
-             .alive(let job), .pause(let job), .resume(let job), .finish(let job, _), .stop(let job):
+        case .begin(let job, _), .update(let job, _, _, _, _), .updatePercent(let job, _, _, _), .label(let job, _), .indeterminate(let job),
+             .alive(let job), .stale(let job), .pause(let job), .resume(let job), .finish(let job, _), .stop(let job):
             job
         case .subscribe(let job, _): job
         case .status: nil

@@ -13,4 +13,6 @@ public enum WireProtocol {
     public static let maxLabelBytes = 1024
     /// Longest reply line a client reads (a `status` of many jobs), in bytes.
     public static let maxReplyBytes = 4 << 20
+    /// Longest span of time a request may name (a countdown, an ETA, a job's age): a leap year.
+    public static let maxSeconds: Double = 366 * 86_400
 }

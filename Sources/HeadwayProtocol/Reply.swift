@@ -11,6 +11,8 @@ public struct JobStatus: Sendable, Equatable {
     public var etaSeconds: Double?
     /// The percentage and ETA are an estimate from past runs, not reports.
     public var estimate: Bool
+    /// The ETA is the job's own estimate (a tool's), not one the service made.
+    public var etaReported: Bool
     /// How far past its estimate the job runs.
     public var overdueSeconds: Double?
     /// The job the service's single-job outputs show (a long press acts on it).
@@ -20,7 +22,7 @@ public struct JobStatus: Sendable, Equatable {
 
     public init(
         job: String, label: String?, phase: String, percent: Int?, value: Double?, total: Double?, etaSeconds: Double?,
-        estimate: Bool = false, overdueSeconds: Double? = nil, shown: Bool = false, reason: String? = nil
+        estimate: Bool = false, etaReported: Bool = false, overdueSeconds: Double? = nil, shown: Bool = false, reason: String? = nil
     ) {
         self.job = job
         self.label = label
@@ -30,6 +32,7 @@ public struct JobStatus: Sendable, Equatable {
         self.total = total
         self.etaSeconds = etaSeconds
         self.estimate = estimate
+        self.etaReported = etaReported
         self.overdueSeconds = overdueSeconds
         self.shown = shown
         self.reason = reason
@@ -43,6 +46,7 @@ public struct JobStatus: Sendable, Equatable {
         if let total { members.append(("total", .number(total))) }
         if let etaSeconds { members.append(("eta", .number(etaSeconds.rounded()))) }
         if estimate { members.append(("estimate", .bool(true))) }
+        if etaReported { members.append(("eta-reported", .bool(true))) }
         if let overdueSeconds { members.append(("overdue", .number(overdueSeconds.rounded()))) }
         if shown { members.append(("shown", .bool(true))) }
         if let reason { members.append(("reason", .string(reason))) }
@@ -56,8 +60,8 @@ public struct JobStatus: Sendable, Equatable {
         self.init(
             job: job, label: json["label"]?.string, phase: phase, percent: percent,
             value: json["value"]?.number, total: json["total"]?.number, etaSeconds: json["eta"]?.number,
-            estimate: json["estimate"]?.bool ?? false, overdueSeconds: json["overdue"]?.number, shown: json["shown"]?.bool ?? false,
-            reason: json["reason"]?.string)
+            estimate: json["estimate"]?.bool ?? false, etaReported: json["eta-reported"]?.bool ?? false, overdueSeconds: json["overdue"]?.number,
+            shown: json["shown"]?.bool ?? false, reason: json["reason"]?.string)
     }
 }
 

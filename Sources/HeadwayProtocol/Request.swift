@@ -4,15 +4,20 @@ import HeadwayCore
 public enum Request: Sendable, Equatable {
     /// Starts (or restarts) a job.
     case begin(job: String, BeginOptions)
-    case update(job: String, value: Double, total: Double?, label: String?)
+    /// Progress: `value` of `total` (the job's current total when nil). `eta` is the job's own
+    /// estimate of the seconds it has left (a tool's ETA), shown as an estimate.
+    case update(job: String, value: Double, total: Double?, label: String?, eta: Double? = nil)
     /// Progress as a percentage of the job's current total (its total stays).
-    case updatePercent(job: String, percent: Double, label: String?)
+    case updatePercent(job: String, percent: Double, label: String?, eta: Double? = nil)
     case label(job: String, label: String)
     case indeterminate(job: String)
     /// The job is alive (a heartbeat): not progress, so a job whose progress stopped still stalls.
     case alive(job: String)
     case pause(job: String)
     case resume(job: String)
+    /// The reporter has lost sight of the job (the server it follows cannot be reached): shown as
+    /// stale until the reporter hears from it again.
+    case stale(job: String)
     case finish(job: String, outcome: Outcome)
     /// Asks for the job to be stopped, as a long press on its button does: its controller
     /// (`headway run`) ends its work and reports it cancelled; a job nobody controls ends cancelled.
@@ -23,7 +28,7 @@ public enum Request: Sendable, Equatable {
     /// carries out pauses and cancellations of the job (as `headway run` does for its command).
     case subscribe(job: String?, controls: Bool)
 
-    static let operations = "begin, update, label, indeterminate, alive, pause, resume, finish, stop, status, subscribe"
+    static let operations = "begin, update, label, indeterminate, alive, pause, resume, stale, finish, stop, status, subscribe"
 
     /// Parses one line. Every refusal names the field and says what would be right.
     public static func parse(_ line: String) throws(ProtocolError) -> Request {
@@ -35,16 +40,18 @@ public enum Request: Sendable, Equatable {
         case "update":
             let job = try fields.job()
             let label = try fields.label(required: false)
+            let eta = try fields.number("eta", required: false, positive: false)
+            if let eta, eta > WireProtocol.maxSeconds { throw ProtocolError(field: "eta", "must be at most a year (\(JSONValue.format(WireProtocol.maxSeconds)) s)") }
             if let percent = try fields.number("percent", required: false, positive: false) {
                 guard json["value"] == nil, json["total"] == nil else {
                     throw ProtocolError(field: "percent", "give percent alone, or value (and total), not both")
                 }
                 guard percent <= 100 else { throw ProtocolError(field: "percent", "must be 0…100, not \(JSONValue.format(percent))") }
-                return .updatePercent(job: job, percent: percent, label: label)
+                return .updatePercent(job: job, percent: percent, label: label, eta: eta)
             }
             return .update(
                 job: job, value: try fields.number("value", required: true, positive: false)!,
-                total: try fields.number("total", required: false, positive: true), label: label)
+                total: try fields.number("total", required: false, positive: true), label: label, eta: eta)
         case "label":
             return .label(job: try fields.job(), label: try fields.label(required: true)!)
         case "indeterminate":
@@ -55,6 +62,8 @@ public enum Request: Sendable, Equatable {
             return .pause(job: try fields.job())
         case "resume":
             return .resume(job: try fields.job())
+        case "stale":
+            return .stale(job: try fields.job())
         case "finish":
             guard let text = json["outcome"]?.string, let outcome = Outcome(rawValue: text) else {
                 throw ProtocolError(field: "outcome", "must be \"succeeded\", \"failed\", \"cancelled\" or \"ended\" (the result is not known)")
@@ -86,12 +95,13 @@ public enum Request: Sendable, Equatable {
         case .begin(let job, let options):
             op("begin", job)
             members += options.members
-        case .update(let job, let value, let total, let label):
+        case .update(let job, let value, let total, let label, let eta):
             op("update", job)
             add("value", .number(value)); add("total", total.map(JSONValue.number)); add("label", label.map(JSONValue.string))
-        case .updatePercent(let job, let percent, let label):
+            add("eta", eta.map(JSONValue.number))
+        case .updatePercent(let job, let percent, let label, let eta):
             op("update", job)
-            add("percent", .number(percent)); add("label", label.map(JSONValue.string))
+            add("percent", .number(percent)); add("label", label.map(JSONValue.string)); add("eta", eta.map(JSONValue.number))
         case .label(let job, let label):
             op("label", job)
             add("label", .string(label))
@@ -99,6 +109,7 @@ public enum Request: Sendable, Equatable {
         case .alive(let job): op("alive", job)
         case .pause(let job): op("pause", job)
         case .resume(let job): op("resume", job)
+        case .stale(let job): op("stale", job)
         case .stop(let job): op("stop", job)
         case .finish(let job, let outcome):
             op("finish", job)

@@ -63,11 +63,12 @@ struct Reader {
 
     func appearance(_ node: YAMLNode) throws(ConfigurationError) -> Appearance {
         guard let map = node.mapping else { throw error(node, "appearance", "must be a mapping (tint, track, brightness, …)") }
-        try allowOnly(["tint", "track", "stalled", "success", "failure", "cancelled", "ended", "overdue", "brightness", "percent"], in: map, context: "appearance")
+        try allowOnly(["tint", "track", "stalled", "stale", "success", "failure", "cancelled", "ended", "overdue", "brightness", "percent"], in: map, context: "appearance")
         var look = Appearance.standard
         if let n = map["tint"] { look.tint = try colour(n, "appearance.tint") }
         if let n = map["track"] { look.track = n.string == "none" ? nil : try colour(n, "appearance.track") }
         if let n = map["stalled"] { look.stalled = try colour(n, "appearance.stalled") }
+        if let n = map["stale"] { look.stale = try colour(n, "appearance.stale") }
         if let n = map["success"] { look.success = try colour(n, "appearance.success") }
         if let n = map["failure"] { look.failure = try colour(n, "appearance.failure") }
         if let n = map["cancelled"] { look.cancelled = try colour(n, "appearance.cancelled") }

@@ -95,11 +95,13 @@ public struct OutputLayout: Sendable {
         }
     }
 
-    /// How much a job needs a person now: a failure being signalled, then a stall, then the rest.
+    /// How much a job needs a person now: a failure being signalled, then a stall, then the rest;
+    /// a job still waiting in a queue last.
     static func urgency(_ snapshot: ProgressSnapshot) -> Int {
         switch snapshot.phase {
         case .finished(.failed): 2
         case .stalled: 1
+        case .queued: -1
         default: 0
         }
     }

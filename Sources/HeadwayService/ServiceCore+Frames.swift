@@ -147,10 +147,10 @@ extension ServiceCore {
 }
 
 extension JobPhase {
-    /// Shown and not yet ended (active, stalled or paused).
+    /// Shown and not yet ended (active, queued, stalled, paused or stale).
     var isRunning: Bool {
         switch self {
-        case .active, .stalled, .paused: true
+        case .active, .queued, .stalled, .paused, .stale: true
         default: false
         }
     }

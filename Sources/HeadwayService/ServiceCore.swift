@@ -133,16 +133,22 @@ public final class ServiceCore: LineHandler {
             case .begin(let job, let options):
                 try begin(job, options, requester: requester, at: now)
                 return (.ok, [JobEvent(.begun, job: job)])
-            case .update(let job, let value, let total, let label):
-                try change(job, requester, now) { (job: inout ProgressJob) throws(ProgressError) in try job.update(value: value, total: total, label: label, at: now) }
-            case .updatePercent(let job, let percent, let label):
-                try change(job, requester, now) { (job: inout ProgressJob) throws(ProgressError) in try job.update(percent: percent, label: label, at: now) }
+            case .update(let job, let value, let total, let label, let eta):
+                try change(job, requester, now) { (job: inout ProgressJob) throws(ProgressError) in
+                    try job.update(value: value, total: total, label: label, timeRemaining: eta, at: now)
+                }
+            case .updatePercent(let job, let percent, let label, let eta):
+                try change(job, requester, now) { (job: inout ProgressJob) throws(ProgressError) in
+                    try job.update(percent: percent, label: label, timeRemaining: eta, at: now)
+                }
             case .label(let job, let label):
                 try change(job, requester, now) { (job: inout ProgressJob) throws(ProgressError) in try job.setLabel(label, at: now) }
             case .indeterminate(let job):
                 try change(job, requester, now) { (job: inout ProgressJob) throws(ProgressError) in try job.indeterminate(at: now) }
             case .alive(let job):
                 try change(job, requester, now) { (job: inout ProgressJob) throws(ProgressError) in try job.heartbeat(at: now) }
+            case .stale(let job):
+                try change(job, requester, now) { (job: inout ProgressJob) throws(ProgressError) in try job.markStale(at: now) }
             case .pause(let job), .resume(let job):
                 let pause = if case .pause = request { true } else { false }
                 return (.ok, try setPaused(job, pause, requester: requester, at: now))
@@ -188,12 +194,15 @@ public final class ServiceCore: LineHandler {
             liveness = .process(pid: pid)
         } else if let heartbeat = options.heartbeat {
             liveness = .heartbeat(interval: heartbeat)
+        } else if let interval = options.follow {
+            liveness = .followed(interval: interval)
         }
-        let expected = kind == .indeterminate ? options.name.flatMap(durations.expected(for:)) : nil
+        // The reporter's own estimate (a CI server's) before what past runs here taught.
+        let expected = kind == .indeterminate ? options.expected ?? options.name.flatMap(durations.expected(for:)) : nil
         do {
             var job = try ProgressJob(
                 label: options.label, kind: kind, policy: settings.policy, liveness: liveness, expectedDuration: expected,
-                showsPercent: options.showsPercent, at: now)
+                showsPercent: options.showsPercent, queued: options.queued, startedAt: options.elapsed.map { now - $0 }, at: now)
             // A countdown begun through the service is its own job: it is done when it runs out.
             job.completesAtEnd = options.countdown != nil || options.until != nil
             try registry.begin(id, job, name: options.name, requester: requester, at: now)
@@ -254,6 +263,7 @@ public final class ServiceCore: LineHandler {
         switch error {
         case .invalidValue: "value"
         case .invalidTotal: "total"
+        case .invalidTimeRemaining: "eta"
         case .invalidInterval: nil
         case .indeterminateAfterDeterminate, .alreadyFinished: "op"
         }
@@ -266,6 +276,7 @@ public final class ServiceCore: LineHandler {
         return JobStatus(
             job: job.id, label: snapshot.label, phase: snapshot.phase.name,
             percent: snapshot.fraction.map { Int(($0 * 100).rounded(.down)) }, value: value, total: total,
-            etaSeconds: snapshot.timeRemaining, estimate: snapshot.isEstimate, overdueSeconds: snapshot.overdue, shown: shown)
+            etaSeconds: snapshot.timeRemaining, estimate: snapshot.isEstimate, etaReported: snapshot.timeRemainingIsReported,
+            overdueSeconds: snapshot.overdue, shown: shown)
     }
 }

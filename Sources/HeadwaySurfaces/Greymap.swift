@@ -101,7 +101,7 @@ public struct Greymap: Sendable, Equatable {
 
     /// Turns every pixel off.
     public mutating func clear() {
-        storage.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        storage.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
     }
 
     /// The picture as on/off pixels: lit where the level is at least `threshold`.

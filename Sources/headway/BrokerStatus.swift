@@ -54,11 +54,11 @@ struct BrokerStatus {
     private static func status(_ id: String, _ job: Held, _ begin: BeginOptions) -> JobStatus {
         var value: Double?, total = begin.total, percent: Int?
         switch job.progress {
-        case .update(_, let reported, let newTotal, _)?:
+        case .update(_, let reported, let newTotal, _, _)?:
             total = newTotal ?? total ?? 1
             value = min(reported, total!)
             percent = Int((value! / total! * 100).rounded(.down))
-        case .updatePercent(_, let reported, _)?:
+        case .updatePercent(_, let reported, _, _)?:
             percent = Int(reported.rounded(.down))
         default:
             if total != nil { (value, percent) = (0, 0) }

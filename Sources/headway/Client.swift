@@ -125,7 +125,7 @@ enum StatusTable {
                 progress += " (\(NumberText.compact(value))/\(NumberText.compact(total)))"
             }
             let eta = job.overdueSeconds.map { "overdue \(DurationText.short($0))" }
-                ?? job.etaSeconds.map { "\(job.estimate ? "~" : "")\(DurationText.short($0, rounding: .up))" } ?? "-"
+                ?? job.etaSeconds.map { "\(job.estimate || job.etaReported ? "~" : "")\(DurationText.short($0, rounding: .up))" } ?? "-"
             let label = [job.label, job.reason.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
             rows.append([DisplayText.sanitised(job.job), DisplayText.sanitised(job.phase), progress, eta, DisplayText.sanitised(label)])
         }

@@ -49,6 +49,9 @@ struct ProtocolTests {
             .begin(job: "ci-1", label: "Build \"x\"", total: 120), .begin(job: "j", label: nil, total: nil),
             .update(job: "j", value: 42, total: 200, label: "Linking"), .update(job: "j", value: 0.5, total: nil, label: nil),
             .update(job: "j", value: 2e19, total: 1e20, label: nil),
+            .update(job: "j", value: 3, total: 10, label: "restic: backing up", eta: 95), .updatePercent(job: "j", percent: 40, label: nil, eta: 0),
+            .begin(job: "gh-1", BeginOptions(label: "build", name: "o/r/ci", follow: 15, queued: true, elapsed: 30, expected: 600)),
+            .stale(job: "gh-1"),
             .label(job: "j", label: "ok"), .indeterminate(job: "j"), .finish(job: "j", outcome: .cancelled), .status,
             .subscribe(job: nil), .subscribe(job: "j"),
         ]
@@ -70,6 +73,15 @@ struct ProtocolTests {
         (#"{"v":1,"op":"begin","job":"a\u001b[31m"}"#, "job"),
         (#"{"v":1,"op":"finish","job":"j","outcome":"won"}"#, "outcome"),
         (#"{"v":1,"op":"label","job":"j","label":7}"#, "label"),
+        (#"{"v":1,"op":"update","job":"j","value":1,"eta":-1}"#, "eta"),
+        (#"{"v":1,"op":"update","job":"j","value":1,"eta":1e9}"#, "eta"),
+        (#"{"v":1,"op":"begin","job":"j","queued":true,"total":5}"#, "queued"),
+        (#"{"v":1,"op":"begin","job":"j","queued":1}"#, "queued"),
+        (#"{"v":1,"op":"begin","job":"j","follow":10,"pid":42}"#, "follow"),
+        (#"{"v":1,"op":"begin","job":"j","follow":0.5}"#, "follow"),
+        (#"{"v":1,"op":"begin","job":"j","elapsed":-3}"#, "elapsed"),
+        (#"{"v":1,"op":"begin","job":"j","expected":0}"#, "expected"),
+        (#"{"v":1,"op":"stale"}"#, "job"),
     ])
     func invalidRequestsNameTheField(line: String, field: String) {
         #expect { try Request.parse(line) } throws: { ($0 as! ProtocolError).field == field }
@@ -121,7 +133,9 @@ struct ProtocolTests {
     }
 
     @Test func repliesAndEventsRoundTrip() {
-        let jobs = [JobStatus(job: "a", label: "Build", phase: "active", percent: 42, value: 42, total: 100, etaSeconds: 12)]
+        let jobs = [JobStatus(job: "a", label: "Build", phase: "active", percent: 42, value: 42, total: 100, etaSeconds: 12),
+                    JobStatus(job: "b", label: "restic", phase: "active", percent: 7, value: 7, total: 100, etaSeconds: 80, etaReported: true),
+                    JobStatus(job: "c", label: "deploy", phase: "queued", percent: nil, value: nil, total: nil, etaSeconds: nil)]
         #expect(Reply.parse(Reply.jobs(jobs, omitted: 0, quiet: nil).line) == .jobs(jobs, omitted: 0, quiet: nil))
         #expect(Reply.parse(Reply.jobs(jobs, omitted: 7, quiet: nil).line) == .jobs(jobs, omitted: 7, quiet: nil))
         let quiet = QuietNote(until: "07:00", brightness: 0.1, woken: true)

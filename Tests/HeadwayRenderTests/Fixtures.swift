@@ -17,6 +17,19 @@ enum Fixture {
             elapsed: 60, phaseElapsed: phaseElapsed)
     }
 
+    /// A CI run waiting in its server's queue for 80 s.
+    static func queued(label: String = "deploy: waiting for a runner") -> ProgressSnapshot {
+        ProgressSnapshot(time: 100, phase: .queued, kind: .indeterminate, fraction: nil, label: label, elapsed: 80, phaseElapsed: 80)
+    }
+
+    /// A followed run whose server has not answered for 2 minutes.
+    static func stale(_ fraction: Double?, phaseElapsed: Seconds = 1.5) -> ProgressSnapshot {
+        let kind: ProgressKind = fraction.map { .determinate(value: ($0 * 12).rounded(), total: 12) } ?? .indeterminate
+        return ProgressSnapshot(
+            time: 100, phase: .stale(silence: 120), kind: kind, fraction: fraction, label: "build: Run tests",
+            elapsed: 300, phaseElapsed: phaseElapsed)
+    }
+
     static func finished(_ outcome: Outcome, fraction: Double?, phaseElapsed: Seconds = 1, left: Seconds = 2) -> ProgressSnapshot {
         ProgressSnapshot(
             time: 100, phase: .finished(outcome), kind: .determinate(value: 1, total: 1), fraction: fraction, label: "Backup",

@@ -60,6 +60,19 @@ struct LEDStyleTests {
         #expect(lit(stalledA) == lit(stalledB), "breathing changes brightness, never the extent")
     }
 
+    /// Queued: the track and the first LED breathing at the start line; nothing along the chain.
+    /// Stale: the fill in the stale grey, not the stalled amber, not moving.
+    @Test func queuedWaitsAtTheStartAndStaleIsGrey() {
+        let queued = Fixture.led(Fixture.queued(), count: 24, style: .ring(start: 3))
+        #expect((0..<24).filter { queued[$0] != look.trackLight } == [3])
+        #expect(queued[3].blue > look.trackLight.blue)
+        let staleA = Fixture.led(Fixture.stale(0.5, phaseElapsed: 1), count: 20, style: .strip)
+        let staleB = Fixture.led(Fixture.stale(0.5, phaseElapsed: 2), count: 20, style: .strip)
+        #expect(abs(staleA[0].red - staleA[0].blue) < 1e-6, "grey, neither the tint nor amber")
+        let lit = { (frame: LEDFrame) in (0..<20).filter { frame[$0] != self.look.trackLight } }
+        #expect(lit(staleA) == Array(0..<10) && lit(staleA) == lit(staleB))
+    }
+
     @Test func crossFadeFromIndeterminate() {
         var snapshot = Fixture.active(0.5, elapsed: 3)
         snapshot.determinateFor = 0.25

@@ -78,6 +78,22 @@ struct ScreenStyleTests {
         #expect(stalled.litCount(in: inner) == 62 * 8 / 2)
     }
 
+    /// Nothing moves on a queued or stale job's screen: time passing changes no pixel but the text.
+    @Test func queuedAndStaleScreensAreStill() {
+        for style in [BarScreenStyle() as any DisplayStyle, RingScreenStyle()] {
+            var queued = Fixture.queued(), later = Fixture.queued()
+            later.elapsed += 0.7
+            #expect(Fixture.bitmap(queued, style: style) == Fixture.bitmap(later, style: style))
+            queued.phase = .active
+            #expect(Fixture.bitmap(queued, style: style) != Fixture.bitmap(later, style: style), "an active indeterminate job moves")
+            var stale = Fixture.stale(nil), staleLater = Fixture.stale(nil)
+            staleLater.elapsed += 0.7
+            #expect(Fixture.bitmap(stale, style: style) == Fixture.bitmap(staleLater, style: style))
+            stale.phase = .active
+            #expect(Fixture.bitmap(stale, style: style) != Fixture.bitmap(staleLater, style: style))
+        }
+    }
+
     @Test func hiddenJobsDrawNothing() {
         #expect(Fixture.bitmap(.idle(at: 0), style: BarScreenStyle()).litCount() == 0)
         #expect(Fixture.bitmap(.idle(at: 0), style: RingScreenStyle()).litCount() == 0)
@@ -94,6 +110,10 @@ struct ScreenStyleTests {
         ("ring-128x32", Fixture.active(0.7, label: "Print", total: 1, eta: 5), 128, 32, true),
         ("ring-128x64-spinner", Fixture.active(nil, label: "Queued", elapsed: 0.5), 128, 64, true),
         ("ring-128x64-stalled", Fixture.stalled(0.3), 128, 64, true),
+        ("bar-128x64-queued", Fixture.queued(), 128, 64, false),
+        ("bar-128x32-stale", Fixture.stale(5.0 / 12), 128, 32, false),
+        ("ring-128x64-queued", Fixture.queued(), 128, 64, true),
+        ("ring-128x64-stale", Fixture.stale(5.0 / 12), 128, 64, true),
         ("finished-128x64-success", Fixture.finished(.succeeded, fraction: 1), 128, 64, false),
         ("finished-128x32-failed", Fixture.finished(.failed, fraction: 0.4), 128, 32, false),
         ("finished-128x64-cancelled", Fixture.finished(.cancelled, fraction: 0.4), 128, 64, true),

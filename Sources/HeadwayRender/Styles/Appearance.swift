@@ -6,6 +6,9 @@ public struct Appearance: Sendable, Equatable {
     public var track: Colour?
     /// The colour a stalled job turns to.
     public var stalled: Colour
+    /// The colour of a job its reporter has lost sight of (stale: not known to run or to have
+    /// stopped).
+    public var stale: Colour
     public var success: Colour
     public var failure: Colour
     public var cancelled: Colour
@@ -23,6 +26,7 @@ public struct Appearance: Sendable, Equatable {
         tint: Colour = Colour(red: 0x00, green: 0xA0, blue: 0xFF),
         track: Colour? = Colour(red: 0x18, green: 0x18, blue: 0x20),
         stalled: Colour = Colour(red: 0xFF, green: 0x90, blue: 0x00),
+        stale: Colour = Colour(red: 0x80, green: 0x80, blue: 0x80),
         success: Colour = Colour(red: 0x20, green: 0xE0, blue: 0x40),
         failure: Colour = Colour(red: 0xFF, green: 0x10, blue: 0x10),
         cancelled: Colour = Colour(red: 0x90, green: 0x90, blue: 0x90),
@@ -34,6 +38,7 @@ public struct Appearance: Sendable, Equatable {
         self.tint = tint
         self.track = track
         self.stalled = stalled
+        self.stale = stale
         self.success = success
         self.failure = failure
         self.cancelled = cancelled

@@ -11,6 +11,8 @@ import HeadwayCore
 /// - Indeterminate: one dot moving back and forth.
 /// - Stalled: the lit part blinks slowly (1 s on, 1 s off): nothing moves along the bar.
 /// - Paused: the lit part (at least one LED) steady.
+/// - Queued: the first LED flashes briefly every 4 s. Stale (its reporter lost sight of it): the lit
+///   part (at least one LED) flashes briefly every 3 s.
 /// - Succeeded: all on. Failed: the lit part blinks fast (5 Hz). Cancelled: off. Ended without a
 ///   result: the lit part steady.
 public struct BarGraphStyle: ProgressStyle {
@@ -37,6 +39,11 @@ public struct BarGraphStyle: ProgressStyle {
             for i in 0..<max(1, lit) { levels[i] = on }
         case .paused:
             for i in 0..<max(1, lit) { levels[i] = true }
+        case .queued:
+            levels[0] = snapshot.phaseElapsed.truncatingRemainder(dividingBy: 4) < 0.2
+        case .stale:
+            let on = snapshot.phaseElapsed.truncatingRemainder(dividingBy: 3) < 0.2
+            for i in 0..<max(1, lit) { levels[i] = on }
         default:
             if snapshot.overdue != nil {
                 let turn = Int(snapshot.elapsed.rounded(.down)) % 2
@@ -62,8 +69,9 @@ public struct BarGraphStyle: ProgressStyle {
 }
 
 /// The built-in style for a single status LED: a steady 1 Hz blink while the job runs, a short
-/// flash every 2 s while it is stalled, a slow 4 s blink while paused, on for success, a fast 5 Hz
-/// blink for failure, off when cancelled or ended without a result.
+/// flash every 2 s while it is stalled, a slow 4 s blink while paused, a short flash every 4 s
+/// while queued, two short flashes every 4 s while stale, on for success, a fast 5 Hz blink for
+/// failure, off when cancelled or ended without a result.
 public struct StatusLEDStyle: ProgressStyle {
     public init() {}
 
@@ -78,6 +86,10 @@ public struct StatusLEDStyle: ProgressStyle {
         case .finished(.cancelled), .finished(.ended): on = false
         case .stalled: on = snapshot.phaseElapsed.truncatingRemainder(dividingBy: 2) < 0.15
         case .paused: on = snapshot.phaseElapsed.truncatingRemainder(dividingBy: 4) < 2
+        case .queued: on = snapshot.phaseElapsed.truncatingRemainder(dividingBy: 4) < 0.15
+        case .stale:
+            let t = snapshot.phaseElapsed.truncatingRemainder(dividingBy: 4)
+            on = t < 0.15 || (t >= 0.4 && t < 0.55)
         default: on = snapshot.elapsed.truncatingRemainder(dividingBy: 1) < 0.5
         }
         for i in 0..<levels.count { levels[i] = on }

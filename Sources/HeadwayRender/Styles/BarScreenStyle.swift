@@ -4,7 +4,8 @@ import HeadwayCore
 ///
 /// On 64-row displays the percentage is drawn double size; on 32-row displays everything fits in
 /// three lines. Indeterminate jobs show a sweeping block and a spinner, stalled jobs a hatched bar
-/// with "stalled 40s" (stalled and paused jobs show nothing moving), an estimate from past runs a
+/// with "stalled 40s" (stalled, paused, stale and queued jobs show nothing moving; a queued job an
+/// empty bar, "queued 1m20s"; a stale one a hatched bar, "stale 2m"), an estimate from past runs a
 /// dotted bar with "~42%" and "ETA ~3m05s" (then "overdue 1m10s"), finished jobs an outcome screen.
 /// Long labels end in "…"; "+2" in the corner says two more jobs are running. The percentage is
 /// left out when the job or the appearance asks. On a greyscale display the track is dim, a stalled
@@ -54,7 +55,7 @@ public struct BarScreenStyle: DisplayStyle {
                 bitmap.draw("working", x: 24, y: top + 15, font: font)
             }
             if snapshot.phase.isStill {
-                ScreenParts.stillBar(&bitmap, in: bar)
+                ScreenParts.stillBar(&bitmap, in: bar, phase: snapshot.phase)
             } else {
                 ScreenParts.sweepingBar(&bitmap, in: bar, elapsed: snapshot.elapsed, showsTrack: showsTrack)
             }
@@ -76,7 +77,7 @@ public struct BarScreenStyle: DisplayStyle {
         if let fraction = snapshot.fraction {
             ScreenParts.bar(&bitmap, in: bar, fraction: fraction, fill: .init(snapshot), showsTrack: showsTrack)
         } else if snapshot.phase.isStill {
-            ScreenParts.stillBar(&bitmap, in: bar)
+            ScreenParts.stillBar(&bitmap, in: bar, phase: snapshot.phase)
         } else {
             ScreenParts.sweepingBar(&bitmap, in: bar, elapsed: snapshot.elapsed, showsTrack: showsTrack)
         }

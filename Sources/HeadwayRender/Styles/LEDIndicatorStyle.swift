@@ -13,6 +13,10 @@ import RealModule
 /// - Stalled: the fill (or the whole chain, when indeterminate) turns the stalled colour and breathes
 ///   slowly; nothing moves along the chain, because nothing is progressing.
 /// - Paused: the fill in the tint, dimmed and breathing slowly.
+/// - Queued (waiting at its source to start): the track, and the first LED in the tint breathing
+///   slowly at the start line.
+/// - Stale (its reporter lost sight of it): the fill (or the whole chain) in the stale colour,
+///   breathing slowly: neither progress nor a stall.
 /// - Finished: success completes the fill and washes into the success colour; failure blinks the fill
 ///   in the failure colour; cancellation dims it; an end without a result shows the fill in the
 ///   neutral `ended` colour; each fades out by the end of the linger.
@@ -45,6 +49,18 @@ public struct LEDIndicatorStyle: ProgressStyle {
             drawFinished(outcome, snapshot, look, painter, &frame)
         case .stalled:
             drawStalled(snapshot, look, painter, &frame)
+        case .queued:
+            let breath = Float(0.3 + 0.2 * Double.cos(2 * .pi * snapshot.phaseElapsed / 4))
+            frame.fill(look.trackLight)
+            frame[layout.index(ofPosition: 0, count: frame.count)] = look.tintLight.scaled(by: breath)
+        case .stale:
+            let breath = Float(0.35 + 0.15 * Double.cos(2 * .pi * snapshot.phaseElapsed / 6))
+            let stale = LinearColour(look.stale).scaled(by: breath)
+            if let fraction = snapshot.fraction {
+                painter.fill(&frame, fraction: fraction, colour: stale, track: look.trackLight)
+            } else {
+                frame.fill(stale.scaled(by: 0.3))
+            }
         case .paused:
             // Held by a person: the fill (or the whole chain) in the tint, dimmed, breathing slowly.
             let breath = Float(0.3 + 0.15 * Double.cos(2 * .pi * snapshot.phaseElapsed / 4))

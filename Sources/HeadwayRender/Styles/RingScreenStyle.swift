@@ -2,8 +2,8 @@ import HeadwayCore
 
 /// A display style with a ring that fills clockwise from 12 o'clock, the percentage inside it and
 /// label, value and ETA beside it (under it, on square and tall glass).
-/// Indeterminate jobs show the ring as a spinner; stalled rings are hatched, an estimate from past
-/// runs dotted with "~42%"; finished jobs get the same outcome screen as ``BarScreenStyle``; "+2" in
+/// Indeterminate jobs show the ring as a spinner; stalled and stale rings are hatched, a queued job
+/// the empty track, an estimate from past runs dotted with "~42%"; finished jobs get the same outcome screen as ``BarScreenStyle``; "+2" in
 /// the corner says two more jobs are running.
 public struct RingScreenStyle: DisplayStyle {
     public var font: BitmapFont
@@ -45,6 +45,8 @@ public struct RingScreenStyle: DisplayStyle {
             let scale = tall && percent.count <= 3 ? 2 : 1
             let textY = Int(centerY) - font.cellHeight * scale / 2
             bitmap.draw(percent, centeredAt: Int(centerX) + 1, y: textY, font: font, scale: scale)
+        } else if snapshot.phase == .queued {
+            // Not started: the track alone (drawn above unless hidden).
         } else if stalled {
             var ring = Surface(width: bitmap.width, height: bitmap.height)
             ring.arc(centerX: centerX, centerY: centerY, inner: outer - thickness, outer: outer, start: 0, sweep: 1)

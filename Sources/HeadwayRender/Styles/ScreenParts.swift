@@ -12,13 +12,13 @@ enum ScreenParts {
         surface.arc(centerX: centerX, centerY: centerY, inner: radius - thickness, outer: radius, start: start, sweep: 0.3)
     }
 
-    /// How a bar's fill is drawn: solid for reported progress, hatched when stalled (a look that
-    /// cannot be mistaken for progress), dotted for an estimate from past runs.
+    /// How a bar's fill is drawn: solid for reported progress, hatched when stalled or stale (a
+    /// look that cannot be mistaken for progress), dotted for an estimate from past runs.
     enum Fill {
         case solid, hatched, dotted
 
         init(_ snapshot: ProgressSnapshot) {
-            self = snapshot.phase.isStalled ? .hatched : snapshot.isEstimate ? .dotted : .solid
+            self = snapshot.phase.isStalled || snapshot.phase.isStale ? .hatched : snapshot.isEstimate ? .dotted : .solid
         }
     }
 
@@ -65,9 +65,11 @@ enum ScreenParts {
         surface.fill(PixelRect(x: x, y: inner.y, width: width, height: inner.height), shade: .full)
     }
 
-    /// A still bar that is not progress: outlined and hatched in the stalled shade.
-    static func stillBar<S: DisplaySurface>(_ surface: inout S, in rect: PixelRect) {
+    /// A still bar that is not progress: outlined and hatched in the stalled shade; a job waiting
+    /// in a queue has not started, so its bar is the empty outline.
+    static func stillBar<S: DisplaySurface>(_ surface: inout S, in rect: PixelRect, phase: JobPhase) {
         surface.stroke(rect, shade: .track)
+        guard phase != .queued else { return }
         surface.hatch(PixelRect(x: rect.x + 2, y: rect.y + 2, width: rect.width - 4, height: rect.height - 4), shade: .stalled)
     }
 
