@@ -83,10 +83,12 @@ public final class SystemdUnits: UnitSource {
                 events.append(.jobQueued(unit: unit))
             case .jobRemoved(let unit, let result) where states[unit] != nil:
                 events.append(.jobRemoved(unit: unit, result: result))
-            case .unitNew(let unit, _) where states[unit]?.isMissing == true:
-                // A unit that had no file was loaded: read it again (once; no loop, since a unit
-                // already loaded makes no new UnitNew).
-                events += read(unit)
+            case .unitNew(let unit, _) where states[unit] != nil:
+                // A unit (re)loaded into systemd's memory — one that had no file, or was dropped
+                // while inactive and is started again — announces its first change as UnitNew, not
+                // as PropertiesChanged (src/core/dbus-unit.c, bus_unit_send_change_signal): read it
+                // again. No loop: reading a unit already loaded makes no new UnitNew.
+                events += read(unit, onlyChanges: true)
             case .unitNew(let unit, _) where unit.hasSuffix(".timer"):
                 // A timer loaded (enabled, started) may start a watched unit, whose TriggeredBy
                 // systemd does not announce as changed: read them again.
