@@ -24,6 +24,8 @@ static struct {
     sd_bus *(*flush_close_unref)(sd_bus *);
     int (*set_method_call_timeout)(sd_bus *, uint64_t);
     int (*call_method)(sd_bus *, const char *, const char *, const char *, const char *, sd_bus_error *, sd_bus_message **, const char *, ...);
+    int (*call_method_async)(sd_bus *, sd_bus_slot **, const char *, const char *, const char *, const char *, sd_bus_message_handler_t, void *, const char *, ...);
+    const sd_bus_error *(*message_get_error)(sd_bus_message *);
     int (*match_signal)(sd_bus *, sd_bus_slot **, const char *, const char *, const char *, const char *, sd_bus_message_handler_t, void *);
     sd_bus_slot *(*slot_unref)(sd_bus_slot *);
     int (*get_fd)(sd_bus *);
@@ -60,6 +62,8 @@ static void load(void) {
     FIND(open_system, "sd_bus_open_system")
     FIND(flush_close_unref, "sd_bus_flush_close_unref")
     FIND(call_method, "sd_bus_call_method")
+    FIND(call_method_async, "sd_bus_call_method_async")
+    FIND(message_get_error, "sd_bus_message_get_error")
     FIND(match_signal, "sd_bus_match_signal")
     FIND(slot_unref, "sd_bus_slot_unref")
     FIND(get_fd, "sd_bus_get_fd")
@@ -106,12 +110,21 @@ struct watched {
     sd_bus_slot *slot;
 };
 
+// A watch under way: LoadUnit, then GetAll of the Unit interface, then of the type's own.
+struct pending {
+    hw_sd *sd;
+    hw_sd_event event;
+    int stage;
+    struct pending *next;
+};
+
 struct hw_sd {
     sd_bus *bus;
     sd_bus_slot *manager_slot;
     struct watched *watched;
     size_t watched_count;
     struct queued *head, *tail;
+    struct pending *pending;
     char error[512];
 };
 
@@ -130,7 +143,7 @@ static int fail(hw_sd *sd, int code, sd_bus_error *error, const char *doing) {
 const char *hw_sd_error(hw_sd *sd) { return sd->error; }
 
 void hw_sd_event_clear(hw_sd_event *event) {
-    char **strings[] = {&event->unit, &event->path, &event->job_result, &event->load_state, &event->active_state, &event->sub_state,
+    char **strings[] = {&event->unit, &event->path, &event->job_result, &event->error, &event->load_state, &event->active_state, &event->sub_state,
                         &event->description, &event->triggered_by, &event->type, &event->result, &event->timer_unit};
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) free(*strings[i]);
     memset(event, 0, sizeof *event);
@@ -319,56 +332,130 @@ void hw_sd_close(hw_sd *sd) {
     }
     free(sd->watched);
     if (sd->manager_slot) lib.slot_unref(sd->manager_slot);
+    // Closing the bus drops the calls still under way without calling back: their state goes here.
     if (sd->bus) lib.flush_close_unref(sd->bus);
+    while (sd->pending) {
+        struct pending *next = sd->pending->next;
+        hw_sd_event_clear(&sd->pending->event);
+        free(sd->pending);
+        sd->pending = next;
+    }
     hw_sd_event event;
     while (hw_sd_next(sd, &event)) hw_sd_event_clear(&event);
     free(sd);
 }
 
-static int get_all(hw_sd *sd, const char *path, const char *interface, hw_sd_event *state) {
-    sd_bus_error error = {0};
-    sd_bus_message *reply = NULL;
-    int r = lib.call_method(sd->bus, SYSTEMD, path, PROPERTIES, "GetAll", &error, &reply, "s", interface);
-    if (r < 0) return fail(sd, r, &error, "reading the unit's properties");
-    r = read_properties(reply, state);
-    lib.message_unref(reply);
-    return r < 0 ? fail(sd, r, NULL, "reading the unit's properties") : 0;
+static void forget(hw_sd *sd, struct pending *done) {
+    for (struct pending **link = &sd->pending; *link; link = &(*link)->next) {
+        if (*link != done) continue;
+        *link = done->next;
+        free(done);
+        return;
+    }
 }
 
-int hw_sd_watch(hw_sd *sd, const char *unit, hw_sd_event *state) {
-    memset(state, 0, sizeof *state);
-    state->kind = HW_SD_PROPERTIES;
-    sd_bus_error error = {0};
-    sd_bus_message *reply = NULL;
-    int r = lib.call_method(sd->bus, SYSTEMD, MANAGER_PATH, MANAGER, "LoadUnit", &error, &reply, "s", unit);
-    if (r < 0) return fail(sd, r, &error, "Manager.LoadUnit");
-    const char *path;
-    r = lib.message_read(reply, "o", &path);
-    if (r >= 0) state->path = copy(path);
-    lib.message_unref(reply);
-    if (r < 0 || !state->path) return fail(sd, r < 0 ? r : -ENOMEM, NULL, "Manager.LoadUnit");
-    int following = 0;
-    for (size_t i = 0; i < sd->watched_count; i++) following |= strcmp(sd->watched[i].path, state->path) == 0;
-    if (!following) {
-        struct watched *grown = realloc(sd->watched, (sd->watched_count + 1) * sizeof *grown);
-        if (!grown) return fail(sd, -ENOMEM, NULL, "following the unit");
-        sd->watched = grown;
-        struct watched *entry = &sd->watched[sd->watched_count];
-        entry->path = copy(state->path);
-        r = lib.match_signal(sd->bus, &entry->slot, SYSTEMD, state->path, PROPERTIES, "PropertiesChanged", on_properties_changed, sd);
-        if (r < 0) {
-            free(entry->path);
-            return fail(sd, r, NULL, "following the unit's changes");
-        }
-        sd->watched_count++;
+// The watch is over: its answer queued, as loaded or failed.
+static void finish(struct pending *p, const char *error) {
+    hw_sd *sd = p->sd;
+    if (error) {
+        hw_sd_event failed = {.kind = HW_SD_FAILED, .unit = p->event.unit, .error = copy(error)};
+        p->event.unit = NULL;
+        hw_sd_event_clear(&p->event);
+        enqueue(sd, &failed);
+    } else {
+        p->event.kind = HW_SD_LOADED;
+        enqueue(sd, &p->event);
     }
-    if ((r = get_all(sd, state->path, UNIT, state)) < 0) return r;
-    // The type's own interface, by the name's suffix (systemd.unit(5)); a unit without a file has
-    // nothing more to say.
-    if (!state->load_state || strcmp(state->load_state, "loaded") != 0) return 0;
+    forget(sd, p);
+}
+
+static int follow_path(hw_sd *sd, const char *path) {
+    for (size_t i = 0; i < sd->watched_count; i++) {
+        if (strcmp(sd->watched[i].path, path) == 0) return 0;
+    }
+    struct watched *grown = realloc(sd->watched, (sd->watched_count + 1) * sizeof *grown);
+    if (!grown) return -ENOMEM;
+    sd->watched = grown;
+    struct watched *entry = &sd->watched[sd->watched_count];
+    entry->path = copy(path);
+    int r = lib.match_signal(sd->bus, &entry->slot, SYSTEMD, path, PROPERTIES, "PropertiesChanged", on_properties_changed, sd);
+    if (r < 0) {
+        free(entry->path);
+        return r;
+    }
+    sd->watched_count++;
+    return 0;
+}
+
+static int on_watch_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_error);
+
+// The type's own interface, by the name's suffix (systemd.unit(5)).
+static const char *type_interface(const char *unit) {
     const char *dot = strrchr(unit, '.');
-    if (dot && strcmp(dot, ".service") == 0) return get_all(sd, state->path, "org.freedesktop.systemd1.Service", state);
-    if (dot && strcmp(dot, ".timer") == 0) return get_all(sd, state->path, "org.freedesktop.systemd1.Timer", state);
+    if (dot && strcmp(dot, ".service") == 0) return "org.freedesktop.systemd1.Service";
+    if (dot && strcmp(dot, ".timer") == 0) return "org.freedesktop.systemd1.Timer";
+    return NULL;
+}
+
+static int on_watch_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_error) {
+    (void)ret_error;
+    struct pending *p = userdata;
+    hw_sd *sd = p->sd;
+    const sd_bus_error *error = lib.message_get_error(m);
+    char text[512];
+    if (error) {
+        snprintf(text, sizeof text, "%s: %s (%s)", p->stage == 0 ? "Manager.LoadUnit" : "reading its properties", error->message ? error->message : "",
+                 error->name ? error->name : "");
+        finish(p, text);
+        return 0;
+    }
+    int r;
+    const char *next_interface = NULL;
+    if (p->stage == 0) {
+        const char *path;
+        if (lib.message_read(m, "o", &path) < 0 || !(p->event.path = copy(path)) || follow_path(sd, path) < 0) {
+            finish(p, "Manager.LoadUnit: an answer that could not be read");
+            return 0;
+        }
+        next_interface = UNIT;
+    } else {
+        if (read_properties(m, &p->event) < 0) {
+            finish(p, "its properties could not be read");
+            return 0;
+        }
+        // A unit without a file has nothing more to say.
+        int loaded = p->event.load_state && strcmp(p->event.load_state, "loaded") == 0;
+        if (p->stage == 1 && loaded) next_interface = type_interface(p->event.unit);
+    }
+    if (!next_interface) {
+        finish(p, NULL);
+        return 0;
+    }
+    p->stage++;
+    r = lib.call_method_async(sd->bus, NULL, SYSTEMD, p->event.path, PROPERTIES, "GetAll", on_watch_reply, p, "s", next_interface);
+    if (r < 0) {
+        snprintf(text, sizeof text, "reading its properties: %s", strerror(-r));
+        finish(p, text);
+    }
+    return 0;
+}
+
+int hw_sd_watch(hw_sd *sd, const char *unit) {
+    struct pending *p = calloc(1, sizeof *p);
+    if (!p || !(p->event.unit = copy(unit))) {
+        free(p);
+        return fail(sd, -ENOMEM, NULL, "Manager.LoadUnit");
+    }
+    p->sd = sd;
+    p->event.kind = HW_SD_PROPERTIES;
+    int r = lib.call_method_async(sd->bus, NULL, SYSTEMD, MANAGER_PATH, MANAGER, "LoadUnit", on_watch_reply, p, "s", unit);
+    if (r < 0) {
+        hw_sd_event_clear(&p->event);
+        free(p);
+        return fail(sd, r, NULL, "Manager.LoadUnit");
+    }
+    p->next = sd->pending;
+    sd->pending = p;
     return 0;
 }
 

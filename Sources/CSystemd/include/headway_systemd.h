@@ -32,6 +32,9 @@ enum hw_sd_kind {
     HW_SD_UNIT_REMOVED = 5,
     /// Manager.Reloading(false): a daemon-reload is over (unit files may have come or gone).
     HW_SD_RELOADED = 6,
+    /// hw_sd_watch's answer: `unit`'s `path` and properties, or (HW_SD_FAILED) `error`.
+    HW_SD_LOADED = 7,
+    HW_SD_FAILED = 8,
 };
 
 /// Which numeric fields of an hw_sd_event are present.
@@ -52,6 +55,8 @@ typedef struct {
     /// The unit's object path (properties, UnitNew, UnitRemoved).
     char *path;
     char *job_result;
+    /// Why a watch failed (HW_SD_FAILED).
+    char *error;
     /// org.freedesktop.systemd1.Unit
     char *load_state, *active_state, *sub_state, *description;
     /// TriggeredBy, the names joined by newlines.
@@ -75,10 +80,10 @@ void hw_sd_close(hw_sd *bus);
 /// The error of the last failed call, in words.
 const char *hw_sd_error(hw_sd *bus);
 
-/// Loads `unit` (Manager.LoadUnit), follows its PropertiesChanged signals and reads its
-/// properties into `state` (kind HW_SD_PROPERTIES; clear it after use). A unit without a file
-/// loads as LoadState "not-found".
-int hw_sd_watch(hw_sd *bus, const char *unit, hw_sd_event *state);
+/// Asks for `unit` (Manager.LoadUnit), follows its PropertiesChanged signals and reads its
+/// properties, without waiting: the answer is queued as HW_SD_LOADED (or HW_SD_FAILED) once the
+/// calls are answered. A unit without a file loads as LoadState "not-found".
+int hw_sd_watch(hw_sd *bus, const char *unit);
 /// Stops following the unit at `path`.
 void hw_sd_unwatch(hw_sd *bus, const char *path);
 

@@ -30,6 +30,9 @@ final class SystemdBus {
         case unitNew(unit: String, path: String)
         case unitRemoved(unit: String, path: String)
         case reloaded
+        /// The answer to ``watch(_:)``.
+        case loaded(unit: String, path: String, Properties)
+        case failed(unit: String, reason: String)
     }
 
     private let handle: OpaquePointer
@@ -51,15 +54,11 @@ final class SystemdBus {
 
     deinit { hw_sd_close(handle) }
 
-    /// Loads `unit` (systemd loads a unit with no file as `not-found`), follows its changes and
-    /// reads its properties.
-    func watch(_ unit: String) throws(Failure) -> (path: String, properties: Properties) {
-        var event = hw_sd_event()
-        defer { hw_sd_event_clear(&event) }
-        guard hw_sd_watch(handle, unit, &event) >= 0, let path = event.path else {
-            throw Failure(description: String(cString: hw_sd_error(handle)))
-        }
-        return (String(cString: path), Self.properties(event))
+    /// Asks for `unit` (systemd loads a unit with no file as `not-found`), to follow its changes
+    /// and read its properties: the answer comes as ``Message/loaded(unit:path:_:)`` (or
+    /// `failed`) among the messages, the loop never waiting for it.
+    func watch(_ unit: String) throws(Failure) {
+        guard hw_sd_watch(handle, unit) >= 0 else { throw Failure(description: String(cString: hw_sd_error(handle))) }
     }
 
     func unwatch(path: String) { hw_sd_unwatch(handle, path) }
@@ -96,6 +95,9 @@ final class SystemdBus {
             case Int32(HW_SD_UNIT_NEW.rawValue): if let unit, let path { messages.append(.unitNew(unit: unit, path: path)) }
             case Int32(HW_SD_UNIT_REMOVED.rawValue): if let unit, let path { messages.append(.unitRemoved(unit: unit, path: path)) }
             case Int32(HW_SD_RELOADED.rawValue): messages.append(.reloaded)
+            case Int32(HW_SD_LOADED.rawValue): if let unit, let path { messages.append(.loaded(unit: unit, path: path, Self.properties(event))) }
+            case Int32(HW_SD_FAILED.rawValue):
+                if let unit { messages.append(.failed(unit: unit, reason: event.error.map { String(cString: $0) } ?? "no answer")) }
             default: break
             }
         }
