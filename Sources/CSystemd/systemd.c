@@ -311,8 +311,9 @@ int hw_sd_open(hw_sd **out) {
     *out = sd;
     int r = lib.open_system(&sd->bus);
     if (r < 0) return fail(sd, r, NULL, "connecting to the system bus");
-    // Calls are made from the service's loop: never wait long for an answer.
-    if (lib.set_method_call_timeout) lib.set_method_call_timeout(sd->bus, 2 * 1000 * 1000);
+    // The one call made waiting (Subscribe, at connection) waits 10 s at most; the others are
+    // asynchronous and may take their time (a busy PID 1 answers a GetAll slowly).
+    if (lib.set_method_call_timeout) lib.set_method_call_timeout(sd->bus, 10 * 1000 * 1000);
     r = lib.match_signal(sd->bus, &sd->manager_slot, SYSTEMD, MANAGER_PATH, MANAGER, NULL, on_manager_signal, sd);
     if (r < 0) return fail(sd, r, NULL, "asking for systemd's signals");
     sd_bus_error error = {0};

@@ -27,7 +27,7 @@ public final class SystemdUnits: UnitSource {
 
     /// The states of `names` and the timers that start them, read once (for doctor), waiting at
     /// most `budget` seconds for systemd's answers.
-    public static func lookUp(_ names: [String], budget: Double = 5) -> UnitLookup {
+    public static func lookUp(_ names: [String], budget: Double = 20) -> UnitLookup {
         let units = SystemdUnits(clock: MonotonicClock())
         var states: [String: UnitState] = [:]
         func take(_ events: [UnitEvent]) -> String? {
