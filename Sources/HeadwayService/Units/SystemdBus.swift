@@ -133,7 +133,8 @@ extension SystemdBus.Properties {
     /// `state` with these properties applied; monotonic microseconds become seconds on the
     /// service's clock, which is CLOCK_MONOTONIC too (``MonotonicClock``).
     func applied(to state: UnitState) -> UnitState {
-        func seconds(_ microseconds: UInt64) -> Double? { microseconds == 0 ? nil : Double(microseconds) / 1_000_000 }
+        // 0 and USEC_INFINITY (UINT64_MAX) both mean none.
+        func seconds(_ microseconds: UInt64) -> Double? { microseconds == 0 || microseconds == .max ? nil : Double(microseconds) / 1_000_000 }
         var state = state
         if let loadState { state.loadState = loadState }
         if let activeState { state.activeState = activeState }

@@ -131,34 +131,37 @@ check "sudo usermod -aG headway pi: pi may ask headway status" as_pi sudo usermo
 check "sudo systemctl reload headway (as pi) applies it" as_pi sudo systemctl reload headway
 check "one clear warning for the unit that does not exist" eventually 15 bash -c \
     "[ \$(journalctl --no-pager -u headway.service --since '$since_watch' | grep -c 'watched unit no-such.service does not exist') -eq 1 ]"
+# headway status every 0.5 s from here on: what a person watching would have seen.
+timeline=/run/status-timeline
+( while true; do as_pi headway status | sed "s/^/$(date +%T.%N | cut -c1-10) /"; sleep 0.5; done ) > $timeline 2>&1 &
+sampler=$!
+seen() { grep -Eq "$1" $timeline; }
+export -f seen
+export timeline
 check "sudo systemctl enable --now backup.timer (as pi)" as_pi sudo systemctl enable --now backup.timer
-check "headway status shows the timer's next elapse" eventually 5 bash -c 'as_pi headway status | grep -Eq "^backup.timer  next [0-9]{2}:[0-9]{2} \(in [0-9]+s\), starts backup.service"'
-as_pi headway status | grep '^backup.timer'
+check "headway status shows the timer's next elapse" eventually 10 seen "backup.timer  next [0-9]{2}:[0-9]{2} \(in [0-9]+s\), starts backup.service"
+check "the failing unit and the report start (as pi)" as_pi sudo systemctl start --no-block nightly-encode.service report.service
+check "the timer starts the backup: a job labelled by its Description" eventually 30 seen " backup.service +(pending|active) .*Nightly backup"
+check "headway run inside it reports restic's progress into the unit's job" eventually 40 seen " backup.service +active +[0-9]+% \([0-9]+/[0-9]+\)"
+check "sudo systemctl reload headway in the middle of the backup (as pi)" as_pi sudo systemctl reload headway
+check "the backup's job is still there after the reload" bash -c '[ "$(phase_of backup.service)" = active ] || [ "$(phase_of backup.service)" = succeeded ]'
+check "the failing unit shows failed, with systemd's reason" eventually 30 seen " nightly-encode.service +failed .*Nightly encode \(exit status 3\)"
+check "the backup ends succeeded when the unit does" eventually 60 seen " backup.service +succeeded "
+sleep 1
+kill $sampler
+check "one job for the unit at every moment: no duplicate" bash -c \
+    "[ \$(awk '\$2 == \"backup.service\" { print \$1 }' $timeline | sort | uniq -d | wc -l) -eq 0 ]"
+echo "   backup.service and nightly-encode.service in headway status over their runs (every 0.5 s, repeats left out):"
+grep -E " (backup|nightly-encode).service " $timeline | uniq -f1 | sed 's/^/     /'
+check "systemd agrees: the backup's Result is success, restic saved a snapshot" bash -c \
+    '[ "$(systemctl show -P Result backup.service)" = success ] && journalctl --no-pager -u backup.service | grep -q "snapshot .* saved"'
 doctor_units=$(as_pi headwayd doctor)
 grep -E "system bus|\.service|\.timer" <<< "$doctor_units" | sed 's/^/   doctor: /'
 check "doctor: systemd answers on the system bus, open to headway" grep -q "✔ systemd answers on the system bus (/run/dbus/system_bus_socket, open to headway)" <<< "$doctor_units"
-check "doctor: backup.service exists, started by backup.timer" grep -q '✔ backup.service ("Nightly backup", Type=oneshot), started by backup.timer' <<< "$doctor_units"
+check "doctor: backup.service exists, started by backup.timer (next at 02:00)" grep -q '✔ backup.service ("Nightly backup", Type=oneshot), started by backup.timer (next 02:00' <<< "$doctor_units"
 check "doctor: nightly-encode.service and report.service exist" bash -c \
     'grep -q "✔ nightly-encode.service (\"Nightly encode\", Type=oneshot): each run shows as a job" <<< "$1" && grep -q "✔ report.service" <<< "$1"' _ "$doctor_units"
 check "doctor: no-such.service does not exist, with the fix" grep -q "✘ no-such.service does not exist" <<< "$doctor_units"
-timeline=/run/backup-timeline
-( while true; do echo "$(date +%T.%N | cut -c1-10) $(status_of backup.service)"; sleep 0.5; done ) > $timeline 2>&1 &
-sampler=$!
-check "the failing unit and the report start (as pi)" as_pi sudo systemctl start --no-block nightly-encode.service report.service
-check "the timer starts the backup: a job labelled by its Description" eventually 20 bash -c 'status_of backup.service | grep -q "Nightly backup"'
-check "headway run inside it reports restic's progress into the unit's job" eventually 30 bash -c 'status_of backup.service | grep -Eq "^backup.service +active +[0-9]+% \([0-9]+/[0-9]+\)"'
-check "one job for the unit: no duplicate" bash -c '[ $(as_pi headway status | grep -c "^backup.service ") -eq 1 ]'
-check "sudo systemctl reload headway in the middle of the backup (as pi)" as_pi sudo systemctl reload headway
-check "the backup's job is still there after the reload" bash -c '[ "$(phase_of backup.service)" = active ] || [ "$(phase_of backup.service)" = succeeded ]'
-check "the failing unit shows failed, with systemd's reason" eventually 20 bash -c 'status_of nightly-encode.service | grep -q "failed .*Nightly encode (exit status 3)"'
-check "the backup ends succeeded when the unit does" eventually 60 bash -c '[ "$(phase_of backup.service)" = succeeded ]'
-kill $sampler
-echo "   backup.service in headway status over its run (every 0.5 s, repeated lines left out):"
-uniq -f1 $timeline | sed 's/^/     /'
-check "the timeline went pending, active with its progress, succeeded" bash -c \
-    "grep -q ' pending ' $timeline && grep -Eq ' active +[0-9]+%' $timeline && grep -q ' succeeded ' $timeline"
-check "systemd agrees: the backup's Result is success, restic saved a snapshot" bash -c \
-    '[ "$(systemctl show -P Result backup.service)" = success ] && journalctl --no-pager -u backup.service | grep -q "snapshot .* saved"'
 check "the report's second run is shown as an estimate from its first" bash -c \
     'until [ "$(systemctl show -P ActiveState report.service)" = inactive ]; do sleep 0.5; done; sleep 1
      sudo systemctl start --no-block report.service
