@@ -79,10 +79,12 @@ let package = Package(
             name: "HeadwayMQTT",
             dependencies: ["CMosquitto", "HeadwayCore", "HeadwayProtocol"]
         ),
+        // libsystemd's sd-bus, loaded when systemd units are first watched (docs/configuration.md).
+        .target(name: "CSystemd", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "HeadwayService",
             dependencies: [
-                "Headway", "HeadwayProtocol", "CPlatform",
+                "Headway", "HeadwayProtocol", "CPlatform", "CSystemd",
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
