@@ -133,7 +133,8 @@ extension ServiceCore {
         }
         let expected = kind == .indeterminate ? durations.expected(for: name) : nil
         do {
-            let job = try ProgressJob(label: label, kind: kind, policy: settings.policy, liveness: .owned, expectedDuration: expected, at: start)
+            let job = try ProgressJob(
+                label: label, kind: kind, policy: settings.policy, liveness: .owned, expectedDuration: expected, startedAt: start, at: now)
             try registry.begin(name, job, name: name, requester: nil, at: now)
         } catch {
             logger.warning("\(name) started, but its job cannot be shown: \(error)")
