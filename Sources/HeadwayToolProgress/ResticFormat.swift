@@ -6,8 +6,9 @@ import HeadwayProtocol
 /// restic print its text status lines to a pipe as well (restic's `internal/ui/termstatus`: without
 /// a terminal, each status is printed as lines), and withholds them: the status line
 /// `[0:12] 45.00%  201 files 43.034 MiB, total 202 files 61.035 MiB, 0 errors ETA 0:14` and the
-/// current files under it. What restic prints anyway, the last status of `check` followed by a blank
-/// line, is given back. Percent and ETA appear once restic's scan has finished (its total is
+/// current files under it. What restic prints anyway, the last status of each step of a command
+/// other than `backup` (`check`'s `[0:02] 100.00%  3 / 3 packs`), is given back before the line
+/// that follows it. Percent and ETA appear once restic's scan has finished (its total is
 /// final): until then the job is indeterminate, "restic: scanning".
 /// Read from restic 0.14.0 (Debian 12) and 0.18 (Debian 13); fixtures in Tests/HeadwayToolProgressTests/Fixtures/restic.
 public struct ResticFormat: ToolFormat {
@@ -56,6 +57,15 @@ public struct ResticFormat: ToolFormat {
         }
     }
 
+    mutating func takeLastStatus() -> String? {
+        defer { lastStatus = nil }
+        return lastStatus
+    }
+
+    public mutating func end(_ stream: ToolStream) -> ToolReading {
+        stream == .output ? ToolReading(restored: takeLastStatus()) : .nothing
+    }
+
     var step: String {
         switch subcommand {
         case "backup": return "backing up"
@@ -71,14 +81,11 @@ public struct ResticFormat: ToolFormat {
             // The current files restic lists under a status line (absolute paths).
             if withholding, afterStatus, text.hasPrefix("/") { return ToolReading(withheld: true) }
             afterStatus = false
-            defer { lastStatus = nil }
-            // The blank line restic prints after a command's last status: that status was printed
-            // without Headway too (all but backup print it when done).
-            if withholding, text.isEmpty, subcommand != "backup", let status = lastStatus { return ToolReading(restored: status) }
-            return .nothing
+            // A step's last status was printed without Headway too (by all but backup, when done).
+            return ToolReading(restored: takeLastStatus())
         }
         afterStatus = true
-        lastStatus = withholding ? text : nil
+        lastStatus = withholding && subcommand != "backup" ? text : nil
         return ToolReading(report: status(match.1), withheld: withholding)
     }
 

@@ -138,4 +138,10 @@ public protocol ToolFormat {
     func invocation(_ context: ToolContext) -> ToolInvocation
     /// Reads one line (what the tool printed, or wrote to its progress descriptor).
     mutating func read(_ line: ToolLine) -> ToolReading
+    /// The tool closed `stream`: a line withheld last may be given back.
+    mutating func end(_ stream: ToolStream) -> ToolReading
+}
+
+extension ToolFormat {
+    public mutating func end(_ stream: ToolStream) -> ToolReading { .nothing }
 }

@@ -94,12 +94,15 @@ public struct ToolProgress {
         return passed
     }
 
-    /// The stream ended: its last line, if unended, is read.
+    /// The stream ended: its last line, if unended, is read, and what the format gives back passes.
     public mutating func end(_ stream: ToolStream) -> Result {
         var result = Result()
-        guard var state = streams[stream], state.hasLine else { return result }
-        finishLine(&state, stream: stream, end: .none, terminator: nil, into: &result)
-        streams[stream] = state
+        if var state = streams[stream], state.hasLine {
+            finishLine(&state, stream: stream, end: .none, terminator: nil, into: &result)
+            streams[stream] = state
+        }
+        let reading = format.end(stream)
+        if let restored = reading.restored, invocation.withholds.contains(stream) { result.passed += Array((restored + "\n").utf8) }
         return result
     }
 
