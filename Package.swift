@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "HeadwaySimulator", targets: ["HeadwaySimulator"]),
         .library(name: "HeadwayProtocol", targets: ["HeadwayProtocol"]),
         .library(name: "HeadwayService", targets: ["HeadwayService"]),
+        .library(name: "HeadwayToolProgress", targets: ["HeadwayToolProgress"]),
         .executable(name: "headway", targets: ["headway"]),
         .executable(name: "headwayd", targets: ["headwayd"]),
         .executable(name: "headway-sim", targets: ["headway-sim"]),

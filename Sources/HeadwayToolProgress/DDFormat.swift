@@ -49,6 +49,10 @@ public struct DDFormat: ToolFormat {
         return ToolInvocation(arguments: context.arguments + ["status=progress"], withholds: [.errors])
     }
 
+    public func mayBeMeter(_ partial: String, on stream: ToolStream) -> Bool {
+        asked && stream == .errors && partial.prefixMatch(of: /\d+ bytes/) != nil
+    }
+
     public mutating func read(_ line: ToolLine) -> ToolReading {
         guard line.stream == .errors else { return .nothing }
         let meter = line.end == .carriageReturn || line.previous == .carriageReturn

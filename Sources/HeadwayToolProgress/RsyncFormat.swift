@@ -31,6 +31,10 @@ public struct RsyncFormat: ToolFormat {
         return ToolInvocation(arguments: ToolArguments.inserting(["--info=progress2"], in: context.arguments, at: toolIndex), withholds: [.output])
     }
 
+    public func mayBeMeter(_ partial: String, on stream: ToolStream) -> Bool {
+        asked && stream == .output && partial.prefixMatch(of: /\s*[\d,.']+\s+\d+%/) != nil
+    }
+
     public mutating func read(_ line: ToolLine) -> ToolReading {
         guard line.stream == .output else { return .nothing }
         let text = line.text[...]

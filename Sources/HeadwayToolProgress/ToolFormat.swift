@@ -140,8 +140,13 @@ public protocol ToolFormat {
     mutating func read(_ line: ToolLine) -> ToolReading
     /// The tool closed `stream`: a line withheld last may be given back.
     mutating func end(_ stream: ToolStream) -> ToolReading
+    /// Whether an unended line on `stream` may be the start of the meter Headway asked for (rsync
+    /// and dd begin each redraw with a carriage return and end it only with the next): such a line
+    /// keeps waiting for its end; any other is shown after a short wait (a prompt).
+    func mayBeMeter(_ partial: String, on stream: ToolStream) -> Bool
 }
 
 extension ToolFormat {
     public mutating func end(_ stream: ToolStream) -> ToolReading { .nothing }
+    public func mayBeMeter(_ partial: String, on stream: ToolStream) -> Bool { false }
 }

@@ -78,16 +78,17 @@ public struct ToolProgress {
         return result
     }
 
-    /// Whether a partial line waits unshown on `stream`.
+    /// Whether a partial line waits unshown on `stream` that is not the meter's.
     public func isWaiting(_ stream: ToolStream) -> Bool {
-        guard let state = streams[stream] else { return false }
-        return state.holds && state.shown < state.line.count
+        guard let state = streams[stream], state.holds, state.shown < state.line.count else { return false }
+        return !format.mayBeMeter(String(decoding: state.line, as: UTF8.self), on: stream)
     }
 
     /// Shows a partial line that has waited (a prompt, a line the tool has not ended yet): what
     /// follows on that line passes too.
     public mutating func release(_ stream: ToolStream) -> [UInt8] {
-        guard var state = streams[stream] else { return [] }
+        guard var state = streams[stream], state.shown < state.line.count else { return [] }
+        if format.mayBeMeter(String(decoding: state.line, as: UTF8.self), on: stream) { return [] }
         var passed: [UInt8] = []
         state.releasePending(into: &passed)
         streams[stream] = state
