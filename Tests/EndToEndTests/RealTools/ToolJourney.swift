@@ -129,15 +129,20 @@ final class ThrottledServer {
 
     init(folder: URL, bytesPerSecond: Int) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("throttled_http.py")
+        let portFile = folder.appendingPathComponent("server.port")
+        FileManager.default.createFile(atPath: portFile.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path, folder.path, String(bytesPerSecond)]
-        let out = Pipe()
-        process.standardOutput = out
+        process.standardOutput = try FileHandle(forWritingTo: portFile)
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         try process.run()
-        var line = Data()
-        while !line.contains(0x0A), case let byte = out.fileHandleForReading.readData(ofLength: 1), !byte.isEmpty { line += byte }
-        port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        var port = 0
+        _ = BackgroundProcess.eventually(within: 10) {
+            port = Int(((try? String(contentsOf: portFile, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            return port > 0
+        }
+        self.port = port
     }
 
     deinit {
