@@ -10,6 +10,7 @@ import PackageDescription
 //   HeadwaySimulator virtual devices and the terminal renderer (Simulator/)
 //   Headway          the library product: show progress from a Swift program
 //   HeadwayProtocol  the socket protocol and its transport, shared by client and service
+//   HeadwayToolProgress  the progress formats of the tools `headway run` knows (restic, borg, apt …)
 //   HeadwayService   jobs, layout, scheduling, configuration, presets and the host loop
 //   HeadwayDemo      the scripted demo job (shared by headway-sim and headway-bench)
 //   HeadwaydProgram, HeadwaySimProgram, HeadwayMQTTProgram   the programs' command lines
@@ -23,6 +24,7 @@ let package = Package(
         .library(name: "HeadwaySimulator", targets: ["HeadwaySimulator"]),
         .library(name: "HeadwayProtocol", targets: ["HeadwayProtocol"]),
         .library(name: "HeadwayService", targets: ["HeadwayService"]),
+        .library(name: "HeadwayToolProgress", targets: ["HeadwayToolProgress"]),
         .executable(name: "headway", targets: ["headway"]),
         .executable(name: "headwayd", targets: ["headwayd"]),
         .executable(name: "headway-sim", targets: ["headway-sim"]),
@@ -73,6 +75,10 @@ let package = Package(
             name: "HeadwayProtocol",
             dependencies: ["HeadwayCore", "CPlatform"]
         ),
+        .target(
+            name: "HeadwayToolProgress",
+            dependencies: ["HeadwayCore", "HeadwayProtocol"]
+        ),
         // libmosquitto, loaded when MQTT is first used (docs/mqtt.md).
         .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
         .target(
@@ -95,7 +101,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "headway",
-            dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT", "CPlatform"]
+            dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT", "HeadwayToolProgress", "CPlatform"]
         ),
         // The three programs' command trees are libraries, so that each has an executable of its
         // own (`swift run headway-sim`) and headway-suite can hold all three.
@@ -144,6 +150,7 @@ let package = Package(
         .testTarget(name: "HeadwaySimulatorTests", dependencies: ["HeadwaySimulator", "HeadwayDevices", "HeadwayCore"]),
         .testTarget(name: "HeadwayTests", dependencies: ["Headway", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayProtocolTests", dependencies: ["HeadwayProtocol"]),
+        .testTarget(name: "HeadwayToolProgressTests", dependencies: ["HeadwayToolProgress"], exclude: ["Fixtures"]),
         .testTarget(name: "HeadwayServiceTests", dependencies: ["HeadwayService", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayLinuxTests", dependencies: ["HeadwayLinux", "HeadwayCore"]),
         .testTarget(name: "HeadwayMQTTTests", dependencies: ["HeadwayMQTT", "HeadwayProtocol"], exclude: ["HomeAssistant"]),
