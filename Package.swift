@@ -12,6 +12,7 @@ import PackageDescription
 //   HeadwayProtocol  the socket protocol and its transport, shared by client and service
 //   HeadwayClient    report to the service (or a broker) from a Swift program: jobs as values
 //   HeadwayFoundation Foundation's Progress, dates and timers on an indicator or a service job
+//   HeadwayToolProgress  the progress formats of the tools `headway run` knows (restic, borg, apt …)
 //   HeadwayService   jobs, layout, scheduling, configuration, presets and the host loop
 //   HeadwayDemo      the scripted demo job (shared by headway-sim and headway-bench)
 //   HeadwaydProgram, HeadwaySimProgram, HeadwayMQTTProgram   the programs' command lines
@@ -27,6 +28,7 @@ let package = Package(
         .library(name: "HeadwayService", targets: ["HeadwayService"]),
         .library(name: "HeadwayClient", targets: ["HeadwayClient"]),
         .library(name: "HeadwayFoundation", targets: ["HeadwayFoundation"]),
+        .library(name: "HeadwayToolProgress", targets: ["HeadwayToolProgress"]),
         .executable(name: "headway", targets: ["headway"]),
         .executable(name: "headwayd", targets: ["headwayd"]),
         .executable(name: "headway-sim", targets: ["headway-sim"]),
@@ -79,6 +81,10 @@ let package = Package(
             name: "HeadwayProtocol",
             dependencies: ["HeadwayCore", "CPlatform"]
         ),
+        .target(
+            name: "HeadwayToolProgress",
+            dependencies: ["HeadwayCore", "HeadwayProtocol"]
+        ),
         // libmosquitto, loaded when MQTT is first used (docs/mqtt.md).
         .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
         .target(
@@ -95,10 +101,12 @@ let package = Package(
             name: "HeadwayFoundation",
             dependencies: ["Headway", "HeadwayClient"]
         ),
+        // libsystemd's sd-bus, loaded when systemd units are first watched (docs/configuration.md).
+        .target(name: "CSystemd", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "HeadwayService",
             dependencies: [
-                "Headway", "HeadwayProtocol", "CPlatform",
+                "Headway", "HeadwayProtocol", "CPlatform", "CSystemd",
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
@@ -109,7 +117,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "headway",
-            dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT", "CPlatform"]
+            dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT", "HeadwayToolProgress", "CPlatform"]
         ),
         // The three programs' command trees are libraries, so that each has an executable of its
         // own (`swift run headway-sim`) and headway-suite can hold all three.
@@ -158,6 +166,7 @@ let package = Package(
         .testTarget(name: "HeadwaySimulatorTests", dependencies: ["HeadwaySimulator", "HeadwayDevices", "HeadwayCore"]),
         .testTarget(name: "HeadwayTests", dependencies: ["Headway", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayProtocolTests", dependencies: ["HeadwayProtocol"]),
+        .testTarget(name: "HeadwayToolProgressTests", dependencies: ["HeadwayToolProgress"], exclude: ["Fixtures"]),
         .testTarget(name: "HeadwayServiceTests", dependencies: ["HeadwayService", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayLinuxTests", dependencies: ["HeadwayLinux", "HeadwayCore"]),
         .testTarget(name: "HeadwayMQTTTests", dependencies: ["HeadwayMQTT", "HeadwayProtocol"], exclude: ["HomeAssistant"]),

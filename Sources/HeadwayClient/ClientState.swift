@@ -352,7 +352,7 @@ struct ClientState {
         var wakeups = Wakeups()
         if let ticket = sent.question, let question = questions.removeValue(forKey: ticket) {
             switch reply {
-            case .jobs(let jobs, _, _): wakeups.answers.append((question.continuation, .success(jobs)))
+            case .jobs(let jobs, _, _, _): wakeups.answers.append((question.continuation, .success(jobs)))
             case .error(let error): wakeups.answers.append((question.continuation, .failure(.unavailable(error.description))))
             case .ok: wakeups.answers.append((question.continuation, .success([])))
             }
