@@ -161,7 +161,7 @@ public struct BuildbotSource: CISource {
         let done = steps.filter { $0["complete"]?.bool == true }.count
         let total = max(planned?.steps ?? 0, steps.count)
         if let current = steps.first(where: { $0["complete"]?.bool != true }) {
-            let name = DisplayText.sanitised(current["name"]?.string ?? "step")
+            let name = "\(DisplayText.sanitised(builder)): \(DisplayText.sanitised(current["name"]?.string ?? "step"))"
             run.step = planned == nil ? name : "\(name) (\(min(done + 1, total))/\(total))"
         }
         guard planned != nil, total > 0 else { return }
