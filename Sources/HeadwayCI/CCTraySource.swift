@@ -23,7 +23,8 @@ public struct CCTraySource: CISource {
         self.projects = projects
     }
 
-    public var description: String { "cctray \(url)" }
+    /// The address without its query, which may hold a token (Buildkite's `?access_token=`).
+    public var description: String { "cctray \(url.prefix { $0 != "?" })" }
     public var jobPrefix: String { hostOf(url) }
     public var authorization: Authorization { .basic }
 

@@ -136,8 +136,9 @@ public struct Follower: Sendable {
         }
         if let date = response.headers["date"].flatMap(ServerTime.httpDate) { serverTime = date }
         let wall = serverTime ?? now.wall
-        if let seen = RateLimit(headers: response.headers, wall: wall) {
-            limit = seen
+        // The latest answer says what the limit is now; one that says nothing leaves none.
+        limit = RateLimit(headers: response.headers, wall: wall)
+        if let seen = limit {
             if seen.refuses(status: response.status) {
                 let at = seen.retryAt ?? seen.resetAt ?? (wall + 60)
                 lookError = SourceError(
