@@ -47,6 +47,9 @@ struct CommonOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seconds between looks while nothing runs (default: 60 for GitHub and GitLab, 30 for the others).", valueName: "SECONDS"))
     var idleInterval: Double?
 
+    @Option(help: ArgumentHelp("Requests an hour at most, for each source (default: 1000 for GitHub with a token, 50 without, 1000 for GitLab, 3600 for the others).", valueName: "COUNT"))
+    var budget: Double?
+
     @Option(help: ArgumentHelp("A file holding the token (its first line): GitHub's or GitLab's token, USER:TOKEN for Jenkins and cctray feeds.", valueName: "FILE"))
     var tokenFile: String?
 
@@ -65,6 +68,7 @@ struct CommonOptions: ParsableArguments {
     func validate() throws {
         if let interval, !(1...3600).contains(interval) { throw ValidationError("--interval must be 1…3600 seconds") }
         if let idleInterval, !(1...86_400).contains(idleInterval) { throw ValidationError("--idle-interval must be 1…86400 seconds") }
+        if let budget, !(1...100_000).contains(budget) { throw ValidationError("--budget must be 1…100000 requests an hour") }
     }
 
     /// The command line's settings over a source's own.
@@ -72,6 +76,7 @@ struct CommonOptions: ParsableArguments {
         var settings = settings
         if let interval { settings.interval = interval }
         if let idleInterval { settings.idleInterval = idleInterval }
+        if let budget { settings.budget = budget }
         if let tokenFile { settings.tokenFile = tokenFile }
         if let label { settings.label = DisplayText.sanitised(label) }
         return settings
