@@ -86,10 +86,12 @@ let package = Package(
         // libcurl, loaded when headway-ci first asks a CI server (docs/ci.md).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "HeadwayCI", dependencies: ["HeadwayCore", "HeadwayProtocol", "HeadwayYAML"]),
+        // libsystemd's sd-bus, loaded when systemd units are first watched (docs/configuration.md).
+        .target(name: "CSystemd", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "HeadwayService",
             dependencies: [
-                "Headway", "HeadwayProtocol", "HeadwayYAML", "CPlatform",
+                "Headway", "HeadwayProtocol", "HeadwayYAML", "CPlatform", "CSystemd",
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]

@@ -11,10 +11,11 @@ deb=$(ls -t .build-package/headway_*_amd64.deb 2>/dev/null | head -1)
 step "the package: $(basename "$deb")"
 
 # A Debian 13 that boots: the bare one with systemd as init, udev (which applies the package's
-# rules to the device nodes), sudo, and a broker for README's "Runners on other machines" (mosquitto
-# and its clients, to read what the display publishes); made once per machine.
+# rules to the device nodes), sudo, a broker for README's "Runners on other machines" (mosquitto
+# and its clients, to read what the display publishes), and for watched units the system bus
+# (dbus) and a real backup to watch (restic); made once per machine.
 base="$root/.build-debian13/systemd-amd64"
-base_packages="systemd-sysv udev sudo mosquitto mosquitto-clients"
+base_packages="systemd-sysv udev sudo mosquitto mosquitto-clients dbus restic"
 if [ "$(cat "$base/.packages" 2>/dev/null)" != "$base_packages" ]; then
     step "making a bootable Debian 13 (once per machine)"
     bare=$(debian13_bare_root amd64) || infrastructure_failure "making the bare Debian 13 failed"
@@ -55,6 +56,9 @@ guest_script=/opt/headway-checks/checks.sh
 # Read-write, and QEMU runs as root: owners and modes are the guest's own.
 guest_root_share="security_model=passthrough"
 status=0
+# A whole booted system under emulation, its checks and the watched units' runs: more time than
+# the kernel tests' boots take (HEADWAY_KERNEL_TEST_TIMEOUT still decides when set).
+export HEADWAY_KERNEL_TEST_TIMEOUT=${HEADWAY_KERNEL_TEST_TIMEOUT:-540}
 run_vm systemd "headway.boot=systemd systemd.show_status=false" ttyS0 || status=1
 if [ $status -eq 0 ]; then step "the installed package PASSED its checks"; else step "the installed package FAILED (the checks above say which)"; fi
 exit $status

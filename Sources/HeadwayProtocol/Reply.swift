@@ -17,10 +17,12 @@ public struct JobStatus: Sendable, Equatable {
     public var overdueSeconds: Double?
     /// The job the service's single-job outputs show (a long press acts on it).
     public var shown: Bool
+    /// Why a job that failed failed, when the service knows (a systemd unit's result: "exit status 3").
+    public var reason: String?
 
     public init(
         job: String, label: String?, phase: String, percent: Int?, value: Double?, total: Double?, etaSeconds: Double?,
-        estimate: Bool = false, etaReported: Bool = false, overdueSeconds: Double? = nil, shown: Bool = false
+        estimate: Bool = false, etaReported: Bool = false, overdueSeconds: Double? = nil, shown: Bool = false, reason: String? = nil
     ) {
         self.job = job
         self.label = label
@@ -33,6 +35,7 @@ public struct JobStatus: Sendable, Equatable {
         self.etaReported = etaReported
         self.overdueSeconds = overdueSeconds
         self.shown = shown
+        self.reason = reason
     }
 
     var json: JSONValue {
@@ -46,6 +49,7 @@ public struct JobStatus: Sendable, Equatable {
         if etaReported { members.append(("eta-reported", .bool(true))) }
         if let overdueSeconds { members.append(("overdue", .number(overdueSeconds.rounded()))) }
         if shown { members.append(("shown", .bool(true))) }
+        if let reason { members.append(("reason", .string(reason))) }
         return .object(members)
     }
 
@@ -56,7 +60,55 @@ public struct JobStatus: Sendable, Equatable {
         self.init(
             job: job, label: json["label"]?.string, phase: phase, percent: percent,
             value: json["value"]?.number, total: json["total"]?.number, etaSeconds: json["eta"]?.number,
-            estimate: json["estimate"]?.bool ?? false, etaReported: json["eta-reported"]?.bool ?? false, overdueSeconds: json["overdue"]?.number, shown: json["shown"]?.bool ?? false)
+            estimate: json["estimate"]?.bool ?? false, etaReported: json["eta-reported"]?.bool ?? false, overdueSeconds: json["overdue"]?.number,
+            shown: json["shown"]?.bool ?? false, reason: json["reason"]?.string)
+    }
+}
+
+/// A systemd timer the service follows, as `status` reports it: when it next starts its unit.
+public struct TimerStatus: Sendable, Equatable {
+    /// The timer unit (`backup.timer`).
+    public var unit: String
+    /// The unit it starts.
+    public var triggers: String?
+    /// The local time of day of its next elapse ("02:00"), and how far away it is, in seconds;
+    /// both nil when it has none (stopped, or every event has passed).
+    public var at: String?
+    public var inSeconds: Double?
+
+    public init(unit: String, triggers: String? = nil, at: String? = nil, inSeconds: Double? = nil) {
+        self.unit = unit
+        self.triggers = triggers
+        self.at = at
+        self.inSeconds = inSeconds
+    }
+
+    /// "backup.timer  next 02:00 (in 5h12m), starts backup.service", as `headway status` prints it
+    /// (the service's texts made safe for a terminal).
+    public var summary: String {
+        let name = DisplayText.sanitised(String(unit.prefix(WireProtocol.maxJobBytes)))
+        var text = name + "  "
+        if let at, let inSeconds {
+            text += "next \(DisplayText.sanitised(String(at.prefix(16)))) (in \(DurationText.short(max(0, inSeconds), rounding: .up)))"
+        } else {
+            text += "no next elapse"
+        }
+        if let triggers { text += ", starts \(DisplayText.sanitised(String(triggers.prefix(WireProtocol.maxJobBytes))))" }
+        return text
+    }
+
+    var json: JSONValue {
+        var members: [(String, JSONValue)] = [("unit", .string(unit))]
+        if let triggers { members.append(("triggers", .string(triggers))) }
+        if let at { members.append(("at", .string(at))) }
+        if let inSeconds { members.append(("in", .number(inSeconds.rounded()))) }
+        return .object(members)
+    }
+
+    init?(_ json: JSONValue) {
+        guard let unit = json["unit"]?.string else { return nil }
+        let inSeconds = json["in"]?.number.flatMap { $0.isFinite && $0 >= 0 && $0 < 1e10 ? $0 : nil }
+        self.init(unit: unit, triggers: json["triggers"]?.string, at: json["at"]?.string, inSeconds: inSeconds)
     }
 }
 
@@ -101,9 +153,9 @@ public struct QuietNote: Sendable, Equatable {
 /// The service's answer to one request line.
 public enum Reply: Sendable, Equatable {
     case ok
-    /// `status`: the jobs listed, how many more exist than a reply lists, and the quiet hours in
-    /// force, if any.
-    case jobs([JobStatus], omitted: Int, quiet: QuietNote?)
+    /// `status`: the jobs listed, how many more exist than a reply lists, the quiet hours in
+    /// force, if any, and the systemd timers the service follows.
+    case jobs([JobStatus], omitted: Int, quiet: QuietNote?, timers: [TimerStatus] = [])
     case error(ProtocolError)
 
     public var line: String {
@@ -111,10 +163,11 @@ public enum Reply: Sendable, Equatable {
         switch self {
         case .ok:
             return JSONValue.object([v, ("ok", .bool(true))]).text
-        case .jobs(let jobs, let omitted, let quiet):
+        case .jobs(let jobs, let omitted, let quiet, let timers):
             var members: [(String, JSONValue)] = [v, ("ok", .bool(true)), ("jobs", .array(jobs.map(\.json)))]
             if omitted > 0 { members.append(("omitted", .number(Double(omitted)))) }
             if let quiet { members.append(("quiet", quiet.json)) }
+            if !timers.isEmpty { members.append(("timers", .array(timers.map(\.json)))) }
             return JSONValue.object(members).text
         case .error(let error):
             var detail: [(String, JSONValue)] = [("message", .string(error.message))]
@@ -129,7 +182,9 @@ public enum Reply: Sendable, Equatable {
         if ok {
             if case .array(let items) = json["jobs"] {
                 let omitted = json["omitted"]?.number.flatMap { $0 >= 0 && $0 < 1e9 ? Int($0) : nil } ?? 0
-                return .jobs(items.compactMap(JobStatus.init), omitted: omitted, quiet: QuietNote(json["quiet"]))
+                var timers: [TimerStatus] = []
+                if case .array(let entries) = json["timers"] { timers = entries.compactMap(TimerStatus.init) }
+                return .jobs(items.compactMap(JobStatus.init), omitted: omitted, quiet: QuietNote(json["quiet"]), timers: timers)
             }
             return .ok
         }

@@ -121,7 +121,7 @@ struct Reader {
         let name = try string(nameNode, "\(key).name")
         guard let driverNode = map["driver"] else { throw error(node, "\(key).driver", "missing; one of \(Self.drivers)") }
         let driver = try string(driverNode, "\(key).driver")
-        let common = ["name", "driver", "frames-per-second", "quiet-hours"]
+        let common = ["name", "driver", "frames-per-second", "quiet-hours", "countdown"]
         let ledKeys = ["count", "layout", "start", "clockwise", "reversed", "gamma", "current-budget-ma", "milliamps-per-channel", "dithering"]
         func need(_ field: String) throws(ConfigurationError) -> YAMLNode {
             guard let value = map[field] else { throw error(node, "\(key).\(field)", "missing for driver \(driver)") }
@@ -184,6 +184,7 @@ struct Reader {
         var output = OutputConfiguration(name: name, line: node.line, device: device, pipeline: pipeline, framesPerSecond: fps)
         if let n = map["quiet-hours"] { output.quietHours = try self.quietHours(n, "\(key).quiet-hours", base: quietHours) }
         if let n = map["care"] { output.care = try care(n, "\(key).care") }
+        if let n = map["countdown"] { output.countdown = try countdown(n, "\(key).countdown") }
         return output
     }
 

@@ -45,12 +45,12 @@ public enum OutputBuilder {
             let chain = try factory.ledChain(output, spiClock: configuration.spiClock)
             return ServiceOutput(
                 name: output.name, medium: .leds(LEDOutput(chain, layout: layout, pipeline: output.pipeline)), framesPerSecond: output.framesPerSecond ?? 50,
-                quietHours: quiet)
+                quietHours: quiet, countdown: output.countdown)
         case .apa102GPIO:
             let chain = try factory.ledChain(output, spiClock: configuration.spiClock)
             return ServiceOutput(
                 name: output.name, medium: .leds(LEDOutput(chain, layout: .strip, pipeline: output.pipeline)), framesPerSecond: output.framesPerSecond ?? 25,
-                quietHours: quiet)
+                quietHours: quiet, countdown: output.countdown)
         case .oled(_, _, let ring):
             let display = try factory.display(output)
             let style: any DisplayStyle = ring ? RingScreenStyle() : BarScreenStyle()
@@ -58,10 +58,12 @@ public enum OutputBuilder {
             // a remote update is promised (docs/performance.md); a changed region costs the bus a few ms.
             return ServiceOutput(
                 name: output.name, medium: .display(DisplayOutput(display, style: style, care: output.care.display)), framesPerSecond: output.framesPerSecond ?? 25,
-                quietHours: quiet, care: output.care)
+                quietHours: quiet, care: output.care, countdown: output.countdown)
         case .gpioLEDs:
             let lines = try factory.lines(output)
-            return ServiceOutput(name: output.name, medium: .lights(LightsOutput(lines)), framesPerSecond: output.framesPerSecond ?? 25, quietHours: quiet)
+            return ServiceOutput(
+                name: output.name, medium: .lights(LightsOutput(lines)), framesPerSecond: output.framesPerSecond ?? 25, quietHours: quiet,
+                countdown: output.countdown)
         }
     }
 }

@@ -25,8 +25,17 @@ public struct ServiceConfiguration: Sendable {
     public var stateDirectory: String?
     /// When the outputs keep quiet (each output may have its own, or none).
     public var quietHours: QuietHours?
+    /// The systemd units whose runs are jobs (`watch: units:`).
+    public var watchedUnits: [String] = []
     /// The file it came from, for messages.
     public var source: String
+
+    /// Every unit the service follows: the watched ones, and the timers outputs count down to.
+    public var followedUnits: [String] {
+        var names = watchedUnits
+        for output in outputs { if let timer = output.countdown?.timer, !names.contains(timer) { names.append(timer) } }
+        return names
+    }
 
     /// What the service core takes from it.
     public var settings: ServiceSettings { ServiceSettings(policy: policy, appearance: appearance, focus: focus) }
@@ -54,6 +63,8 @@ public struct OutputConfiguration: Sendable {
     public var care: OutputCare = .standard
     /// Its quiet hours: the configuration's, none, or its own.
     public var quietHours: QuietHoursChoice = .inherited
+    /// While idle, the time to a systemd timer's next elapse.
+    public var countdown: TimerCountdown?
 }
 
 /// How a display is connected: its I2C bus (the address is the module's), or its SPI bus with the

@@ -54,6 +54,7 @@ extension ServiceCore {
     /// Asks for a job to stop (a long press, or `stop`): its controller is told to cancel it;
     /// a job nobody controls is cancelled here.
     func stop(_ id: String, requester: UInt32?, at now: Seconds) throws(ProtocolError) -> [JobEvent] {
+        if isUnitJob(id) { return try stopUnitJob(id) }
         guard subscriptions.controller(of: id) == nil else {
             guard let entry = registry[id], entry.job.snapshot(at: now).phase.isRunning else {
                 throw ProtocolError(field: "job", "job \"\(id)\" is not running")
@@ -83,12 +84,14 @@ extension ServiceCore {
             }
         }
         let jobs = candidates(at: now)
-        let idle = ProgressSnapshot.idle(at: now)
         let clearing = jobs.isEmpty && showingJobs
         let local = localNow
         for output in devices.outputs where output.isDue(at: now) || clearing {
+            let countdown = countdownSnapshot(for: output, at: now)
             let chosen = output.layout.drawing(
-                for: output, jobs: jobs, visibleCount: registry.visibleCount, focus: settings.focus, idle: idle, appearance: settings.appearance)
+                for: output, jobs: jobs, visibleCount: registry.visibleCount, focus: settings.focus, idle: countdown ?? .idle(at: now),
+                appearance: settings.appearance)
+            output.showedCountdown = countdown != nil && output.layout.shownJobs.isEmpty
             let drawing = adjusted(chosen, for: output, at: now, local)
             var values: [String: Double]?
             if recordsFrames {
@@ -139,7 +142,7 @@ extension ServiceCore {
         if showingJobs || registry.visibleCount > 0 {
             return devices.outputs.map(\.nextFrame).min() ?? registry.nextChange()
         }
-        return [registry.nextChange(), noticeWakeup()].compactMap { $0 }.min()
+        return [registry.nextChange(), noticeWakeup(), countdownWakeup(at: clock.now)].compactMap { $0 }.min()
     }
 }
 

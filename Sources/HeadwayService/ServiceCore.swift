@@ -78,6 +78,8 @@ public final class ServiceCore: LineHandler {
     var subscriptions = Subscriptions()
     /// Processes whose life is a job's, with the descriptor that says when they end.
     var watchedProcesses: [Int32: Int32] = [:]
+    /// The systemd units watched, and their jobs.
+    var units = UnitJobs()
     var showingJobs = false
     /// Whether each output keeps what its last frame showed (``ServiceOutput/lastFrame``): for
     /// measuring update-to-glass latency in the simulator; the daemon does not pay for it.
@@ -150,6 +152,8 @@ public final class ServiceCore: LineHandler {
             case .pause(let job), .resume(let job):
                 let pause = if case .pause = request { true } else { false }
                 return (.ok, try setPaused(job, pause, requester: requester, at: now))
+            case .finish(let job, let outcome) where isUnitJob(job):
+                noteCommandEnd(job, outcome)
             case .finish(let job, let outcome):
                 try finish(job, outcome, requester: requester, at: now)
                 return (.ok, [JobEvent(.finished, job: job, outcome: outcome)])
@@ -158,7 +162,12 @@ public final class ServiceCore: LineHandler {
             case .status:
                 let (jobs, omitted) = registry.all(at: now, limit: Self.statusLimit)
                 let shown = focusedJob(at: now)?.id
-                return (.jobs(jobs.map { Self.status($0, shown: $0.id == shown) }, omitted: omitted, quiet: quietNote), [])
+                let statuses = jobs.map { job in
+                    var status = Self.status(job, shown: job.id == shown)
+                    if status.phase == "failed" { status.reason = units.reasons[job.id] }
+                    return status
+                }
+                return (.jobs(statuses, omitted: omitted, quiet: quietNote, timers: timerStatuses), [])
             case .subscribe(let job, let controls):
                 if let problem = subscriptions.subscribe(peer.connection, to: job, controls: controls) { throw problem }
             }
@@ -169,6 +178,7 @@ public final class ServiceCore: LineHandler {
     }
 
     private func begin(_ id: String, _ options: BeginOptions, requester: UInt32?, at now: Seconds) throws(ProtocolError) {
+        if isUnitJob(id) { return try adoptBegin(id, options, requester: requester, at: now) }
         var kind = ProgressKind.indeterminate
         if let total = options.total { kind = .determinate(value: 0, total: total) }
         if let countdown = options.countdown { kind = .timer(start: now, end: now + countdown, countsDown: true) }

@@ -47,6 +47,10 @@ public final class ServiceHost {
     public var afterTick: (ServiceCore) -> Void = { _ in }
     /// Called after the devices were replaced (a reload).
     public var afterReload: (ServiceCore) -> Void = { _ in }
+    /// Where the states of watched systemd units come from (made when a configuration first
+    /// watches one): systemd on the system bus, or a test's own.
+    public var makeUnitSource: (any ProgressClock) -> any UnitSource = { SystemdUnits(clock: $0) }
+    private var unitSource: (any UnitSource)?
 
     public init(settings: Settings, clock: any ProgressClock = MonotonicClock(), logger: ServiceLogger, load: @escaping Loader, open: @escaping Opener) {
         self.settings = settings
@@ -88,8 +92,13 @@ public final class ServiceHost {
         server.hangUpStops = settings.hangUpStops
         server.afterTick = { [afterTick] in afterTick(core) }
         server.onReload = { [self] in
-            if let reloaded = reload(from: configuration, core: core, server: server) { configuration = reloaded }
+            if let reloaded = reload(from: configuration, core: core, server: server) {
+                configuration = reloaded
+                followUnits(of: reloaded, core: core, server: server)
+            }
         }
+        server.sources = { [self] in unitSources(core: core, server: server) }
+        followUnits(of: configuration, core: core, server: server)
         let summary = describe(configuration, core.outputs)
         logger.info("\(summary); listening on \(settings.socketPath)")
         server.ready(status: summary)
@@ -99,6 +108,28 @@ public final class ServiceHost {
         SystemIO.close(listener)
         if activated == nil { Platform.removeFile(settings.socketPath) }
         logger.info("stopped")
+    }
+
+    /// Follows the units `configuration` watches (and the timers its outputs count down to);
+    /// running jobs of units still watched go on.
+    private func followUnits(of configuration: ServiceConfiguration, core: ServiceCore, server: ServiceServer) {
+        let followed = configuration.followedUnits
+        server.deliver(core.watchUnits(configuration.watchedUnits))
+        guard !followed.isEmpty || unitSource != nil else { return }
+        let source = unitSource ?? makeUnitSource(clock)
+        unitSource = source
+        for event in source.follow(followed) { server.deliver(core.unit(event)) }
+    }
+
+    /// The unit source's descriptor and deadline, for the loop.
+    private func unitSources(core: ServiceCore, server: ServiceServer) -> [ServiceServer.Source] {
+        guard let source = unitSource else { return [] }
+        let readiness = source.readiness
+        return [
+            ServiceServer.Source(fd: readiness?.fd ?? -1, wanted: readiness?.wanted ?? [], deadline: source.deadline) {
+                for event in source.process() { server.deliver(core.unit(event)) }
+            }
+        ]
     }
 
     private func describe(_ configuration: ServiceConfiguration, _ outputs: [ServiceOutput]) -> String {

@@ -28,13 +28,20 @@ public final class ServiceOutput {
     public let care: OutputCare
     /// The last result it shows once the job's signal is over, and until when.
     var lastResult: (result: LastResult, until: Seconds)?
+    /// The timer whose next elapse it counts down to while idle.
+    public let countdown: TimerCountdown?
+    /// Whether its last frame was that countdown.
+    var showedCountdown = false
 
-    public init(name: String, medium: Medium, framesPerSecond: Double, quietHours: QuietHours? = nil, care: OutputCare = .off) {
+    public init(
+        name: String, medium: Medium, framesPerSecond: Double, quietHours: QuietHours? = nil, care: OutputCare = .off, countdown: TimerCountdown? = nil
+    ) {
         self.name = name
         self.medium = medium
         self.framesPerSecond = framesPerSecond
         self.quietHours = quietHours
         self.care = care
+        self.countdown = countdown
     }
 
     /// Whether it is a display (which shows last results).

@@ -32,14 +32,20 @@ public final class ServiceServer {
         var pending: Int { output.count - outputStart }
     }
 
-    /// Another descriptor the loop watches (a button's events, a watched process).
+    /// Another descriptor the loop watches (a button's events, a watched process, the system bus):
+    /// `ready` is called when it is ready for what is wanted, or its deadline has come. A source
+    /// with no descriptor (-1) is called at its deadline only.
     public struct Source {
         public let fd: Int32
-        public let readable: () -> Void
+        public let wanted: Readiness
+        public let deadline: Seconds?
+        public let ready: () -> Void
 
-        public init(fd: Int32, readable: @escaping () -> Void) {
+        public init(fd: Int32, wanted: Readiness = .readable, deadline: Seconds? = nil, ready: @escaping () -> Void) {
             self.fd = fd
-            self.readable = readable
+            self.wanted = wanted
+            self.deadline = deadline
+            self.ready = ready
         }
     }
 
@@ -99,7 +105,7 @@ public final class ServiceServer {
             }
             let order = Array(connections.keys)
             var watched: [(fd: Int32, wanted: Readiness)] = [(listener, accepting ? .readable : []), (signals.readEnd, .readable)]
-            watched += extra.map { ($0.fd, .readable) }
+            watched += extra.map { ($0.fd, $0.wanted) }
             var buffered = false
             for fd in order {
                 let connection = connections[fd]!
@@ -109,7 +115,7 @@ public final class ServiceServer {
                 watched.append((fd, wanted))
                 if connection.framer.hasCompleteLine, connection.pending < Limits.backlogLimit { buffered = true }
             }
-            var deadlines = [core.nextWakeup(), nextWatchdog, acceptPausedUntil, idleDeadline()].compactMap { $0 }
+            var deadlines = [core.nextWakeup(), nextWatchdog, acceptPausedUntil, idleDeadline()].compactMap { $0 } + extra.compactMap(\.deadline)
             if buffered { deadlines.append(now) }  // lines read but not answered yet: no sleeping
             let ready = SystemIO.poll(watched, timeout: deadlines.min().map { max(0, $0 - now) })
             if !ready[1].isEmpty {
@@ -120,7 +126,10 @@ public final class ServiceServer {
                 if stop { return }
             }
             if ready[0].contains(.readable) { acceptClients() }
-            for (index, source) in extra.enumerated() where !ready[2 + index].isEmpty { source.readable() }
+            let afterPoll = clock.now
+            for (index, source) in extra.enumerated() where !ready[2 + index].isEmpty || source.deadline.map({ afterPoll >= $0 }) == true {
+                source.ready()
+            }
             for (index, fd) in order.enumerated() {
                 let readiness = ready[2 + extra.count + index]
                 if !readiness.isDisjoint(with: [.readable, .hangUp, .failed]) { readOnce(fd) }

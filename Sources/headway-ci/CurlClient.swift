@@ -22,13 +22,15 @@ final class CurlClient {
     /// The largest answer taken; a larger one is refused as it arrives, never held whole.
     static let maxBody = 8 << 20
     static let connectTimeout = 10.0
-    static let totalTimeout = 30.0
     static let maxRedirects = 5
 
     private let handle: OpaquePointer
+    /// Seconds a transfer may take, its answer included.
+    let timeout: Double
 
     /// A client trusting the system's CA store, and `caFile`'s certificates besides when given.
-    init(caFile: String?) throws(Failure) {
+    init(caFile: String?, timeout: Double) throws(Failure) {
+        self.timeout = timeout
         guard hw_http_load() == 0 else {
             throw Failure(description: "headway-ci needs libcurl (sudo apt install libcurl4): \(String(cString: hw_http_load_error()))")
         }
@@ -74,7 +76,7 @@ final class CurlClient {
             let lines: [UnsafePointer<CChar>?] = offsets.map { buffer.baseAddress! + $0 }
             return lines.withUnsafeBufferPointer { headers in
                 hw_http_get(handle, tag, request.url, headers.baseAddress, Int32(headers.count), Int64(Self.maxBody),
-                            Int(Self.connectTimeout * 1000), Int(Self.totalTimeout * 1000), Self.maxRedirects)
+                            Int(min(Self.connectTimeout, timeout) * 1000), Int(timeout * 1000), Self.maxRedirects)
             }
         }
         return code == 0
@@ -99,7 +101,7 @@ final class CurlClient {
             if r.too_large != 0 || r.code == 63 {
                 out.append((r.tag, .failure(.tooLarge(host: host, limit: Self.maxBody))))
             } else if r.code != 0 {
-                out.append((r.tag, .failure(Self.failure(code: r.code, host: host, detail: error))))
+                out.append((r.tag, .failure(Self.failure(code: r.code, host: host, detail: error, timeout: timeout))))
             } else {
                 let headers = r.headers.map { String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: r.headers_length), as: UTF8.self) } ?? ""
                 let body = r.body.map { Array(UnsafeBufferPointer(start: $0, count: r.body_length)) } ?? []
@@ -111,12 +113,12 @@ final class CurlClient {
     }
 
     /// libcurl's error codes (curl/curl.h's CURLcode) by what they mean for a user.
-    static func failure(code: Int32, host: String, detail: String) -> HTTPFailure {
+    static func failure(code: Int32, host: String, detail: String, timeout: Double) -> HTTPFailure {
         let detail = DisplayText.sanitised(detail)
         switch code {
         case 5, 6: return .resolve(host: host, detail: detail)
         case 7: return .connect(host: host, detail: detail)
-        case 28: return .timeout(host: host, seconds: totalTimeout)
+        case 28: return .timeout(host: host, seconds: timeout)
         case 35, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91, 98: return .tls(host: host, detail: detail)
         case 47: return .redirects(host: host, limit: maxRedirects)
         default: return .other(host: host, detail: detail)

@@ -56,6 +56,9 @@ struct CommonOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A PEM file of CA certificates to trust besides the system's.", valueName: "FILE"))
     var caFile: String?
 
+    @Option(help: ArgumentHelp("Seconds a request may take, its answer included.", valueName: "SECONDS"))
+    var timeout: Double = 30
+
     @Option(help: ArgumentHelp("Text put before each run's label.", valueName: "TEXT"))
     var label: String?
 
@@ -68,6 +71,7 @@ struct CommonOptions: ParsableArguments {
     func validate() throws {
         if let interval, !(1...3600).contains(interval) { throw ValidationError("--interval must be 1…3600 seconds") }
         if let idleInterval, !(1...86_400).contains(idleInterval) { throw ValidationError("--idle-interval must be 1…86400 seconds") }
+        guard (1...600).contains(timeout) else { throw ValidationError("--timeout must be 1…600 seconds") }
         if let budget, !(1...100_000).contains(budget) { throw ValidationError("--budget must be 1…100000 requests an hour") }
     }
 
@@ -96,7 +100,7 @@ struct CommonOptions: ParsableArguments {
             followers.append(Follower(source: source, policy: policy, token: token, labelPrefix: settings.label))
         }
         let client: CurlClient
-        do { client = try CurlClient(caFile: caFile) } catch { throw ValidationError(error.description) }
+        do { client = try CurlClient(caFile: caFile, timeout: timeout) } catch { throw ValidationError(error.description) }
         let reporter: JobReporter
         if let broker {
             do { reporter = BrokerReporter(settings: try BrokerSettings(url: broker)) } catch { throw ValidationError(error.description) }
@@ -133,7 +137,7 @@ extension String {
 }
 
 struct GitHub: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Follow a GitHub repository's Actions runs.")
+    static let configuration = CommandConfiguration(commandName: "github", abstract: "Follow a GitHub repository's Actions runs.")
     @Argument(help: ArgumentHelp("The repository.", valueName: "OWNER/REPO")) var repository: String
     @Option(help: ArgumentHelp("Only this workflow: its file name (ci.yml), id or name.", valueName: "NAME")) var workflow: String?
     @Option(help: ArgumentHelp("Only runs of this branch.", valueName: "NAME")) var branch: String?
@@ -146,7 +150,7 @@ struct GitHub: ParsableCommand {
 }
 
 struct GitLab: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Follow a GitLab project's pipelines.")
+    static let configuration = CommandConfiguration(commandName: "gitlab", abstract: "Follow a GitLab project's pipelines.")
     @Argument(help: ArgumentHelp("The project's path or id.", valueName: "PROJECT")) var project: String
     @Option(help: ArgumentHelp("Only pipelines of this branch or tag.", valueName: "NAME")) var branch: String?
     @Option(help: ArgumentHelp("The API's root, for a self-managed GitLab (https://HOST/api/v4).", valueName: "URL")) var api: String?

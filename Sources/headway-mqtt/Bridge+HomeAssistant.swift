@@ -51,7 +51,7 @@ extension Bridge {
     func refreshHomeAssistant() {
         refreshAt = nil
         guard let session else { return }
-        guard case .jobs(let jobs, _, _)? = send(.status) else {
+        guard case .jobs(let jobs, _, _, _)? = send(.status) else {
             refreshAt = JobPublication.now + 5
             return
         }

@@ -88,8 +88,8 @@ struct Client {
         if let broker = command.broker { return BrokerStatus(client: self, url: broker).run() }
         guard let connection = connect(budget: 2) else { return command.strict ? 1 : 0 }
         do throws(ServiceConnection.Failure) {
-            guard case .jobs(let jobs, let omitted, let quiet) = try connection.send(.status) else { return soft("unexpected reply to status") }
-            print(StatusTable.render(jobs, omitted: omitted) + (quiet.map { "\n" + $0.summary } ?? ""))
+            guard case .jobs(let jobs, let omitted, let quiet, let timers) = try connection.send(.status) else { return soft("unexpected reply to status") }
+            print(StatusTable.render(jobs, omitted: omitted) + (quiet.map { "\n" + $0.summary } ?? "") + timers.map { "\n" + $0.summary }.joined())
             return 0
         } catch {
             return soft(error.message)
@@ -126,7 +126,8 @@ enum StatusTable {
             }
             let eta = job.overdueSeconds.map { "overdue \(DurationText.short($0))" }
                 ?? job.etaSeconds.map { "\(job.estimate || job.etaReported ? "~" : "")\(DurationText.short($0, rounding: .up))" } ?? "-"
-            rows.append([DisplayText.sanitised(job.job), DisplayText.sanitised(job.phase), progress, eta, DisplayText.sanitised(job.label ?? "")])
+            let label = [job.label, job.reason.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
+            rows.append([DisplayText.sanitised(job.job), DisplayText.sanitised(job.phase), progress, eta, DisplayText.sanitised(label)])
         }
         let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in

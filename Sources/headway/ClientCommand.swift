@@ -69,7 +69,7 @@ struct ClientCommand {
           pipe [--size BYTES] [--label TEXT] copy stdin to stdout, showing the bytes that passed
         DURATION: 90, 90s, 5m, 1h30m. TIME: 14:30, 14:30:15 (today, or tomorrow when past) or
         2026-11-22T14:30:00Z. --job defaults to the CI runner's job and --name to the runner's job name
-        (GitHub Actions, GitLab, Buildkite). A hook never fails its job: when the service is absent or
+        (GitHub Actions, GitLab, Buildkite), or in a systemd service to the unit (backup.service). A hook never fails its job: when the service is absent or
         slow, or a value is wrong, commands warn once, give up within 200 ms (--timeout-ms, or
         HEADWAY_TIMEOUT_MS) and exit 0 (--strict: 1, or 2 for a wrong value). With --broker
         mqtt://HOST[:PORT] or mqtts://… (or HEADWAY_BROKER) the job commands publish to an MQTT broker
@@ -179,7 +179,9 @@ struct ClientCommand {
         func noMore(_ allowed: Int = 0) throws(UsageError) {
             guard positional.count <= allowed else { throw UsageError(message: "\(name) takes \(allowed == 0 ? "no" : "\(allowed)") argument\(allowed == 1 ? "" : "s"), got \(positional.joined(separator: " "))") }
         }
-        if options.name == nil { options.name = JobIdentity.name(environment) }
+        // Inside a systemd service (which sets INVOCATION_ID, systemd.exec(5)) the unit is the job.
+        let unit = environment("INVOCATION_ID") != nil && job == nil && JobIdentity.job(environment) == nil ? JobIdentity.systemdUnit() : nil
+        if options.name == nil { options.name = JobIdentity.name(environment) ?? unit }
         let action: Action
         switch name {
         case "begin": try noMore(); action = .begin(options)
@@ -209,7 +211,8 @@ struct ClientCommand {
             try noMore()
             guard !command.isEmpty else { throw UsageError(message: "run needs a command after --, e.g. headway run -- make -j4") }
             if let pattern { _ = try ProgressParser(pattern: pattern) }
-            if options.label == nil { options.label = String(command.joined(separator: " ").prefix(60)) }
+            // In a unit the command line is no label: the service keeps the unit's Description.
+            if options.label == nil { options.label = unit ?? String(command.joined(separator: " ").prefix(60)) }
             if options.name == nil { options.name = options.label }
             action = .run(command: command, pattern: pattern, options: options)
         case "pipe":
@@ -220,7 +223,7 @@ struct ClientCommand {
         default: throw UsageError(message: "unknown command \"\(name)\"")
         }
         var result = ClientCommand(action: action, job: job, socket: socket, strict: strict)
-        if result.job == nil { result.job = JobIdentity.job(environment) }
+        if result.job == nil { result.job = JobIdentity.job(environment) ?? unit }
         if let id = result.job, let problem = Identifier.problem(id) {
             throw UsageError(message: "job id \"\(DisplayText.truncated(DisplayText.sanitised(id), maxBytes: 60))\" \(problem)")
         }
@@ -228,7 +231,7 @@ struct ClientCommand {
         case .status, .watch, .help, .version: break
         default:
             guard result.job != nil else {
-                throw UsageError(message: "--job ID is needed here (outside GitHub Actions, GitLab CI and Buildkite there is no job id to take)")
+                throw UsageError(message: "--job ID is needed here (outside GitHub Actions, GitLab CI, Buildkite and systemd services there is no job id to take)")
             }
         }
         return result
@@ -289,6 +292,17 @@ enum JobIdentity {
         if let id = environment("CI_JOB_ID") { return "gl-\(id)" }
         if let id = environment("BUILDKITE_JOB_ID") { return "bk-\(id)" }
         return nil
+    }
+
+    /// The systemd service this process runs in: the last `.service` of its control group
+    /// (cgroups(7): the unified hierarchy's line `0::/system.slice/backup.service`), when it is a
+    /// name a job may have.
+    static func systemdUnit() -> String? {
+        guard let bytes = SystemIO.readFile("/proc/self/cgroup") else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("0::") }) else { return nil }
+        let unit = line.dropFirst(3).split(separator: "/").last { $0.hasSuffix(".service") }.map(String.init)
+        return unit.flatMap { Identifier.problem($0) == nil ? $0 : nil }
     }
 
     /// What runs of the same job share, for learned durations: repository (or project, pipeline)

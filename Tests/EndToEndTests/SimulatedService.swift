@@ -164,7 +164,7 @@ final class SimulatedService {
 
     func status() throws -> [JobStatus] {
         let reply = try raw([Request.status.line])
-        guard let line = reply.first, case .jobs(let jobs, _, _)? = Reply.parse(line) else { return [] }
+        guard let line = reply.first, case .jobs(let jobs, _, _, _)? = Reply.parse(line) else { return [] }
         return jobs
     }
 }

@@ -140,6 +140,11 @@ struct ProtocolTests {
         #expect(Reply.parse(Reply.jobs(jobs, omitted: 7, quiet: nil).line) == .jobs(jobs, omitted: 7, quiet: nil))
         let quiet = QuietNote(until: "07:00", brightness: 0.1, woken: true)
         #expect(Reply.parse(Reply.jobs([], omitted: 0, quiet: quiet).line) == .jobs([], omitted: 0, quiet: quiet))
+        let failed = [JobStatus(job: "backup.service", label: "Nightly backup", phase: "failed", percent: nil, value: nil, total: nil, etaSeconds: nil, reason: "exit status 3")]
+        let timers = [TimerStatus(unit: "backup.timer", triggers: "backup.service", at: "02:00", inSeconds: 18720), TimerStatus(unit: "idle.timer")]
+        #expect(Reply.parse(Reply.jobs(failed, omitted: 0, quiet: nil, timers: timers).line) == .jobs(failed, omitted: 0, quiet: nil, timers: timers))
+        #expect(timers[0].summary == "backup.timer  next 02:00 (in 5h12m), starts backup.service")
+        #expect(TimerStatus(unit: "x\u{1B}[2J.timer", at: "0\u{7}2:00", inSeconds: 5).summary == "x.timer  next 02:00 (in 5s)", "nothing from the service reaches a terminal unfiltered")
         #expect(Reply.parse(Reply.ok.line) == .ok)
         let error = ProtocolError(field: "value", "must be 0 or more")
         #expect(Reply.parse(Reply.error(error).line) == .error(error))
@@ -151,7 +156,7 @@ struct ProtocolTests {
     /// A reply with numbers no Int holds is read without trapping (a client must survive any service).
     @Test func hostileRepliesAreReadSafely() {
         let line = #"{"v":1,"ok":true,"jobs":[{"job":"a","phase":"active","percent":1e300,"total":1e19}],"omitted":-5}"#
-        guard case .jobs(let jobs, let omitted, _)? = Reply.parse(line) else { Issue.record("not read"); return }
+        guard case .jobs(let jobs, let omitted, _, _)? = Reply.parse(line) else { Issue.record("not read"); return }
         #expect(jobs.first?.percent == nil && jobs.first?.total == 1e19 && omitted == 0)
     }
 }

@@ -51,7 +51,7 @@ struct JourneyTests {
         }
 
         func status(_ job: String) -> JobStatus? {
-            guard case .jobs(let jobs, _, _)? = send(.status) else { return nil }
+            guard case .jobs(let jobs, _, _, _)? = send(.status) else { return nil }
             return jobs.first { $0.job == job }
         }
 

@@ -70,7 +70,7 @@ struct QuietHoursJourneyTests {
         }
 
         var quietNote: QuietNote? {
-            guard case .jobs(_, _, let quiet)? = send(.status) else { return nil }
+            guard case .jobs(_, _, let quiet, _)? = send(.status) else { return nil }
             return quiet
         }
 
@@ -101,7 +101,7 @@ struct QuietHoursJourneyTests {
         value = room.run("backup", from: value, until: Self.evening + 3 * 3600 + 2)
         #expect(room.ringIsDark && !room.oled.chip.isDisplayOn, "dark at 22:00, the job still running")
         #expect(room.quietNote == QuietNote(until: "07:00", brightness: 0))
-        guard case .jobs(let jobs, _, _)? = room.send(.status) else { Issue.record("no status"); return }
+        guard case .jobs(let jobs, _, _, _)? = room.send(.status) else { Issue.record("no status"); return }
         #expect(jobs.first?.phase == "active")
 
         // 23:00 it fails: only the mark shows — the ring's last LED, a box on the display, dim.
@@ -146,7 +146,7 @@ struct QuietHoursJourneyTests {
         let full = room.contrast
         let bright = room.ring.levels.map { Int($0.red) + Int($0.green) + Int($0.blue) }.max() ?? 0
         room.wait(until: Self.evening + 3 * 3600 + 5)
-        #expect(room.send(.status).map { if case .jobs(let jobs, _, _) = $0 { jobs.count } else { 0 } } == 1, "a render with no total runs on")
+        #expect(room.send(.status).map { if case .jobs(let jobs, _, _, _) = $0 { jobs.count } else { 0 } } == 1, "a render with no total runs on")
         let capped = room.ring.levels.map { Int($0.red) + Int($0.green) + Int($0.blue) }.max() ?? 0
         #expect(room.oled.chip.isDisplayOn && room.contrast < full / 5, "\(room.contrast) of \(full)")
         #expect(capped > 0 && capped < bright / 3, "the spinner goes on, dim: \(capped) of \(bright)")

@@ -79,7 +79,7 @@ struct ServiceCoreTests {
         fixture.send(.begin(job: "s", label: nil, total: 100))
         fixture.send(.update(job: "s", value: 10, total: nil, label: nil))
         fixture.advance(to: 7)
-        guard case .jobs(let jobs, _, _)? = fixture.send(.status).0 else { Issue.record("no status"); return }
+        guard case .jobs(let jobs, _, _, _)? = fixture.send(.status).0 else { Issue.record("no status"); return }
         #expect(jobs.first?.phase == "stalled")
         var lost: [JobEvent] = []
         while fixture.clock.now < 25 {

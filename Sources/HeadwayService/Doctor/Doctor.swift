@@ -72,6 +72,7 @@ public enum Doctor {
         findings += bufsiz(spiChains, machine, clock: configuration.spiClock)
         findings += power(configuration)
         findings += quietHours(configuration, at: local ?? Platform.localTime(Platform.wallClock()))
+        findings += units(configuration, machine, probe, account, wall: Platform.wallClock(), now: MonotonicClock().now)
         return findings
     }
 

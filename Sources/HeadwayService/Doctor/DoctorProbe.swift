@@ -9,6 +9,21 @@ public protocol DoctorProbe {
     /// Who holds `line` of the chip at `path`: nil when free, else the consumer ("" for none).
     func holder(chip path: String, line: UInt32) throws(DeviceError) -> String?
     func i2c(bus path: String, address: UInt8) throws(DeviceError) -> I2CPresence
+    /// What systemd says of these units (and the timers that start them), asked over the system
+    /// bus as this user.
+    func units(_ names: [String]) -> UnitLookup
+}
+
+extension DoctorProbe {
+    public func units(_ names: [String]) -> UnitLookup { SystemdUnits.lookUp(names) }
+}
+
+/// What doctor learned of the watched units.
+public enum UnitLookup: Sendable, Equatable {
+    /// systemd could not be asked, and why.
+    case unavailable(String)
+    /// Each unit's state, the timers that start them included.
+    case states([UnitState])
 }
 
 public struct GPIOChipSummary: Sendable, Equatable {

@@ -17,6 +17,7 @@ check() {  # what, command…
     if "$@"; then echo "✔ $what"; else echo "✘ $what"; status=1; fi
 }
 as_pi() { runuser -u pi -- "$@"; }
+export -f as_pi
 as_runner() {
     runuser -u gitlab-runner -- env CI_JOB_ID=4711 CI_PROJECT_PATH=acme/widgets CI_PROJECT_NAME=widgets CI_JOB_NAME=build "$@"
 }
@@ -65,6 +66,12 @@ echo "== a GitLab job through the example hooks, as gitlab-runner"
 hooks=/usr/share/doc/headway/examples/gitlab
 frames_before=$(spi_frames)
 i2c_before=$(i2c_messages)
+# Every job's events, from now on (outside a job's environment `headway watch` follows them all):
+# an outcome is shown for 3 s only, too short to catch with `headway status` in an emulated
+# machine on a busy host.
+runuser -u gitlab-runner -- headway watch >/run/events 2>/run/events.err &
+finished() { grep -qx "$1: finished ($2)" /run/events; }
+export -f finished
 # The build shell: the pre-build hook, the job's script (which reports progress), the post-build hook.
 as_runner bash -c "bash $hooks/pre_build_script.sh && headway set 3/10 && sleep 30 && CI_JOB_STATUS=success bash $hooks/post_build_script.sh" &
 build_shell=$!
@@ -76,13 +83,11 @@ check "sudo systemctl reload headway in the middle (as pi)" as_pi sudo systemctl
 check "the job is still there after the reload" bash -c '[ "$(job_phase)" = active ]'
 wait "$build_shell"
 check "the build shell (hooks included) exited 0" [ $? -eq 0 ]
-check "the job succeeded" bash -c '[ "$(job_phase)" = succeeded ]'
+check "the job succeeded" eventually 10 finished gl-4711 succeeded
 
 echo "== README: runners on other machines, headway-mqtt.service beside the daemon"
 # The runner is "elsewhere": its hooks reach this Pi only through the broker (mosquitto, which
 # Debian starts listening on localhost).
-remote_phase() { as_runner headway status | awk '$1 == "acme/widgets/remote-7" { print $2 }'; }
-export -f remote_phase
 check "mosquitto is running" eventually 10 systemctl is-active --quiet mosquitto
 check "the broker's settings in /etc/headway/mqtt.env (as pi)" as_pi bash -c \
     'printf "HEADWAY_BROKER=mqtt://localhost\nHEADWAY_MQTT_OPTIONS=--name pi-desk --home-assistant\n" | sudo tee /etc/headway/mqtt.env >/dev/null'
@@ -102,13 +107,81 @@ check "Home Assistant reads it from the display's state" eventually 10 bash -c \
 check "Home Assistant's progress sensor is announced" bash -c \
     'mosquitto_sub -h localhost -t homeassistant/sensor/headway_pi-desk/progress/config -C 1 -W 5 | grep -q "\"unique_id\":\"headway_pi-desk_progress\""'
 check "the runner's done ends it here" remote done
-check "the job succeeded on this Pi" eventually 10 bash -c '[ "$(remote_phase)" = succeeded ]'
+check "the job succeeded on this Pi" eventually 10 finished acme/widgets/remote-7 succeeded
+
+echo "== README: systemd units watched, a restic backup under a timer"
+# The Pi's owner installs the packaged example (a restic backup of /home every night at 02:00)
+# and makes it also run 8 s after the timer starts, a unit that fails, a unit that reports no
+# progress, and watches them all (and a unit that does not exist).
+examples=/usr/share/doc/headway/examples/systemd
+status_of() { as_pi headway status | awk -v job="$1" '$1 == job'; }
+phase_of() { status_of "$1" | awk '{ print $2 }'; }
+export -f status_of phase_of
+since_watch=$(date '+%Y-%m-%d %H:%M:%S')
+check "the example backup unit and timer installed (as pi)" as_pi bash -c "
+    sudo cp $examples/backup.service $examples/backup.timer /etc/systemd/system/ &&
+    sudo mkdir -p /etc/systemd/system/backup.timer.d /etc/restic &&
+    printf '[Timer]\nOnActiveSec=8s\n' | sudo tee /etc/systemd/system/backup.timer.d/soon.conf >/dev/null &&
+    echo vm-secret | sudo tee /etc/restic/password >/dev/null &&
+    sudo env RESTIC_PASSWORD_FILE=/etc/restic/password restic init --repo /srv/backup >/dev/null &&
+    mkdir -p ~/Documents && for i in \$(seq 1 20); do head -c 1000000 /dev/urandom > ~/Documents/scan-\$i.pdf; done"
+check "a unit that fails and one that reports no progress (as pi)" as_pi bash -c "
+    printf '[Unit]\nDescription=Nightly encode\n[Service]\nType=oneshot\nExecStart=/bin/sh -c \"sleep 3; exit 3\"\n' | sudo tee /etc/systemd/system/nightly-encode.service >/dev/null &&
+    printf '[Unit]\nDescription=Weekly report\n[Service]\nType=oneshot\nExecStart=/bin/sleep 6\n' | sudo tee /etc/systemd/system/report.service >/dev/null &&
+    sudo systemctl daemon-reload"
+check "watch: units added to /etc/headway/config.yaml (as pi)" as_pi bash -c \
+    'printf "\nwatch:\n  units: [backup.service, nightly-encode.service, report.service, no-such.service]\n" | sudo tee -a /etc/headway/config.yaml >/dev/null'
+check "sudo usermod -aG headway pi: pi may ask headway status" as_pi sudo usermod -aG headway pi
+check "sudo systemctl reload headway (as pi) applies it" as_pi sudo systemctl reload headway
+check "one clear warning for the unit that does not exist" eventually 15 bash -c \
+    "[ \$(journalctl --no-pager -u headway.service --since '$since_watch' | grep -c 'watched unit no-such.service does not exist') -eq 1 ]"
+# headway status every 0.5 s from here on: what a person watching would have seen.
+timeline=/run/status-timeline
+( while true; do as_pi headway status | sed "s/^/$(date +%T.%N | cut -c1-10) /"; sleep 0.5; done ) > $timeline 2>&1 &
+sampler=$!
+seen() { grep -Eq "$1" $timeline; }
+export -f seen
+export timeline
+check "sudo systemctl enable --now backup.timer (as pi)" as_pi sudo systemctl enable --now backup.timer
+check "headway status shows the timer's next elapse" eventually 10 seen "backup.timer  next [0-9]{2}:[0-9]{2} \(in [0-9]+s\), starts backup.service"
+check "the failing unit and the report start (as pi)" as_pi sudo systemctl start --no-block nightly-encode.service report.service
+check "the timer starts the backup: a job labelled by its Description" eventually 30 seen " backup.service +(pending|active) .*Nightly backup"
+check "headway run inside it reports restic's progress into the unit's job" eventually 40 seen " backup.service +active +[0-9]+% \([0-9]+/[0-9]+\)"
+check "sudo systemctl reload headway in the middle of the backup (as pi)" as_pi sudo systemctl reload headway
+check "the backup's job is still there after the reload" bash -c '[ "$(phase_of backup.service)" = active ] || [ "$(phase_of backup.service)" = succeeded ]'
+check "the failing unit shows failed, with systemd's reason" eventually 30 seen " nightly-encode.service +failed .*Nightly encode \(exit status 3\)"
+check "the backup ends succeeded when the unit does" eventually 60 seen " backup.service +succeeded "
+sleep 1
+kill $sampler
+check "one job for the unit at every moment: no duplicate" bash -c \
+    "[ \$(awk '\$2 == \"backup.service\" { print \$1 }' $timeline | sort | uniq -d | wc -l) -eq 0 ]"
+echo "   backup.service and nightly-encode.service in headway status over their runs (every 0.5 s, repeats left out):"
+grep -E " (backup|nightly-encode).service " $timeline | uniq -f1 | sed 's/^/     /'
+check "systemd agrees: the backup's Result is success, restic saved a snapshot" bash -c \
+    '[ "$(systemctl show -P Result backup.service)" = success ] && journalctl --no-pager -u backup.service | grep -q "snapshot .* saved"'
+doctor_units=$(as_pi headwayd doctor)
+grep -E "system bus|\.service|\.timer" <<< "$doctor_units" | sed 's/^/   doctor: /'
+check "doctor: systemd answers on the system bus, open to headway" grep -q "✔ systemd answers on the system bus (/run/dbus/system_bus_socket, open to headway)" <<< "$doctor_units"
+check "doctor: backup.service exists, started by backup.timer (next at 02:00)" grep -q '✔ backup.service ("Nightly backup", Type=oneshot), started by backup.timer (next 02:00' <<< "$doctor_units"
+check "doctor: nightly-encode.service and report.service exist" bash -c \
+    'grep -q "✔ nightly-encode.service (\"Nightly encode\", Type=oneshot): each run shows as a job" <<< "$1" && grep -q "✔ report.service" <<< "$1"' _ "$doctor_units"
+check "doctor: no-such.service does not exist, with the fix" grep -q "✘ no-such.service does not exist" <<< "$doctor_units"
+check "the report's second run is shown as an estimate from its first" bash -c \
+    'until [ "$(systemctl show -P ActiveState report.service)" = inactive ]; do sleep 0.5; done; sleep 1
+     sudo systemctl start --no-block report.service
+     eventually() { local until=$((SECONDS + $1)); shift; until "$@"; do [ $SECONDS -lt $until ] || return 1; sleep 0.3; done; }
+     eventually 10 bash -c "as_pi headway status | grep -Eq \"^report.service +active +~[0-9]+%\""' 
+check "durations learned per unit, kept in /var/lib/headway" bash -c 'grep -q "backup.service" /var/lib/headway/durations && grep -q "report.service" /var/lib/headway/durations'
+check "the journal says how each unit ended" bash -c \
+    "journalctl --no-pager -u headway.service --since '$since_watch' | grep -q 'backup.service succeeded after' &&
+     journalctl --no-pager -u headway.service --since '$since_watch' | grep -q 'nightly-encode.service failed after .*: exit status 3'"
 
 if [ $status -ne 0 ]; then
     as_runner headway status
-    journalctl --no-pager -u headway.service -u headway.socket -u headway-mqtt.service -u mosquitto.service | tail -60
+    echo "the service's events:" && cat /run/events /run/events.err
+    journalctl --no-pager -u headway.service -u headway.socket -u headway-mqtt.service -u mosquitto.service -u backup.service | tail -80
 fi
 echo "$status" > /run/results/exit-status
 sync
-# Without D-Bus (minbase has none) systemctl says it cannot ask logind, then powers off directly.
+# Without logind systemctl says it cannot ask it, then powers off directly.
 systemctl poweroff --no-block 2>/dev/null
