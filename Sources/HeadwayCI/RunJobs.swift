@@ -82,6 +82,8 @@ public struct RunJobs: Sendable {
             }
             switch run.state {
             case .finished(let outcome):
+                // The step last named is over: the run's own title goes with its result.
+                if label != was.label { out.append(.label(job: job, label: label)) }
                 out.append(.finish(job: job, outcome: outcome))
                 told[run.key] = nil
                 continue

@@ -53,7 +53,7 @@ struct GitHubFollowerTests {
 
         state = ("completed", 12, "failure")
         step = server.look(&follower, at: at(60))
-        #expect(step.jobRequests == [.finish(job: "acme/widgets/500", outcome: .failed)])
+        #expect(step.jobRequests == [.label(job: "acme/widgets/500", label: "CI #42"), .finish(job: "acme/widgets/500", outcome: .failed)], "the run's title with its result")
         #expect(follower.nextLookAt == 120, "idle again: the idle interval")
         #expect(server.log.filter { $0.url == history }.count == 1, "the history is read once")
     }

@@ -32,7 +32,7 @@ struct SourceMappingTests {
         jobs = #"[{"id":1,"name":"compile","stage":"build","status":"success","started_at":"2026-11-26T09:00:05.000Z"},{"id":2,"name":"unit","stage":"test","status":"running","started_at":"2026-11-26T09:02:00.000Z"},{"id":3,"name":"deploy","stage":"deploy","status":"manual"}]"#
         #expect(server.look(&follower, at: at(130)).jobRequests == [.update(job: "group/widgets/88", value: 1, total: 2, label: "test: unit (2/2)")])
         status = "failed"
-        #expect(server.look(&follower, at: at(145)).jobRequests == [.finish(job: "group/widgets/88", outcome: .failed)])
+        #expect(server.look(&follower, at: at(145)).jobRequests == [.label(job: "group/widgets/88", label: "main #88"), .finish(job: "group/widgets/88", outcome: .failed)])
         #expect(GitLabSource.outcome("canceled") == .cancelled && GitLabSource.outcome("manual") == .ended)
     }
 
@@ -95,7 +95,7 @@ struct SourceMappingTests {
         builds = #"{"builds":[{"buildid":13,"number":7,"buildrequestid":21,"complete":true,"results":2},{"buildid":12,"number":6,"buildrequestid":21,"complete":true,"results":5}]}"#
         waiting = #"{"buildrequests":[]}"#
         steps11 = ""
-        #expect(server.look(&follower, at: at(45)).jobRequests == [.finish(job: "runtests/21", outcome: .failed)])
+        #expect(server.look(&follower, at: at(45)).jobRequests == [.label(job: "runtests/21", label: "runtests #7"), .finish(job: "runtests/21", outcome: .failed)])
     }
 
     @Test func runsToRequests() {
