@@ -153,7 +153,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "headway-bench",
-            dependencies: ["Headway", "HeadwayDemo", "HeadwaySimulator"]
+            dependencies: ["Headway", "HeadwayDemo", "HeadwaySimulator", "HeadwayCI"]
         ),
         .testTarget(name: "HeadwayCoreTests", dependencies: ["HeadwayCore"]),
         .testTarget(name: "HeadwayRenderTests", dependencies: ["HeadwayRender"], exclude: ["Golden"]),
