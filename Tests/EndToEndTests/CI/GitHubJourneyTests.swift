@@ -171,3 +171,50 @@ extension EndToEnd {
         }
     }
 }
+
+extension EndToEnd.GitHubJourneyTests {
+    /// The service restarts in the middle of a run: the follower begins the run again on the new
+    /// one, with the time it has already run, and goes on with its steps.
+    @Test func theServiceRestartedMidRun() throws {
+        let server = try CIServerFixture(scenario: try Self.journey())
+        let folder = server.folder
+        let socket = folder.appendingPathComponent("h.sock").path
+        let config = folder.appendingPathComponent("rig.yaml")
+        try (try SimulatedService.configuration() + "state-directory: \(folder.appendingPathComponent("state").path)\n").write(to: config, atomically: true, encoding: .utf8)
+        func serve() throws -> BackgroundProcess {
+            let service = try BackgroundProcess(Binaries.url("headway-sim"), ["serve", "--headless", "--config", config.path, "--socket", socket])
+            #expect(BackgroundProcess.eventually(within: 5) { FileManager.default.fileExists(atPath: socket) })
+            return service
+        }
+        func job() -> JobStatus? {
+            do {
+                let connection = try ServiceConnection(path: socket, budget: 2)
+                let reply = try connection.send(Request.status)
+                guard case .jobs(let jobs, _, _, _) = reply else { return nil }
+                return jobs.first { $0.job == "acme/widgets/9001" }
+            } catch {
+                return nil
+            }
+        }
+        var service = try serve()
+        let token = folder.appendingPathComponent("token")
+        try "ghp_journey\n".write(to: token, atomically: true, encoding: .utf8)
+        let follower = try BackgroundProcess(Binaries.url("headway-ci"), [
+            "github", "acme/widgets", "--api", server.url, "--ca-file", server.caFile, "--token-file", token.path,
+            "--interval", "1", "--idle-interval", "1", "--budget", "100000", "--socket", socket,
+        ])
+        defer { follower.signal(SIGTERM) }
+        try server.advance(to: 150)
+        #expect(BackgroundProcess.eventually(within: 10) { job()?.label == "build: Build (6/12)" }, "\(follower.stderr)")
+        service.signal(SIGKILL)
+        _ = service.waitForExit()
+        try? FileManager.default.removeItem(atPath: socket)
+        service = try serve()
+        try server.advance(to: 330)
+        // Begun again on the new service, 310 s into the run by the server's clock, and followed on.
+        #expect(BackgroundProcess.eventually(within: 10) { job()?.label == "build: Run unit tests (7/12)" && job()?.phase == "active" }, "\(String(describing: job())) \(follower.stderr)")
+        try server.advance(to: 625)
+        #expect(BackgroundProcess.eventually(within: 10) { job()?.phase == "succeeded" }, "\(String(describing: job()))")
+        service.signal(SIGKILL)
+    }
+}
