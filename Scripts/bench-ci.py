@@ -124,9 +124,12 @@ def configuration(count):
     return path
 
 def rss(process):
+    """VmRSS and RssAnon (the process's own memory; the rest is shared libraries' pages), in KiB."""
+    fields = {}
     for line in open("/proc/%d/status" % process.pid):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
+        if line.startswith(("VmRSS:", "RssAnon:")):
+            fields[line.split(":")[0]] = int(line.split()[1])
+    return "%d KiB (anonymous %d KiB)" % (fields["VmRSS"], fields["RssAnon"])
 
 for count in (1, 10):
     control("scenario", {"file": scenario})
@@ -141,7 +144,7 @@ for count in (1, 10):
             raise SystemExit("not every run shown: %r %s" % (status(), open(os.path.join(work, "ci.log")).read()))
         time.sleep(0.5)
     time.sleep(30)
-    print("headway-ci (release) following %d GitHub source%s: RSS idle %d KiB, with a run going on at each %d KiB" % (count, "" if count == 1 else "s", idle, rss(process)))
+    print("headway-ci (release) following %d GitHub source%s: RSS idle %s, with a run going on at each %s" % (count, "" if count == 1 else "s", idle, rss(process)))
     process.terminate()
     process.wait()
 service.terminate()
