@@ -12,6 +12,9 @@ import PackageDescription
 //   HeadwayProtocol  the socket protocol and its transport, shared by client and service
 //   HeadwayYAML      the configuration files' YAML reader (service and headway-ci)
 //   HeadwayCI        CI servers followed as jobs: sources, polling policy, mapping (no I/O)
+//   HeadwayClient    report to the service (or a broker) from a Swift program: jobs as values
+//   HeadwayFoundation Foundation's Progress, dates and timers on an indicator or a service job
+//   HeadwayToolProgress  the progress formats of the tools `headway run` knows (restic, borg, apt …)
 //   HeadwayService   jobs, layout, scheduling, configuration, presets and the host loop
 //   HeadwayDemo      the scripted demo job (shared by headway-sim and headway-bench)
 //   HeadwaydProgram, HeadwaySimProgram, HeadwayMQTTProgram, HeadwayCIProgram   the programs' command lines
@@ -25,6 +28,9 @@ let package = Package(
         .library(name: "HeadwaySimulator", targets: ["HeadwaySimulator"]),
         .library(name: "HeadwayProtocol", targets: ["HeadwayProtocol"]),
         .library(name: "HeadwayService", targets: ["HeadwayService"]),
+        .library(name: "HeadwayClient", targets: ["HeadwayClient"]),
+        .library(name: "HeadwayFoundation", targets: ["HeadwayFoundation"]),
+        .library(name: "HeadwayToolProgress", targets: ["HeadwayToolProgress"]),
         .executable(name: "headway", targets: ["headway"]),
         .executable(name: "headwayd", targets: ["headwayd"]),
         .executable(name: "headway-sim", targets: ["headway-sim"]),
@@ -37,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+        // `swift package generate-documentation` (Scripts/docs): a plugin, never linked into anything.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -76,6 +84,10 @@ let package = Package(
             name: "HeadwayProtocol",
             dependencies: ["HeadwayCore", "CPlatform"]
         ),
+        .target(
+            name: "HeadwayToolProgress",
+            dependencies: ["HeadwayCore", "HeadwayProtocol"]
+        ),
         // libmosquitto, loaded when MQTT is first used (docs/mqtt.md).
         .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
         .target(
@@ -86,6 +98,16 @@ let package = Package(
         // libcurl, loaded when headway-ci first asks a CI server (docs/ci.md).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "HeadwayCI", dependencies: ["HeadwayCore", "HeadwayProtocol", "HeadwayYAML"]),
+        // A Swift program's client of the service: no Foundation, its I/O on a thread of its own.
+        .target(
+            name: "HeadwayClient",
+            dependencies: ["HeadwayCore", "HeadwayProtocol", "HeadwayMQTT", .product(name: "DequeModule", package: "swift-collections")]
+        ),
+        // The bridges from Foundation (Progress, Date), kept out of every other target.
+        .target(
+            name: "HeadwayFoundation",
+            dependencies: ["Headway", "HeadwayClient"]
+        ),
         // libsystemd's sd-bus, loaded when systemd units are first watched (docs/configuration.md).
         .target(name: "CSystemd", linkerSettings: [.linkedLibrary("dl")]),
         .target(
@@ -102,7 +124,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "headway",
-            dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT", "CPlatform"]
+            dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT", "HeadwayToolProgress", "CPlatform"]
         ),
         // The three programs' command trees are libraries, so that each has an executable of its
         // own (`swift run headway-sim`) and headway-suite can hold all three.
@@ -153,18 +175,20 @@ let package = Package(
         ),
         .executableTarget(
             name: "headway-bench",
-            dependencies: ["Headway", "HeadwayDemo", "HeadwaySimulator", "HeadwayCI"]
+            dependencies: ["Headway", "HeadwayDemo", "HeadwaySimulator", "HeadwayClient", "HeadwayCI"]
         ),
         .testTarget(name: "HeadwayCoreTests", dependencies: ["HeadwayCore"]),
         .testTarget(name: "HeadwayRenderTests", dependencies: ["HeadwayRender"], exclude: ["Golden"]),
         .testTarget(name: "HeadwaySimulatorTests", dependencies: ["HeadwaySimulator", "HeadwayDevices", "HeadwayCore"]),
         .testTarget(name: "HeadwayTests", dependencies: ["Headway", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayProtocolTests", dependencies: ["HeadwayProtocol"]),
+        .testTarget(name: "HeadwayToolProgressTests", dependencies: ["HeadwayToolProgress"], exclude: ["Fixtures"]),
         .testTarget(name: "HeadwayServiceTests", dependencies: ["HeadwayService", "HeadwayYAML", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayLinuxTests", dependencies: ["HeadwayLinux", "HeadwayCore"]),
         .testTarget(name: "HeadwayMQTTTests", dependencies: ["HeadwayMQTT", "HeadwayProtocol"], exclude: ["HomeAssistant"]),
+        .testTarget(name: "HeadwayFoundationTests", dependencies: ["HeadwayFoundation", "Headway", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayCITests", dependencies: ["HeadwayCI", "HeadwayProtocol", "HeadwayCore"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT", "HeadwayClient", "HeadwayFoundation"]),
         // Run in a QEMU guest by Scripts/kernel-test; skipped elsewhere. VM/ holds the guest's
         // init, its test script and the recording drivers' sources.
         .testTarget(

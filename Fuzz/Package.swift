@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Coverage-guided fuzzers (libFuzzer) for what strangers can send Headway: request lines on the
-// socket and configuration files. Built only by Scripts/fuzz, with -sanitize=fuzzer,address, which
+// socket, configuration files and the output of the tools `headway run` reads. Built only by Scripts/fuzz, with -sanitize=fuzzer,address, which
 // links libFuzzer's driver that each main hands its inputs to.
 let package = Package(
     name: "HeadwayFuzz",
@@ -12,6 +12,10 @@ let package = Package(
         .executableTarget(
             name: "FuzzProtocol",
             dependencies: ["CFuzzDriver", .product(name: "HeadwayProtocol", package: "Headway"), .product(name: "HeadwayService", package: "Headway")]
+        ),
+        .executableTarget(
+            name: "FuzzToolProgress",
+            dependencies: ["CFuzzDriver", .product(name: "HeadwayToolProgress", package: "Headway")]
         ),
         .executableTarget(
             name: "FuzzConfiguration",

@@ -20,8 +20,8 @@ struct Client {
             return status()
         case .watch:
             return watch()
-        case .run(let arguments, let pattern, let options):
-            return RunCommand(client: self, arguments: arguments, pattern: pattern, options: options).run()
+        case .run(let arguments, let reading, let options):
+            return RunCommand(client: self, arguments: arguments, reading: reading, options: options).run()
         case .pipe(let size, let options):
             return PipeCommand(client: self, size: size, options: options).run()
         case .begin(let options):

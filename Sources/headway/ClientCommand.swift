@@ -1,5 +1,6 @@
 import HeadwayCore
 import HeadwayProtocol
+import HeadwayToolProgress
 
 /// What the user asked `headway` to do, read from its arguments.
 struct ClientCommand {
@@ -16,10 +17,18 @@ struct ClientCommand {
         case end
         case status
         case watch
-        case run(command: [String], pattern: String?, options: BeginOptions)
+        case run(command: [String], reading: RunReading, options: BeginOptions)
         case pipe(size: Double?, options: BeginOptions)
         case help
         case version
+    }
+
+    /// How `run` reads its command's progress: a tool's own format (by the program's name, or
+    /// `--format`), `--pattern`, and what the command line cannot say (`--size`, `--total`).
+    struct RunReading: Equatable {
+        var format: String?
+        var pattern: String?
+        var size: Double?
     }
 
     /// A `set` value: an amount (of a total, when given) or a percentage of the job's total.
@@ -64,16 +73,26 @@ struct ClientCommand {
           end                                end it, result unknown, unless an outcome was reported
           status                             list the jobs
           watch                              print events (cancel requests, pauses) as they happen
-          run [--pattern REGEX] [--label TEXT] [--name NAME] -- CMD ARGS...
+          run [--format TOOL | --pattern REGEX] [--size BYTES] [--total N] [--label TEXT]
+              [--name NAME] -- CMD ARGS...
                                              run CMD, showing its progress (42%, 3/10, [3/10], or REGEX)
           pipe [--size BYTES] [--label TEXT] copy stdin to stdout, showing the bytes that passed
+        run reads these tools' own progress (by CMD's name, or --format TOOL), asking for it where
+        the tool needs it and withholding only the meter it asked for; the rest of CMD's output is
+        unchanged: restic (sets RESTIC_PROGRESS_FPS), borg and borgmatic (adds --progress), rsync
+        (--info=progress2), rclone (--stats 1s --stats-one-line --stats-log-level NOTICE), ffmpeg
+        (-progress pipe:N; the total from -t or the input's Duration, or --total SECONDS), apt-get and
+        apt (-o APT::Status-Fd=N), dd (status=progress; --size or count= and bs=, or if='s size), pv
+        (-n -b; --size or -s), curl and wget (their meters, as they are); --format lines reads 42%
+        and 3/10 only. Nothing is added that CMD already has.
         DURATION: 90, 90s, 5m, 1h30m. TIME: 14:30, 14:30:15 (today, or tomorrow when past) or
-        2026-11-22T14:30:00Z. --job defaults to the CI runner's job and --name to the runner's job name
-        (GitHub Actions, GitLab, Buildkite), or in a systemd service to the unit (backup.service). A hook never fails its job: when the service is absent or
-        slow, or a value is wrong, commands warn once, give up within 200 ms (--timeout-ms, or
-        HEADWAY_TIMEOUT_MS) and exit 0 (--strict: 1, or 2 for a wrong value). With --broker
-        mqtt://HOST[:PORT] or mqtts://… (or HEADWAY_BROKER) the job commands publish to an MQTT broker
-        instead, and status lists the jobs it holds (docs/mqtt.md; budget 1 s): user and password from HEADWAY_BROKER_USER and
+        2026-11-22T14:30:00Z. --job defaults to the CI runner's job and --name to the runner's job
+        name (GitHub Actions, GitLab, Buildkite), or in a systemd service to the unit
+        (backup.service). A hook never fails its job: when the service is absent or slow, or a value
+        is wrong, commands warn once, give up within 200 ms (--timeout-ms, or HEADWAY_TIMEOUT_MS) and
+        exit 0 (--strict: 1, or 2 for a wrong value). With --broker mqtt://HOST[:PORT] or mqtts://…
+        (or HEADWAY_BROKER) the job commands publish to an MQTT broker instead, and status lists the
+        jobs it holds (docs/mqtt.md; budget 1 s): user and password from HEADWAY_BROKER_USER and
         HEADWAY_BROKER_PASSWORD_FILE (or _PASSWORD), a CA from HEADWAY_BROKER_CA.
         """
 
@@ -145,7 +164,7 @@ struct ClientCommand {
         environment: (String) -> String?, clock: TimeOfDayParser
     ) throws(UsageError) -> ClientCommand {
         var options = BeginOptions()
-        var pattern: String?, size: Double?
+        var pattern: String?, size: Double?, format: String?
         var positional: [String] = []
         var command: [String] = []
         while let argument = rest.first {
@@ -167,6 +186,7 @@ struct ClientCommand {
             case "--heartbeat": options.heartbeat = try duration(try value(for: argument, &rest))
             case "--no-percent": options.showsPercent = false
             case "--pattern": pattern = try value(for: argument, &rest)
+            case "--format": format = try value(for: argument, &rest)
             case "--size": size = try number(try value(for: argument, &rest), "--size", positive: true)
             default:
                 if argument.hasPrefix("--") { throw UsageError(message: "unknown option \(argument) for \(name)") }
@@ -210,11 +230,17 @@ struct ClientCommand {
         case "run":
             try noMore()
             guard !command.isEmpty else { throw UsageError(message: "run needs a command after --, e.g. headway run -- make -j4") }
-            if let pattern { _ = try ProgressParser(pattern: pattern) }
+            if let pattern {
+                do throws(LineProgressParser.PatternError) { _ = try LineProgressParser(pattern: pattern) } catch { throw UsageError(message: error.message) }
+            }
+            if let format, !ToolCatalogue.names.contains(format) {
+                throw UsageError(message: "--format \"\(DisplayText.sanitised(format))\" is not one of \(ToolCatalogue.names.joined(separator: ", "))")
+            }
+            if format != nil, pattern != nil { throw UsageError(message: "give --format or --pattern, not both") }
             // In a unit the command line is no label: the service keeps the unit's Description.
             if options.label == nil { options.label = unit ?? String(command.joined(separator: " ").prefix(60)) }
             if options.name == nil { options.name = options.label }
-            action = .run(command: command, pattern: pattern, options: options)
+            action = .run(command: command, reading: RunReading(format: format, pattern: pattern, size: size), options: options)
         case "pipe":
             try noMore()
             if options.label == nil { options.label = "pipe" }

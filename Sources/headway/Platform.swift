@@ -36,15 +36,18 @@ enum Platform {
         return (fds[0], fds[1])
     }
 
-    /// Starts `arguments` (looked up on PATH) with its stdout and stderr on the given descriptors.
+    /// Starts `arguments` (looked up on PATH) with its stdout and stderr on the given descriptors,
+    /// `adding` to its environment (replacing a variable of the same name) and, with `extra`, the
+    /// descriptor `extra.fd` as its number `extra.number` (a tool's progress descriptor).
     /// It stays in our process group, so that a CI runner stopping the job's group stops it too.
     /// `nil` with `errno` set on failure.
-    static func spawn(_ arguments: [String], output: Int32, errors: Int32) -> pid_t? {
+    static func spawn(_ arguments: [String], output: Int32, errors: Int32, adding variables: [(String, String)] = [], extra: (fd: Int32, number: Int32)? = nil) -> pid_t? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, output, STDOUT_FILENO)
         posix_spawn_file_actions_adddup2(&actions, errors, STDERR_FILENO)
+        if let extra { posix_spawn_file_actions_adddup2(&actions, extra.fd, extra.number) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -59,13 +62,48 @@ enum Platform {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        var environment: [UnsafeMutablePointer<CChar>?] = []
+        if !variables.isEmpty {
+            let names = Set(variables.map { $0.0 + "=" })
+            var index = 0
+            while let entry = environ[index] {
+                let text = String(cString: entry)
+                if !names.contains(where: { text.hasPrefix($0) }) { environment.append(strdup(entry)) }
+                index += 1
+            }
+            environment += variables.map { strdup($0.0 + "=" + $0.1) }
+            environment.append(nil)
+        }
+        defer { for pointer in environment { free(pointer) } }
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        let result = variables.isEmpty
+            ? posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, environ)
+            : posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, &environment)
         guard result == 0 else {
             errno = result
             return nil
         }
         return pid
+    }
+
+    /// The lowest descriptor number from 3 that a started command would not inherit (closed, or
+    /// closed on exec): a tool's progress descriptor there leaves every descriptor the command is
+    /// given by whoever started `headway run` as it was.
+    static func descriptorFreeInChildren() -> Int32 {
+        var fd: Int32 = 3
+        while fd < 1024 {
+            let flags = fcntl(fd, F_GETFD)
+            if flags < 0 || flags & FD_CLOEXEC != 0 { return fd }
+            fd += 1
+        }
+        return fd
+    }
+
+    /// The size of `path` when it is a regular file.
+    static func regularFileSize(_ path: String) -> Double? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Double(info.st_size)
     }
 
     /// Lets writes to a closed pipe fail with EPIPE instead of ending the process.

@@ -1,9 +1,12 @@
 import HeadwayCore
 import HeadwayProtocol
+import HeadwayToolProgress
 
 /// `headway run -- CMD ARGS...`: runs CMD with its output passed through unchanged and exits with
-/// CMD's status. The job shows indeterminate until the output contains progress (`42%`, `3/10`,
-/// `[3/10]`, `3 of 10` or `--pattern`). It controls its job: a pause (a short press of the board's
+/// CMD's status. The job shows indeterminate until the output contains progress: a known tool's
+/// own (``ToolProgress``: restic, borg, apt … by CMD's name or `--format`, asked for where the tool
+/// needs a flag, a variable or a descriptor, its meter withheld), else `42%`, `3/10`, `[3/10]`,
+/// `3 of 10` or `--pattern`. It controls its job: a pause (a short press of the board's
 /// button, or `headway pause`) stops CMD and everything it started, a resume continues them, a
 /// cancel (a long press) ends CMD. SIGINT, SIGTERM and SIGHUP — Ctrl-C, or a CI runner cancelling —
 /// reach CMD and end the job as cancelled. The service watches this process: if it dies, the job
@@ -12,7 +15,7 @@ import HeadwayProtocol
 struct RunCommand {
     let client: Client
     let arguments: [String]
-    let pattern: String?
+    let reading: ClientCommand.RunReading
     let options: BeginOptions
 
     /// What ended the command, when it was not its own doing.
@@ -20,7 +23,13 @@ struct RunCommand {
 
     func run() -> Int32 {
         let job = client.command.job!
-        let parser = (try? ProgressParser(pattern: pattern)) ?? ProgressParser.standard
+        let parser = (try? LineProgressParser(pattern: reading.pattern)) ?? LineProgressParser.standard
+        let descriptor = Platform.descriptorFreeInChildren()
+        let context = ToolContext(
+            arguments: arguments, size: reading.size, total: options.total, environment: { SystemIO.environment($0) },
+            fileSize: { Platform.regularFileSize($0) }, descriptor: descriptor)
+        guard var progress = try? ToolProgress(context: context, format: reading.format, pattern: parser) else { return 2 }
+        let invocation = progress.invocation
         let remote = client.command.broker.map { BrokerRun(client: client, url: $0, job: job, options: options, takesCommands: true) }
         var connection = remote == nil ? client.connect() : nil
         var begin = options
@@ -35,12 +44,13 @@ struct RunCommand {
             }
         }
 
-        guard let output = Platform.pipe(), let errors = Platform.pipe() else {
+        guard let output = Platform.pipe(), let errors = Platform.pipe(), let status = invocation.usesDescriptor ? Platform.pipe() : (-1, -1) else {
             printError("headway: cannot create pipes: \(SystemIO.describe(SystemIO.lastError))")
             return 125
         }
         let signals = SignalPipe([SignalNumber.interrupt, SignalNumber.terminate, SignalNumber.hangUp])
-        guard let pid = Platform.spawn(arguments, output: output.write, errors: errors.write) else {
+        let extra = invocation.usesDescriptor ? (fd: status.write, number: descriptor) : nil
+        guard let pid = Platform.spawn(invocation.arguments, output: output.write, errors: errors.write, adding: invocation.environment, extra: extra) else {
             let code = SystemIO.lastError
             printError("headway: cannot run \(arguments[0]): \(SystemIO.describe(code))")
             _ = try? connection?.send(.finish(job: job, outcome: .failed))
@@ -49,10 +59,14 @@ struct RunCommand {
         }
         SystemIO.close(output.write)
         SystemIO.close(errors.write)
+        if invocation.usesDescriptor { SystemIO.close(status.write) }
 
         let clock = MonotonicClock()
-        var streams: [(fd: Int32, to: Int32, pending: [UInt8])] = [(output.read, Platform.standardOutput, []), (errors.read, Platform.standardError, [])]
-        var lastSent: (time: Double, value: Double, total: Double)?
+        var streams: [(fd: Int32, to: Int32?, stream: ToolStream)] = [(output.read, Platform.standardOutput, .output), (errors.read, Platform.standardError, .errors)]
+        if invocation.usesDescriptor { streams.append((status.read, nil, .progress)) }
+        var reporter = RunReporter(client: client, job: job, connection: connection, remote: remote)
+        /// Since when a line that may be the meter has waited unshown (a prompt must not wait long).
+        var waitingSince: Double?
         var stop: Stop?
         var paused: [Int32] = []
         var killAt: Double?
@@ -93,8 +107,14 @@ struct RunCommand {
             watched.append((signals.readEnd, .readable))
             if let connection { watched.append((connection.fd, .readable)) }
             if let broker = remote?.readiness { watched.append(broker) }
-            // With a broker, it wakes for the keep-alive at least every 10 s.
-            let ready = SystemIO.poll(watched, timeout: killAt.map { max(0, $0 - clock.now) } ?? (remote == nil ? nil : 10))
+            // With a broker, it wakes for the keep-alive at least every 10 s; a waiting line is shown
+            // after 0.2 s; a held-back update goes when it is due.
+            let wakes = [killAt, waitingSince.map { $0 + 0.2 }, reporter.dueAt].compactMap { $0 }
+            let ready = SystemIO.poll(watched, timeout: wakes.min().map { max(0, $0 - clock.now) } ?? (remote == nil ? nil : 10))
+            if let since = waitingSince, clock.now - since >= 0.2 {
+                for item in streams { if let to = item.to { SystemIO.writeAll(to, progress.release(item.stream)[...]) } }
+                waitingSince = nil
+            }
             for event in remote?.tick() ?? [] { handle(event) }
             if let deadline = killAt, clock.now >= deadline {
                 Platform.send(Platform.kill, to: pid)
@@ -124,53 +144,44 @@ struct RunCommand {
                 } catch {
                     _ = client.soft(error.message)
                     connection = nil
+                    reporter.connection = nil
                 }
             }
-            // CMD's output: passed through, scanned for progress.
+            // CMD's output: passed through (less the meter Headway asked for), read for progress.
             var index = 0
             while index < streams.count {
                 guard !ready[index].isEmpty else {
                     index += 1
                     continue
                 }
-                guard case .bytes(let count) = SystemIO.read(streams[index].fd, into: &chunk) else {
-                    SystemIO.close(streams[index].fd)
+                let item = streams[index]
+                let result: ToolProgress.Result
+                if case .bytes(let count) = SystemIO.read(item.fd, into: &chunk) {
+                    result = progress.feed(item.stream, chunk[0..<count])
+                    if invocation.withholds.contains(item.stream), progress.isWaiting(item.stream) {
+                        waitingSince = waitingSince ?? clock.now
+                    }
+                    index += 1
+                } else {
+                    result = progress.end(item.stream)
+                    SystemIO.close(item.fd)
                     streams.remove(at: index)
-                    continue
                 }
-                SystemIO.writeAll(streams[index].to, chunk[0..<count])
-                streams[index].pending.append(contentsOf: chunk[0..<count])
-                // Lines end with \n, or \r for progress bars that redraw in place.
-                while let end = streams[index].pending.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
-                    let line = String(decoding: streams[index].pending[..<end], as: UTF8.self)
-                    streams[index].pending.removeSubrange(...end)
-                    guard let (value, total) = parser.progress(in: line[...]) else { continue }
-                    let now = clock.now
-                    let changed = lastSent.map { $0.value != value || $0.total != total } ?? true
-                    let due = lastSent.map { now - $0.time >= 0.1 || value >= total } ?? true
-                    if changed, due, let remote {
-                        remote.update(value: min(value, total), total: total)
-                        lastSent = (now, value, total)
-                    }
-                    if changed, due, let live = connection {
-                        live.extend(by: client.command.timeout / 4)
-                        do throws(ServiceConnection.Failure) {
-                            try live.write(Request.update(job: job, value: min(value, total), total: total, label: nil).line + "\n")
-                            lastSent = (now, value, total)
-                        } catch {
-                            _ = client.soft(error.message)
-                            connection = nil
-                        }
-                    }
+                if let to = item.to { SystemIO.writeAll(to, result.passed[...]) }
+                for update in result.updates { reporter.report(update, now: clock.now) }
+                if let problem = progress.takeProblem() {
+                    printError("headway: warning: cannot read \(progress.name)'s progress: \(DisplayText.sanitised(problem)); its output passes as it was")
                 }
-                if streams[index].pending.count > 65536 { streams[index].pending.removeAll() }
-                index += 1
             }
+            if !streams.contains(where: { progress.isWaiting($0.stream) }) { waitingSince = nil }
+            reporter.sendDue(now: clock.now)
+            if reporter.connection == nil { connection = nil }
             while let event = connection?.nextEvent() { handle(event) }
         }
 
         let exitCode = Platform.waitForExit(pid)
         let outcome: Outcome = stop != nil ? .cancelled : exitCode == 0 ? .succeeded : .failed
+        reporter.sendDue(now: .infinity)
         remote?.finish(outcome)
         if let live = connection {
             live.extend(by: client.command.timeout)

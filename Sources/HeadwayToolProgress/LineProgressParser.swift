@@ -1,15 +1,23 @@
-/// Finds progress in a command's output lines: `42%`, `42.5%`, `3/10` (a token of its own),
+/// Finds progress in any command's output lines: `42%`, `42.5%`, `3/10` (a token of its own),
 /// `[3/10]`, `(3/10)`, `3 of 10`, or a user's regular expression whose first capture is the value
-/// and whose second (if any) is the total.
-struct ProgressParser {
+/// and whose second (if any) is the total. The fallback for commands no format knows.
+public struct LineProgressParser {
     private let custom: Regex<AnyRegexOutput>?
 
+    /// A pattern that cannot be used, with what to do about it.
+    public struct PatternError: Error, Sendable {
+        /// What is wrong with the pattern, and how to fix it.
+        public let message: String
+    }
+
     /// The built-in forms only.
-    static var standard: ProgressParser { ProgressParser() }
+    public static var standard: LineProgressParser { LineProgressParser() }
 
     private init() { custom = nil }
 
-    init(pattern: String?) throws(ClientCommand.UsageError) {
+    /// The built-in forms, and `pattern` (a regular expression with the value and the total as its
+    /// capture groups) when given.
+    public init(pattern: String?) throws(PatternError) {
         guard let pattern else {
             custom = nil
             return
@@ -18,20 +26,20 @@ struct ProgressParser {
         do {
             regex = try Regex(pattern)
         } catch {
-            throw ClientCommand.UsageError(message: "--pattern \"\(pattern)\" is not a regular expression: \(error)")
+            throw PatternError(message: "--pattern \"\(pattern)\" is not a regular expression: \(error)")
         }
         // The capture groups are the value (and the total): a pattern without one would never
         // report anything. Its capture count shows in a match of the pattern or nothing, which the
         // empty line always gives.
         let probe = try? Regex<AnyRegexOutput>("(?:" + pattern + ")|")
         guard let captures = probe.flatMap({ "".wholeMatch(of: $0) })?.output.count, captures >= 2 else {
-            throw ClientCommand.UsageError(message: "--pattern \"\(pattern)\" has no capture group; put the value in one, and the total in a second, e.g. \"done (\\d+) of (\\d+)\"")
+            throw PatternError(message: "--pattern \"\(pattern)\" has no capture group; put the value in one, and the total in a second, e.g. \"done (\\d+) of (\\d+)\"")
         }
         custom = regex
     }
 
     /// (value, total) in `line`, the last match on the line winning (progress bars redraw).
-    func progress(in line: Substring) -> (Double, Double)? {
+    public func progress(in line: Substring) -> (Double, Double)? {
         if let custom {
             guard let match = line.matches(of: custom).last, match.output.count >= 2,
                 let value = match.output[1].substring.flatMap({ Double($0) }), value.isFinite, value >= 0
@@ -59,5 +67,20 @@ struct ProgressParser {
     private static func pair(_ value: Substring, _ total: Substring) -> (Double, Double)? {
         guard let value = Double(value), let total = Double(total), value.isFinite, total.isFinite, total > 0 else { return nil }
         return (value, total)
+    }
+}
+
+/// Any other command: its output passes untouched and is read with ``LineProgressParser``.
+public struct GenericFormat: ToolFormat {
+    let parser: LineProgressParser
+
+    /// The format reading lines with `parser`.
+    public init(parser: LineProgressParser) { self.parser = parser }
+
+    public func invocation(_ context: ToolContext) -> ToolInvocation { ToolInvocation(arguments: context.arguments) }
+
+    public mutating func read(_ line: ToolLine) -> ToolReading {
+        guard let (value, total) = parser.progress(in: line.text[...]) else { return .nothing }
+        return ToolReading(report: ToolReport(value: value, total: total))
     }
 }

@@ -1,0 +1,148 @@
+import HeadwayCore
+import HeadwayProtocol
+
+/// restic (`backup`, `restore`, `check`, `prune` …). Unless the user asked for `--json` (whose
+/// status lines are read as they pass, untouched), Headway sets `RESTIC_PROGRESS_FPS`, which makes
+/// restic print its text status lines to a pipe as well (restic's `internal/ui/termstatus`: without
+/// a terminal, each status is printed as lines), and withholds them: the status line
+/// `[0:12] 45.00%  201 files 43.034 MiB, total 202 files 61.035 MiB, 0 errors ETA 0:14` and the
+/// current files under it. What restic prints anyway, the last status of each step of a command
+/// other than `backup` (`check`'s `[0:02] 100.00%  3 / 3 packs`), is given back before the line
+/// that follows it. Percent and ETA appear once restic's scan has finished (its total is
+/// final): until then the job is indeterminate, "restic: scanning".
+/// Read from restic 0.14.0 (Debian 12) and 0.18 (Debian 13); fixtures in Tests/HeadwayToolProgressTests/Fixtures/restic.
+public struct ResticFormat: ToolFormat {
+    enum Mode { case json, asked, given, none }
+    var mode: Mode = .none
+    var subcommand = ""
+    var determinate = false
+    /// The status line withheld last, while only current-file lines followed it.
+    var lastStatus: String?
+    var afterStatus = false
+
+    static let valued: Set<String> = [
+        "-r", "--repo", "--repository-file", "-p", "--password-file", "--password-command", "--cache-dir", "-o", "--option",
+        "--limit-upload", "--limit-download", "--key-hint", "--cacert", "--tls-client-cert", "--pack-size", "--compression",
+    ]
+
+    public func invocation(_ context: ToolContext) -> ToolInvocation {
+        guard context.toolIndex != nil else { return ToolInvocation(arguments: context.arguments, note: "restic is not on the command line: its progress is not asked for") }
+        let arguments = context.toolArguments
+        if ToolArguments.contains(arguments, ["--json"]) { return ToolInvocation(arguments: context.arguments) }
+        if context.environment("RESTIC_PROGRESS_FPS") != nil || ToolArguments.contains(arguments, ["--quiet"], letters: "q") {
+            return ToolInvocation(arguments: context.arguments)
+        }
+        return ToolInvocation(arguments: context.arguments, environment: [("RESTIC_PROGRESS_FPS", "4")], withholds: [.output])
+    }
+
+    /// Set up for a command line: how restic will be reading.
+    public init(_ context: ToolContext) {
+        let arguments = context.toolArguments
+        subcommand = ToolArguments.subcommand(arguments, valued: Self.valued) ?? ""
+        if ToolArguments.contains(arguments, ["--json"]) {
+            mode = .json
+        } else if context.toolIndex == nil || ToolArguments.contains(arguments, ["--quiet"], letters: "q") {
+            mode = .none
+        } else {
+            mode = context.environment("RESTIC_PROGRESS_FPS") == nil ? .asked : .given
+        }
+    }
+
+    public mutating func read(_ line: ToolLine) -> ToolReading {
+        guard line.stream == .output else { return .nothing }
+        switch mode {
+        case .json: return readJSON(line.text)
+        case .asked, .given: return readText(line.text, withholding: mode == .asked)
+        case .none: return .nothing
+        }
+    }
+
+    mutating func takeLastStatus() -> String? {
+        defer { lastStatus = nil }
+        return lastStatus
+    }
+
+    public mutating func end(_ stream: ToolStream) -> ToolReading {
+        stream == .output ? ToolReading(restored: takeLastStatus()) : .nothing
+    }
+
+    var step: String {
+        switch subcommand {
+        case "backup": return "backing up"
+        case "restore": return "restoring"
+        case "check": return "checking"
+        case "prune", "forget": return "pruning"
+        default: return subcommand.isEmpty ? "working" : DisplayText.truncated(DisplayText.sanitised(subcommand), maxBytes: 20)
+        }
+    }
+
+    mutating func readText(_ text: String, withholding: Bool) -> ToolReading {
+        guard let match = text.wholeMatch(of: /\[(?:\d+:)?\d+:\d\d\] (.*)/) else {
+            // The current files restic lists under a status line (absolute paths).
+            if withholding, afterStatus, text.hasPrefix("/") { return ToolReading(withheld: true) }
+            afterStatus = false
+            // A step's last status was printed without Headway too (by all but backup, when done).
+            return ToolReading(restored: takeLastStatus())
+        }
+        afterStatus = true
+        lastStatus = withholding && subcommand != "backup" ? text : nil
+        return ToolReading(report: status(match.1), withheld: withholding)
+    }
+
+    /// The status after the elapsed time.
+    mutating func status(_ body: Substring) -> ToolReport? {
+        var rest = body
+        var percent: Double?
+        if let match = rest.prefixMatch(of: /(\d+(?:\.\d+)?)%\s+/) {
+            percent = Double(match.1)
+            rest = rest[match.range.upperBound...]
+        }
+        var eta: Double?
+        if let match = rest.firstMatch(of: /\sETA (\S+)\s*$/) {
+            eta = ToolNumbers.clock(match.1)
+            rest = rest[..<match.range.lowerBound]
+        }
+        // check, prune: "1 / 2 snapshots", "12 / 40 packs".
+        if let match = rest.wholeMatch(of: /(\d+) \/ (\d+) (.+)/), let done = Double(match.1), let total = Double(match.2), total > 0 {
+            determinate = true
+            let unit = DisplayText.truncated(DisplayText.sanitised(String(match.3)), maxBytes: 24)
+            return ToolReport(value: done, total: total, eta: eta, label: "restic: \(step) \(unit)")
+        }
+        // backup, restore: "201 files 43.034 MiB, total 202 files 61.035 MiB, 0 errors".
+        if let match = rest.firstMatch(of: /^(\d+) (?:files|files\/dirs) ([\d.]+ \S+), total (\d+) (?:files|files\/dirs) ([\d.]+ \S+)/) {
+            guard let done = ToolNumbers.bytes(match.2), let total = ToolNumbers.bytes(match.4, rounding: .down), total > 0 else {
+                return ToolReport(label: "restic: \(step)")
+            }
+            if percent != nil || subcommand != "backup" { determinate = true }
+            guard determinate else { return ToolReport(label: "restic: \(subcommand == "backup" ? "scanning" : step)") }
+            var value = min(done, total)
+            if let percent { value = min(value, max(0, percent - 0.005) / 100 * total) }
+            return ToolReport(value: value, total: total, eta: eta, label: "restic: \(step)")
+        }
+        // Before the scan has counted anything: "1 files, 0 B, 0 errors".
+        if rest.firstMatch(of: /^\d+ files,\s/) != nil { return ToolReport(label: "restic: \(subcommand == "backup" ? "scanning" : step)") }
+        return nil
+    }
+
+    mutating func readJSON(_ text: String) -> ToolReading {
+        guard text.hasPrefix("{") else { return .nothing }
+        guard let json = try? JSONValue.parse(text) else { return ToolReading(problem: "a line of restic's --json output that is not JSON") }
+        switch json["message_type"]?.string {
+        case "status"?:
+            let total = json["total_bytes"]?.number
+            let done = json["bytes_done"]?.number ?? json["bytes_restored"]?.number
+            let eta = json["seconds_remaining"]?.number
+            if eta != nil || (subcommand != "backup" && total != nil) { determinate = true }
+            guard determinate, let total, total > 0, let done else {
+                return ToolReading(report: ToolReport(label: "restic: \(subcommand == "backup" ? "scanning" : step)"))
+            }
+            var value = done
+            if let fraction = json["percent_done"]?.number { value = min(value, fraction * total) }
+            return ToolReading(report: ToolReport(value: value, total: total, eta: eta, label: "restic: \(step)"))
+        case "summary"?, "verbose_status"?, "error"?, "exit_error"?:
+            return .nothing
+        default:
+            return ToolReading(problem: "a restic --json line without a known message_type")
+        }
+    }
+}
