@@ -27,13 +27,21 @@ final class ServiceReporter: JobReporter {
     var descriptors: [Int32] { [] }
     func service() {}
 
+    /// Jobs the service ended itself while their runs go on (a long press on a button cancels a
+    /// job nobody controls): nothing more is said of them until a run begins under that id again.
+    private var dismissed: Set<String> = []
+
     func send(_ requests: [Request], source: String) -> Set<String> {
         var forgotten: Set<String> = []
         for request in requests {
+            if case .begin(let job, _) = request { dismissed.remove(job) } else if let job = request.job, dismissed.contains(job) { continue }
             guard let reply = deliver(request) else { continue }
             if case .error(let error) = reply {
                 if error.field == "job", error.message.hasPrefix("no job"), let job = request.job {
                     forgotten.insert(job)
+                } else if error.field == "op", let job = request.job, dismissed.count < 10_000 {
+                    dismissed.insert(job)
+                    log("\(job) was ended on this display while its run goes on; it is shown again when the run is begun again")
                 } else {
                     log("the service refused \(request.job ?? "a request"): \(error)")
                 }
