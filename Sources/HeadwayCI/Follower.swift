@@ -64,7 +64,8 @@ public struct Follower: Sendable {
     /// The look interval promised to the service: the pause while something runs, or longer when
     /// the budget or the server's rate limit makes it so.
     public var followInterval: Double {
-        policy.delay(requests: max(lookRequests, 1), busy: true, failures: 0, limit: limit, wall: lastServerTime ?? 0)
+        guard let wall = lastServerTime else { return policy.running }
+        return policy.delay(requests: max(lookRequests, 1), busy: true, failures: 0, limit: limit, wall: wall)
     }
 
     /// When the follower next needs to be stepped without an answer coming (nil while a look waits
@@ -114,9 +115,9 @@ public struct Follower: Sendable {
         failures = 0
         let runs = source.finishLook(serverTime: wall)
         busy = runs.contains { $0.isActive }
+        lastServerTime = wall
         step.jobRequests = jobs.look(runs, serverTime: wall, follow: followInterval)
         lastRuns = runs.filter(\.isActive)
-        lastServerTime = wall
         lastLookAt = now.monotonic
         nextLookAt = now.monotonic + policy.delay(requests: lookRequests, busy: busy, failures: 0, limit: limit, wall: wall)
         return step

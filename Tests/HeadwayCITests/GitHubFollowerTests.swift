@@ -93,6 +93,25 @@ struct GitHubFollowerTests {
         #expect(server.log.last?.headers.contains("If-None-Match: \"v1\"") == true)
     }
 
+    /// The look interval promised to the service is the pause the rate limit leaves, measured on
+    /// the server's clock.
+    @Test func theFollowIntervalWithinTheRateLimit() throws {
+        var remaining = 4000
+        let server = CannedServer { request in
+            remaining -= 1
+            return ok(request.url.contains("status=success") ? Payloads.githubRuns([]) : Payloads.githubRuns([Payloads.githubRun(id: 500, number: 42, status: "queued")]),
+                      [("x-ratelimit-remaining", "\(remaining)"), ("x-ratelimit-reset", "\(Int(Payloads.base) + 3600)"), ("Date", "Thu, 26 Nov 2026 09:00:00 GMT")])
+        }
+        var follower = try follower()
+        guard case .begin(_, let options)? = server.look(&follower, at: at(0)).jobRequests.first else { Issue.record("no begin"); return }
+        #expect(options.follow == 15)
+        remaining = 100
+        _ = server.look(&follower, at: at(15))
+        // About 99 left for 3600 s, half of them kept for the token's other uses: a look of 2 every 73 s.
+        #expect((72...74).contains(follower.nextLookAt - 15), "\(follower.nextLookAt)")
+        #expect((72...74).contains(follower.followInterval))
+    }
+
     /// A 403 with no requests left waits for the reset; the jobs are stale meanwhile, told once.
     @Test func rateLimitWaitsForTheReset() throws {
         var limited = false
