@@ -47,6 +47,9 @@ enum Payloads {
         Array(JSONValue.object([("total_count", .number(Double(jobs.count))), ("jobs", .array(jobs))]).text.utf8)
     }
 
+    static var githubRunsText: String { String(decoding: githubRuns([githubRun(id: 500, number: 42, status: "in_progress")]), as: UTF8.self) }
+    static var githubJobsText: String { String(decoding: githubJobs([githubJob(name: "build", status: "in_progress", steps: twelveSteps, done: 4)]), as: UTF8.self) }
+
     static let twelveSteps = ["Set up job", "Checkout", "Set up Swift", "Resolve", "Run tests", "Build docs", "Lint", "Package",
                               "Sign", "Upload", "Post Checkout", "Complete job"]
 }
