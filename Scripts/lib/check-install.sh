@@ -84,7 +84,7 @@ fi
     [ "$(readlink -f /usr/bin/headway-ci)" = /usr/bin/headwayd ] || fail "headway-sim, headway-mqtt and headway-ci are not links to headwayd"
 
 say "every program's --version"
-for program in headway headwayd headway-sim; do
+for program in headway headwayd headway-sim headway-ci; do
     "$program" --version | grep -qF "$version" || fail "$program --version does not say $version: $("$program" --version)"
 done
 
