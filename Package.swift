@@ -10,14 +10,16 @@ import PackageDescription
 //   HeadwaySimulator virtual devices and the terminal renderer (Simulator/)
 //   Headway          the library product: show progress from a Swift program
 //   HeadwayProtocol  the socket protocol and its transport, shared by client and service
+//   HeadwayYAML      the configuration files' YAML reader (service and headway-ci)
+//   HeadwayCI        CI servers followed as jobs: sources, polling policy, mapping (no I/O)
 //   HeadwayClient    report to the service (or a broker) from a Swift program: jobs as values
 //   HeadwayFoundation Foundation's Progress, dates and timers on an indicator or a service job
 //   HeadwayToolProgress  the progress formats of the tools `headway run` knows (restic, borg, apt …)
 //   HeadwayService   jobs, layout, scheduling, configuration, presets and the host loop
 //   HeadwayDemo      the scripted demo job (shared by headway-sim and headway-bench)
-//   HeadwaydProgram, HeadwaySimProgram, HeadwayMQTTProgram   the programs' command lines
-//   headway, headwayd, headway-sim, headway-mqtt, headway-bench   the executables
-//   headway-suite    headwayd, headway-sim and headway-mqtt in one executable (what the package ships)
+//   HeadwaydProgram, HeadwaySimProgram, HeadwayMQTTProgram, HeadwayCIProgram   the programs' command lines
+//   headway, headwayd, headway-sim, headway-mqtt, headway-ci, headway-bench   the executables
+//   headway-suite    headwayd, headway-sim, headway-mqtt and headway-ci in one executable (what the package ships)
 let package = Package(
     name: "Headway",
     products: [
@@ -34,6 +36,7 @@ let package = Package(
         .executable(name: "headway-sim", targets: ["headway-sim"]),
         .executable(name: "headway-bench", targets: ["headway-bench"]),
         .executable(name: "headway-mqtt", targets: ["headway-mqtt"]),
+        .executable(name: "headway-ci", targets: ["headway-ci"]),
         .executable(name: "headway-suite", targets: ["headway-suite"]),
     ],
     dependencies: [
@@ -91,6 +94,10 @@ let package = Package(
             name: "HeadwayMQTT",
             dependencies: ["CMosquitto", "HeadwayCore", "HeadwayProtocol"]
         ),
+        .target(name: "HeadwayYAML", dependencies: ["HeadwayCore"]),
+        // libcurl, loaded when headway-ci first asks a CI server (docs/ci.md).
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "HeadwayCI", dependencies: ["HeadwayCore", "HeadwayProtocol", "HeadwayYAML"]),
         // A Swift program's client of the service: no Foundation, its I/O on a thread of its own.
         .target(
             name: "HeadwayClient",
@@ -106,7 +113,7 @@ let package = Package(
         .target(
             name: "HeadwayService",
             dependencies: [
-                "Headway", "HeadwayProtocol", "CPlatform", "CSystemd",
+                "Headway", "HeadwayProtocol", "HeadwayYAML", "CPlatform", "CSystemd",
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
@@ -146,20 +153,29 @@ let package = Package(
             dependencies: ["HeadwayMQTT", "HeadwayProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/headway-mqtt"
         ),
+        .target(
+            name: "HeadwayCIProgram",
+            dependencies: [
+                "HeadwayCI", "CCurl", "HeadwayMQTT", "HeadwayProtocol", "HeadwayCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/headway-ci"
+        ),
         .executableTarget(name: "headwayd", dependencies: ["HeadwaydProgram"], path: "Sources/Programs/headwayd"),
         .executableTarget(name: "headway-sim", dependencies: ["HeadwaySimProgram"], path: "Sources/Programs/headway-sim"),
         .executableTarget(name: "headway-mqtt", dependencies: ["HeadwayMQTTProgram"], path: "Sources/Programs/headway-mqtt"),
+        .executableTarget(name: "headway-ci", dependencies: ["HeadwayCIProgram"], path: "Sources/Programs/headway-ci"),
         .executableTarget(
             name: "headway-suite",
             dependencies: [
-                "HeadwaydProgram", "HeadwaySimProgram", "HeadwayMQTTProgram",
+                "HeadwaydProgram", "HeadwaySimProgram", "HeadwayMQTTProgram", "HeadwayCIProgram",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/Programs/headway-suite"
         ),
         .executableTarget(
             name: "headway-bench",
-            dependencies: ["Headway", "HeadwayDemo", "HeadwaySimulator", "HeadwayClient"]
+            dependencies: ["Headway", "HeadwayDemo", "HeadwaySimulator", "HeadwayClient", "HeadwayCI"]
         ),
         .testTarget(name: "HeadwayCoreTests", dependencies: ["HeadwayCore"]),
         .testTarget(name: "HeadwayRenderTests", dependencies: ["HeadwayRender"], exclude: ["Golden"]),
@@ -167,10 +183,11 @@ let package = Package(
         .testTarget(name: "HeadwayTests", dependencies: ["Headway", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayProtocolTests", dependencies: ["HeadwayProtocol"]),
         .testTarget(name: "HeadwayToolProgressTests", dependencies: ["HeadwayToolProgress"], exclude: ["Fixtures"]),
-        .testTarget(name: "HeadwayServiceTests", dependencies: ["HeadwayService", "HeadwaySimulator"]),
+        .testTarget(name: "HeadwayServiceTests", dependencies: ["HeadwayService", "HeadwayYAML", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayLinuxTests", dependencies: ["HeadwayLinux", "HeadwayCore"]),
         .testTarget(name: "HeadwayMQTTTests", dependencies: ["HeadwayMQTT", "HeadwayProtocol"], exclude: ["HomeAssistant"]),
         .testTarget(name: "HeadwayFoundationTests", dependencies: ["HeadwayFoundation", "Headway", "HeadwaySimulator"]),
+        .testTarget(name: "HeadwayCITests", dependencies: ["HeadwayCI", "HeadwayProtocol", "HeadwayCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT", "HeadwayClient", "HeadwayFoundation"]),
         // Run in a QEMU guest by Scripts/kernel-test; skipped elsewhere. VM/ holds the guest's
         // init, its test script and the recording drivers' sources.

@@ -2,8 +2,8 @@
 #   bash Scripts/lib/build-debs.sh VERSION DATE ARCH…
 # Run by Scripts/package in the Debian 13 build chroot (amd64 and a cross-compiled arm64) and by
 # Scripts/install on the machine itself (its own architecture). Per ARCH: two release binaries,
-# the client `headway` and `headway-suite` (headwayd, headway-sim and headway-mqtt in one, installed
-# as /usr/bin/headwayd with the other two names linked to it), with the Swift standard library linked statically (arm64 on amd64 is cross-compiled against the
+# the client `headway` and `headway-suite` (headwayd, headway-sim, headway-mqtt and headway-ci in one,
+# installed as /usr/bin/headwayd with the other names linked to it), with the Swift standard library linked statically (arm64 on amd64 is cross-compiled against the
 # multiarch arm64 libraries and Debian's aarch64 Swift in /opt/swift-arm64); man pages and shell
 # completions from the build that runs here; everything laid out for packaging/debian,
 # dpkg-buildpackage, and lintian where it is installed. The .debs go to .build-package/ in the
@@ -57,7 +57,7 @@ build "$here" generate-manual >/dev/null
 manual="$native/generate-manual"
 [ -x "$manual" ] || manual="$native/generate-manual-tool"  # its name in Swift 6.3
 rm -rf "$common" && mkdir -p "$common"/{man,completions/bash,completions/zsh,completions/fish,doc,examples,boards/boards,boards/hats,links}
-for tool in headwayd headway-sim headway-mqtt; do
+for tool in headwayd headway-sim headway-mqtt headway-ci; do
     ln -s "$native/headway-suite" "$common/links/$tool"
     "$manual" "$common/links/$tool" --output-directory "$common/man" --date "$(date -d "$date" +%F)" \
         --authors "Headway developers"
@@ -75,7 +75,7 @@ cp packaging/config.yaml "$common/config.yaml"
 cp Boards/*.yaml Boards/README.md "$common/boards/"
 cp Boards/boards/*.yaml "$common/boards/boards/"
 cp Boards/hats/*.yaml "$common/boards/hats/"
-cp README.md docs/configuration.md docs/protocol.md docs/performance.md "$common/doc/"
+cp README.md docs/configuration.md docs/protocol.md docs/performance.md docs/ci.md "$common/doc/"
 cp -r examples/README.md examples/buildkite examples/gitlab examples/github-actions examples/cron examples/systemd "$common/examples/"
 commit=$(git -C "$checkout" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
@@ -84,7 +84,7 @@ for arch in "$@"; do
     tree="$work/deb/$arch"
     rm -rf "$work/deb" && mkdir -p "$tree/stage/bin"
     cp -r packaging/debian "$tree/debian"
-    cp packaging/systemd/headway.service packaging/systemd/headway.socket packaging/systemd/headway-mqtt.service "$tree/debian/"
+    cp packaging/systemd/headway.service packaging/systemd/headway.socket packaging/systemd/headway-mqtt.service packaging/systemd/headway-ci.service "$tree/debian/"
     cp -r "$common"/* "$tree/stage/"
     cp "$bin/headway" "$tree/stage/bin/"
     cp "$bin/headway-suite" "$tree/stage/bin/headwayd"

@@ -46,9 +46,10 @@ done
 getent group headway >/dev/null || fail "no headway group"
 
 say "files in place"
-for file in /usr/bin/headway /usr/bin/headwayd /usr/bin/headway-sim /usr/bin/headway-mqtt /etc/headway/config.yaml \
+for file in /usr/bin/headway /usr/bin/headwayd /usr/bin/headway-sim /usr/bin/headway-mqtt /usr/bin/headway-ci /etc/headway/config.yaml \
     /usr/share/headway/boards/boards/raspberry-pi-5.yaml /usr/share/headway/boards/hats/pimoroni-blinkt.yaml \
     /usr/lib/systemd/system/headway.service /usr/lib/systemd/system/headway.socket /usr/lib/systemd/system/headway-mqtt.service \
+    /usr/lib/systemd/system/headway-ci.service /usr/share/man/man1/headway-ci.1.gz /usr/share/doc/headway/ci.md.gz \
     /usr/lib/sysusers.d/headway.conf /usr/lib/udev/rules.d/60-headway.rules \
     /usr/share/man/man1/headway.1.gz /usr/share/man/man1/headwayd.1.gz /usr/share/man/man1/headway-sim.1.gz /usr/share/man/man1/headway-mqtt.1.gz \
     /usr/share/bash-completion/completions/headway /usr/share/zsh/vendor-completions/_headway \
@@ -63,7 +64,8 @@ grep -qx /etc/headway/config.yaml /var/lib/dpkg/info/headway.conffiles || fail "
 
 say "the units as systemd reads them"
 # --man=no: minbase has no man-db to look the Documentation= page up with (its file is checked above).
-systemd-analyze verify --man=no /usr/lib/systemd/system/headway.socket /usr/lib/systemd/system/headway.service /usr/lib/systemd/system/headway-mqtt.service ||
+systemd-analyze verify --man=no /usr/lib/systemd/system/headway.socket /usr/lib/systemd/system/headway.service /usr/lib/systemd/system/headway-mqtt.service \
+    /usr/lib/systemd/system/headway-ci.service ||
     fail "systemd-analyze verify"
 grep -q '^ExecStart=/usr/bin/headwayd --config /etc/headway/config.yaml$' /usr/lib/systemd/system/headway.service ||
     fail "the unit does not start the daemon with the installed configuration"
@@ -78,11 +80,11 @@ if [ "$mode" = deb ]; then
     say "  $(basename "$deb") $bytes bytes (at most $max_deb_bytes)"
     [ "$bytes" -le "$max_deb_bytes" ] || fail "the package is over $max_deb_bytes bytes"
 fi
-[ "$(readlink -f /usr/bin/headway-sim)" = /usr/bin/headwayd ] && [ "$(readlink -f /usr/bin/headway-mqtt)" = /usr/bin/headwayd ] ||
-    fail "headway-sim and headway-mqtt are not links to headwayd"
+[ "$(readlink -f /usr/bin/headway-sim)" = /usr/bin/headwayd ] && [ "$(readlink -f /usr/bin/headway-mqtt)" = /usr/bin/headwayd ] &&
+    [ "$(readlink -f /usr/bin/headway-ci)" = /usr/bin/headwayd ] || fail "headway-sim, headway-mqtt and headway-ci are not links to headwayd"
 
 say "every program's --version"
-for program in headway headwayd headway-sim; do
+for program in headway headwayd headway-sim headway-ci; do
     "$program" --version | grep -qF "$version" || fail "$program --version does not say $version: $("$program" --version)"
 done
 
@@ -103,6 +105,13 @@ echo "$output" | grep -q "protocol or timing errors: 0" || fail "unexpected demo
 
 say "headway-mqtt --help"
 headway-mqtt --help | grep -q "USAGE: headway-mqtt" || fail "headway-mqtt --help"
+
+say "headway-ci --help, and a configuration it refuses with its line"
+headway-ci --help | grep -q "USAGE: headway-ci" || fail "headway-ci --help"
+headway-ci github --help | grep -q "OWNER/REPO" || fail "headway-ci github --help"
+printf 'sources:\n  - github: acme\n' >/tmp/elsewhere/ci.yaml
+if output=$(headway-ci --config /tmp/elsewhere/ci.yaml 2>&1); then fail "headway-ci took a broken configuration"; fi
+echo "$output" | grep -q "line 2: github: \"acme\" is not OWNER/REPO" || fail "unexpected headway-ci refusal: $output"
 
 say "a job from headway to headwayd"
 # The daemon as installed, driving a Pi 5 ring whose /dev/leds0 is a plain file here.

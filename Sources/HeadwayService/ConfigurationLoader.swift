@@ -1,5 +1,6 @@
 import Headway
 import HeadwayProtocol
+import HeadwayYAML
 
 /// Reads a configuration file (YAML) into a ``ServiceConfiguration``. Every mistake is reported
 /// with the file, the line and the key, and unknown keys are mistakes too (a misspelt key must not

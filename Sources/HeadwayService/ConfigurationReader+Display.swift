@@ -1,4 +1,5 @@
 import Headway
+import HeadwayYAML
 
 /// Reading an OLED output: its controller (the `driver:`), module size, mounting, and how it is
 /// connected — I2C at an address, or SPI with D/C and reset lines.

@@ -1,4 +1,5 @@
 import Headway
+import HeadwayYAML
 
 /// Reading quiet hours (for every output, or an output's own) and a display's care.
 extension Reader {

@@ -1,4 +1,5 @@
 import Headway
+import HeadwayYAML
 
 /// A display of time toward a systemd timer's next elapse, drawn by an idle output.
 public struct TimerCountdown: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Headway
 import HeadwayProtocol
+import HeadwayYAML
 
 /// Typed reading of configuration nodes, each failure naming its line and key.
 struct Reader {

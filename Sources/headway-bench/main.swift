@@ -8,7 +8,8 @@ import HeadwaySimulator
 // screen on CONTROLLER's first module (ssd1306: 128x64, ssd1327: 128x128 in grey), for
 // Scripts/bench-callgrind to count instructions per frame. `headway-bench peers` compares bytes on
 // the wire with peers; `headway-bench shift` measures what moving the picture costs;
-// `headway-bench client SOCKET` what reporting from Swift through HeadwayClient costs.
+// `headway-bench client SOCKET` what reporting from Swift through HeadwayClient costs; `headway-bench
+// ci` counts headway-ci's requests an hour per source.
 
 /// Plays the demo job at 30 frames a second of simulated time on `display` (whose bus, if any,
 /// runs on `clock`); `frameDrawn` follows each frame.
@@ -208,6 +209,8 @@ case "shift":
 case "client":
     guard arguments.count == 2 else { fatalError("usage: headway-bench client SOCKET (a headway-sim serve listening there)") }
     try await ClientCost.report(socket: arguments.last!)
+case "ci":
+    try CIRequests.report()
 default:
     try printReport()
 }

@@ -1,5 +1,5 @@
 import Foundation
-@testable import HeadwayService
+@testable import HeadwayYAML
 
 /// PyYAML (Debian's python3-yaml) as the reference reader: it composes each document with only
 /// the merge key resolved (every other scalar stays the text it is written as, like ours),

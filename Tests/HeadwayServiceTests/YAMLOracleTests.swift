@@ -1,5 +1,5 @@
 import Foundation
-@testable import HeadwayService
+@testable import HeadwayYAML
 import Testing
 
 /// The reader against PyYAML: every YAML file in the repository (board and HAT presets, examples,

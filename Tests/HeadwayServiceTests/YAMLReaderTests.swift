@@ -1,4 +1,4 @@
-@testable import HeadwayService
+@testable import HeadwayYAML
 import Testing
 
 /// The YAML reader form by form, and each refusal with its line and what it says.

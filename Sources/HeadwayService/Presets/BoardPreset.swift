@@ -1,4 +1,5 @@
 import Headway
+import HeadwayYAML
 
 /// What a board is, apart from what is wired to it (Boards/boards/): how its SPI controller divides
 /// the clock, the label of the GPIO chip behind its 40-pin header, the buses on that header, where

@@ -1,4 +1,5 @@
 import Headway
+import HeadwayYAML
 
 /// A HAT or module (Boards/hats/): the outputs and buttons it puts on the header, written with
 /// `bus: header` and `chip: header` so that the board resolves them.

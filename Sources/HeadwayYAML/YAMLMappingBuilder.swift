@@ -1,4 +1,4 @@
-import Headway
+import HeadwayCore
 
 /// Collects a mapping's pairs in the file's order: keys are texts, each given once, and the merge
 /// key `<<` (a plain `<<`, not a quoted one) brings in the pairs of other mappings.

@@ -1,4 +1,4 @@
-import Headway
+import HeadwayCore
 
 /// Reads the one YAML document of a configuration file into ``YAMLNode``s, in Swift alone (no
 /// system library), from YAML 1.2's rules for what configuration files are written with: block
@@ -10,9 +10,9 @@ import Headway
 /// indent, control characters, keys given twice in one mapping, nesting deeper than
 /// ``YAMLParser/maxDepth`` and aliases that repeat more than ``YAMLAnchorTable/maxRepeatedNodes``
 /// nodes.
-enum YAMLComposer {
+public enum YAMLComposer {
     /// The document in `text`; nil when the text holds no document (empty, or only comments).
-    static func compose(_ text: String) throws(YAMLError) -> YAMLNode? {
+    public static func compose(_ text: String) throws(YAMLError) -> YAMLNode? {
         let bytes = try checkedBytes(text)
         var parser = YAMLParser(YAMLCursor(bytes))
         try parser.cursor.skipBlankLines()

@@ -1,41 +1,41 @@
 /// A node of a YAML document as the configuration reader walks it: the text of a scalar (tags
 /// are not resolved: the reader decides what a value means), a sequence or a mapping, with the line
 /// (1-based) where it starts, for error messages.
-struct YAMLNode: Sendable {
-    enum Content: Sendable {
+public struct YAMLNode: Sendable {
+    public enum Content: Sendable {
         case scalar(String)
         case sequence([YAMLNode])
         case mapping(YAMLMapping)
     }
 
-    let content: Content
-    let line: Int
+    public let content: Content
+    public let line: Int
 
     /// The scalar's text; nil for a sequence or a mapping.
-    var string: String? {
+    public var string: String? {
         if case .scalar(let text) = content { return text }
         return nil
     }
 
-    var sequence: [YAMLNode]? {
+    public var sequence: [YAMLNode]? {
         if case .sequence(let items) = content { return items }
         return nil
     }
 
-    var mapping: YAMLMapping? {
+    public var mapping: YAMLMapping? {
         if case .mapping(let pairs) = content { return pairs }
         return nil
     }
 }
 
 /// A mapping's pairs in the file's order (no key appears twice: the composer refuses that).
-struct YAMLMapping: Sendable {
-    var pairs: [(key: YAMLNode, value: YAMLNode)] = []
+public struct YAMLMapping: Sendable {
+    public var pairs: [(key: YAMLNode, value: YAMLNode)] = []
 
-    var keys: [YAMLNode] { pairs.map(\.key) }
+    public var keys: [YAMLNode] { pairs.map(\.key) }
 
     /// The value of the scalar key `key`.
-    subscript(key: String) -> YAMLNode? {
+    public subscript(key: String) -> YAMLNode? {
         pairs.first { $0.key.string == key }?.value
     }
 }

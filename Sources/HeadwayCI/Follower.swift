@@ -1,0 +1,200 @@
+import HeadwayCore
+import HeadwayProtocol
+
+/// Follows one CI server: paces its looks by the ``PollingPolicy``, makes each GET conditional
+/// (`If-None-Match` with the last `ETag`, `If-Modified-Since` with the last `Last-Modified`) and
+/// hands the source the body a 304 confirmed, honours rate limits and `Retry-After`, backs off
+/// after failures, and turns each look into the service's requests (``RunJobs``). Pure logic over
+/// the moments it is given: the program's loop makes the requests and tells it the results.
+///
+/// The loop calls ``step(at:)`` whenever time has passed or an answer came (``receive(_:for:at:)``):
+/// it returns the GETs to start now, what to tell the service, and lines for the log.
+public struct Follower: Sendable {
+    public struct Step: Sendable, Equatable {
+        public var requests: [HTTPRequest] = []
+        public var jobRequests: [Request] = []
+        /// One line each: a look that failed (once per kind of failure), a source reachable again.
+        public var log: [String] = []
+    }
+
+    public private(set) var source: any CISource
+    public let policy: PollingPolicy
+    private let token: String?
+    public private(set) var jobs: RunJobs
+
+    private struct Cached: Sendable {
+        var etag: String?
+        var lastModified: String?
+        var body: [UInt8]
+        var usedInLook: Int
+    }
+
+    private var cache: [String: Cached] = [:]
+    /// Bodies larger than this are not kept for 304s (they are asked for in full again).
+    static let maxCachedBody = 2 << 20
+
+    private var looking = false
+    private var lookNumber = 0
+    private var inFlight: Set<String> = []
+    private var lookRequests = 0
+    private var lookError: SourceError?
+    private var serverTime: Double?
+    private var limit: RateLimit?
+    private var failures = 0
+    private var lastError: String?
+    private var unreachableSince: Double?
+    /// The monotonic moment of the next look.
+    public private(set) var nextLookAt: Double = 0
+    private var busy = false
+    /// What the last good look saw, to tell the service again after it restarted.
+    private var lastRuns: [CIRun] = []
+    private var lastServerTime: Double?
+    private var lastLookAt: Double = 0
+    /// Requests sent since the follower started, and answers 304 (for the log and the benches).
+    public private(set) var sent = 0
+    public private(set) var notModified = 0
+
+    public init(source: any CISource, policy: PollingPolicy, token: String? = nil, labelPrefix: String? = nil) {
+        self.source = source
+        self.policy = policy
+        self.token = token
+        jobs = RunJobs(prefix: source.jobPrefix, labelPrefix: labelPrefix)
+    }
+
+    /// The look interval promised to the service: the pause while something runs, or longer when
+    /// the budget or the server's rate limit makes it so.
+    public var followInterval: Double {
+        guard let wall = lastServerTime else { return policy.running }
+        return policy.delay(requests: max(lookRequests, 1), busy: true, failures: 0, limit: limit, wall: wall)
+    }
+
+    /// When the follower next needs to be stepped without an answer coming (nil while a look waits
+    /// for answers).
+    public var wakeAt: Double? { looking ? nil : nextLookAt }
+
+    public mutating func step(at now: Moment) -> Step {
+        var step = Step()
+        if !looking {
+            guard now.monotonic >= nextLookAt else { return step }
+            looking = true
+            lookNumber += 1
+            lookRequests = 0
+            lookError = nil
+            serverTime = nil
+        }
+        if lookError == nil {
+            for request in source.requests() where !inFlight.contains(request.url) {
+                inFlight.insert(request.url)
+                step.requests.append(decorated(request))
+            }
+            lookRequests += step.requests.count
+            sent += step.requests.count
+        }
+        guard inFlight.isEmpty else { return step }
+        looking = false
+        // Only what this look and the last one asked for is kept for 304s.
+        cache = cache.filter { $0.value.usedInLook >= lookNumber - 1 }
+        let wall = serverTime ?? now.wall
+        if let error = lookError {
+            source.abandonLook()
+            failures += 1
+            if unreachableSince == nil { unreachableSince = now.monotonic }
+            if error.description != lastError { step.log.append(error.description) }
+            lastError = error.description
+            step.jobRequests = jobs.unreachable()
+            var retry = limit ?? RateLimit()
+            if let at = error.retryAt { retry.retryAt = max(retry.retryAt ?? at, at) }
+            nextLookAt = now.monotonic + policy.delay(requests: lookRequests, busy: busy, failures: failures, limit: retry, wall: wall)
+            return step
+        }
+        if lastError != nil { step.log.append("\(source.description): reachable again") }
+        // Silent longer than the service keeps a followed job: it has forgotten them.
+        if let since = unreachableSince, now.monotonic - since > max(600, 10 * followInterval) { jobs.forget() }
+        lastError = nil
+        unreachableSince = nil
+        failures = 0
+        let runs = source.finishLook(serverTime: wall)
+        busy = runs.contains { $0.isActive }
+        lastServerTime = wall
+        step.jobRequests = jobs.look(runs, serverTime: wall, follow: followInterval)
+        lastRuns = runs.filter(\.isActive)
+        lastLookAt = now.monotonic
+        nextLookAt = now.monotonic + policy.delay(requests: lookRequests, busy: busy, failures: 0, limit: limit, wall: wall)
+        return step
+    }
+
+    /// The answer to a request this follower asked for.
+    public mutating func receive(_ result: Result<HTTPResponse, HTTPFailure>, for request: HTTPRequest, at now: Moment) {
+        guard inFlight.remove(request.url) != nil else { return }
+        guard lookError == nil else { return }
+        let response: HTTPResponse
+        switch result {
+        case .failure(let failure):
+            lookError = SourceError("\(source.description): \(failure.description)")
+            return
+        case .success(let answer):
+            response = answer
+        }
+        if let date = response.headers["date"].flatMap(ServerTime.httpDate) { serverTime = date }
+        let wall = serverTime ?? now.wall
+        // The latest answer says what the limit is now; one that says nothing leaves none.
+        limit = RateLimit(headers: response.headers, wall: wall)
+        if let seen = limit {
+            if seen.refuses(status: response.status) {
+                let at = seen.retryAt ?? seen.resetAt ?? (wall + 60)
+                lookError = SourceError(
+                    "\(source.description): \(hostOf(request.url)) is rate limiting these requests (\(response.status)); asking again in \(DurationText.short(max(at - wall, 1)))\(token == nil ? "; a token raises the limit" : "")",
+                    retryAt: at)
+                return
+            }
+        } else if response.status == 429 {
+            lookError = SourceError("\(source.description): \(hostOf(request.url)) is rate limiting these requests (429)", retryAt: wall + 60)
+            return
+        }
+        var answer = response
+        if response.status == 304, var cached = cache[request.url] {
+            notModified += 1
+            cached.usedInLook = lookNumber
+            cache[request.url] = cached
+            answer = HTTPResponse(status: 200, headers: response.headers, body: cached.body)
+        } else if response.status == 200 {
+            let etag = response.headers["etag"]
+            let modified = response.headers["last-modified"]
+            if (etag != nil || modified != nil), response.body.count <= Self.maxCachedBody {
+                cache[request.url] = Cached(etag: etag, lastModified: modified, body: response.body, usedInLook: lookNumber)
+            } else {
+                cache[request.url] = nil
+            }
+        }
+        do throws(SourceError) {
+            try source.receive(answer, for: request)
+        } catch {
+            lookError = error
+        }
+    }
+
+    private func decorated(_ request: HTTPRequest) -> HTTPRequest {
+        var request = request
+        if let token { request.headers.append(source.authorization.header(token: token)) }
+        if let cached = cache[request.url] {
+            if let etag = cached.etag { request.headers.append("If-None-Match: \(etag)") }
+            if let modified = cached.lastModified { request.headers.append("If-Modified-Since: \(modified)") }
+        }
+        return request
+    }
+
+    /// Tells the service again what the last good look saw, after it forgot `jobs` (nil: every
+    /// job; it restarted): runs still active are begun again with their elapsed time.
+    public mutating func retell(forgotten: Set<String>? = nil, at now: Moment) -> [Request] {
+        jobs.forget(jobs: forgotten)
+        guard let lastServerTime else { return [] }
+        let serverNow = lastServerTime + (now.monotonic - lastLookAt)
+        return jobs.look(lastRuns, serverTime: serverNow, follow: followInterval).filter {
+            if case .finish = $0 { return false }
+            return true
+        }
+    }
+
+    /// Every job followed, told that its follower stops looking.
+    public mutating func stopping() -> [Request] { jobs.unreachable() }
+}

@@ -1,0 +1,3 @@
+import HeadwayCIProgram
+
+HeadwayCICommand.main()

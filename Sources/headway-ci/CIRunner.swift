@@ -1,0 +1,75 @@
+import HeadwayCI
+import HeadwayCore
+import HeadwayProtocol
+
+/// headway-ci's one loop: every source's follower is stepped when its time comes or an answer
+/// arrives; their GETs go to one libcurl multi handle (no thread per source), their requests to the
+/// reporter. SIGTERM or SIGINT: every job followed is told it is stale, and the loop ends.
+final class CIRunner {
+    private var followers: [Follower]
+    private let client: CurlClient
+    private let reporter: JobReporter
+    private var inFlight: [UInt64: (follower: Int, request: HTTPRequest)] = [:]
+    private var nextTag: UInt64 = 1
+
+    init(followers: [Follower], client: CurlClient, reporter: JobReporter) {
+        self.followers = followers
+        self.client = client
+        self.reporter = reporter
+    }
+
+    static func now() -> Moment { Moment(monotonic: Platform.monotonic, wall: Platform.wallClock) }
+
+    func run() {
+        let signals = SignalPipe([Platform.terminate, Platform.interrupt, Platform.hangUp])
+        while true {
+            let now = Self.now()
+            for index in followers.indices { advance(index, at: now) }
+            let wake = followers.compactMap(\.wakeAt).min().map { $0 - Self.now().monotonic } ?? 5
+            let descriptors = [signals.readEnd] + reporter.descriptors
+            let ready = client.poll(timeout: min(max(wake, 0), 5), descriptors: descriptors)
+            if ready[0], signals.drain().contains(where: { $0.number == Platform.terminate || $0.number == Platform.interrupt }) {
+                for index in followers.indices { tell(followers[index].stopping(), from: index) }
+                return
+            }
+            reporter.service()
+            let finished = client.finished { self.inFlight[$0].map { hostOf($0.request.url) } ?? "?" }
+            for (tag, result) in finished {
+                guard let (index, request) = inFlight.removeValue(forKey: tag) else { continue }
+                followers[index].receive(result, for: request, at: Self.now())
+                advance(index, at: Self.now())
+            }
+        }
+    }
+
+    /// Steps one follower until it has nothing more to do now.
+    private func advance(_ index: Int, at now: Moment) {
+        while true {
+            let step = followers[index].step(at: now)
+            for line in step.log { log(line) }
+            tell(step.jobRequests, from: index)
+            guard !step.requests.isEmpty else { return }
+            var refused = false
+            for request in step.requests {
+                let tag = nextTag
+                nextTag += 1
+                if client.get(request, tag: tag) {
+                    inFlight[tag] = (index, request)
+                } else {
+                    followers[index].receive(.failure(.other(host: hostOf(request.url), detail: "libcurl refused the request")), for: request, at: now)
+                    refused = true
+                }
+            }
+            if !refused { return }
+        }
+    }
+
+    private func tell(_ requests: [Request], from index: Int) {
+        guard !requests.isEmpty else { return }
+        let source = followers[index].jobs.prefix
+        let forgotten = reporter.send(requests, source: source)
+        guard !forgotten.isEmpty else { return }
+        let again = followers[index].retell(forgotten: forgotten, at: Self.now()).filter { forgotten.contains($0.job ?? "") }
+        _ = reporter.send(again, source: source)
+    }
+}
