@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-extension EndToEnd {
+extension RealPrograms {
     /// One follower for the fleet: `headway-ci --broker` publishes the runs it follows to a real
     /// mosquitto, and two displays (`headway-mqtt` beside `headway-sim serve`) show them.
     @Suite("headway-ci over MQTT")

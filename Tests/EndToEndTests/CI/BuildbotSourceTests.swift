@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-extension EndToEnd {
+extension RealPrograms {
     /// headway-ci following a real Buildbot master and worker (not an imitation): builds forced
     /// through its API shown step by step on `headway-sim serve`, a failing step, a build stopped
     /// through the API, the master killed and started again in the middle of a build, a build

@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-extension EndToEnd {
+extension RealPrograms {
     /// The journey of issue's kind: a display (`headway-sim serve`), `headway-ci github …` pointed
     /// at the local HTTPS server (the CI server fixture, its test CA added with --ca-file), a run of
     /// 12 steps over 10 minutes shown step by step, then its result; the server's faults one after

@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-extension EndToEnd {
+extension RealPrograms {
     /// GitLab, Jenkins and a cctray feed, each played by the CI server fixture's scenario on a
     /// manual clock, followed by the real `headway-ci` and shown by `headway-sim serve`.
     @Suite("headway-ci: GitLab, Jenkins and cctray")
