@@ -173,7 +173,7 @@ extension RealPrograms {
     }
 }
 
-extension EndToEnd.GitHubJourneyTests {
+extension RealPrograms.GitHubJourneyTests {
     /// The service restarts in the middle of a run: the follower begins the run again on the new
     /// one, with the time it has already run, and goes on with its steps.
     @Test func theServiceRestartedMidRun() throws {
