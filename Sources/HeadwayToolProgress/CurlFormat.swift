@@ -6,6 +6,9 @@
 /// server gave a length.
 /// Read from curl 7.88.1 (Debian 12); fixtures in Tests/HeadwayToolProgressTests/Fixtures/curl.
 public struct CurlFormat: ToolFormat {
+    // The patterns, compiled once (ToolFormat.swift says why they may be shared).
+    nonisolated(unsafe) static let barPattern = /^#*\s+(\d+(?:\.\d)?)%$/
+
     public init(_ context: ToolContext) {}
 
     public func invocation(_ context: ToolContext) -> ToolInvocation { ToolInvocation(arguments: context.arguments) }
@@ -21,7 +24,7 @@ public struct CurlFormat: ToolFormat {
             return ToolReading(report: ToolReport(value: received, total: total, eta: ToolNumbers.clock(columns[10]), label: "curl: downloading"))
         }
         // -# draws "###########                  15.4%"
-        if let match = line.text.firstMatch(of: /^#*\s+(\d+(?:\.\d)?)%$/), let percent = Double(match.1) {
+        if let match = line.text.firstMatch(of: Self.barPattern), let percent = Double(match.1) {
             return ToolReading(report: ToolReport(value: max(0, percent - 0.05), total: 100, label: "curl: downloading"))
         }
         return .nothing

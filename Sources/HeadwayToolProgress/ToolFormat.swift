@@ -132,6 +132,13 @@ public struct ToolContext: Sendable {
 
 /// A tool's progress format: what it asks of the invocation and how it reads the tool's lines.
 /// One format per tool, beside the others; ``ToolProgress`` holds one and keeps its reports honest.
+///
+/// A format's regular expressions are static: a regex literal in a function is parsed and compiled
+/// again each time it is evaluated, which made reading a line cost a compilation. A `Regex` is a
+/// value whose compiled program is made on its first match and kept, stored with an atomic
+/// compare-and-swap (swift-experimental-string-processing, `Regex.Program.loweredProgram`), so one
+/// shared value may be matched from any thread: hence `nonisolated(unsafe)`, which only says that
+/// the compiler cannot see this (`Regex` is not declared `Sendable`).
 public protocol ToolFormat {
     /// The command line and environment that make the tool tell its progress, never changing
     /// what else it does or shows.
