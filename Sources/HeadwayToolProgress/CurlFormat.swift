@@ -13,6 +13,9 @@ public struct CurlFormat: ToolFormat {
 
     public func invocation(_ context: ToolContext) -> ToolInvocation { ToolInvocation(arguments: context.arguments) }
 
+    /// A redraw is whole once it has all twelve columns (the sizes in columns 2 and 4 then are).
+    public mutating func peek(_ partial: ToolLine) -> ToolReport? { read(partial).report }
+
     public mutating func read(_ line: ToolLine) -> ToolReading {
         guard line.stream == .errors else { return .nothing }
         let columns = line.text.split(separator: " ")

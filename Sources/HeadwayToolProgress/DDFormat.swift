@@ -56,6 +56,12 @@ public struct DDFormat: ToolFormat {
         asked && stream == .errors && partial.prefixMatch(of: Self.bytesPattern) != nil
     }
 
+    /// A meter line is whole once its rate is written (`…, 1.0 MB/s`).
+    public mutating func peek(_ partial: ToolLine) -> ToolReport? {
+        guard partial.previous == .carriageReturn, partial.text.hasSuffix("/s") else { return nil }
+        return read(partial).report
+    }
+
     public mutating func read(_ line: ToolLine) -> ToolReading {
         guard line.stream == .errors else { return .nothing }
         let meter = line.end == .carriageReturn || line.previous == .carriageReturn

@@ -23,6 +23,8 @@ public struct ResticFormat: ToolFormat {
     enum Mode { case json, asked, given, none }
     var mode: Mode = .none
     var subcommand = ""
+    /// `check --read-data` (or `--read-data-subset`): its data step follows the snapshots.
+    var readsData = false
     var determinate = false
     /// The status line withheld last, while only current-file lines followed it.
     var lastStatus: String?
@@ -47,6 +49,7 @@ public struct ResticFormat: ToolFormat {
     public init(_ context: ToolContext) {
         let arguments = context.toolArguments
         subcommand = ToolArguments.subcommand(arguments, valued: Self.valued) ?? ""
+        readsData = ToolArguments.contains(arguments, ["--read-data", "--read-data-subset"])
         if ToolArguments.contains(arguments, ["--json"]) {
             mode = .json
         } else if context.toolIndex == nil || ToolArguments.contains(arguments, ["--quiet"], letters: "q") {
@@ -110,10 +113,14 @@ public struct ResticFormat: ToolFormat {
             eta = ToolNumbers.clock(match.1)
             rest = rest[..<match.range.lowerBound]
         }
-        // check, prune: "1 / 2 snapshots", "12 / 40 packs".
+        // check, prune: "1 / 2 snapshots", "12 / 40 packs". Each step counts its own things, from
+        // 0 again: only the step that is the job's work is its progress (check's data when it reads
+        // data, else its snapshots); the others name the step. prune's several steps are
+        // all its work: it stays indeterminate, its label naming each step.
         if let match = rest.wholeMatch(of: Self.countPattern), let done = Double(match.1), let total = Double(match.2), total > 0 {
-            determinate = true
             let unit = DisplayText.truncated(DisplayText.sanitised(String(match.3)), maxBytes: 24)
+            guard subcommand == "check", match.3.hasPrefix(readsData ? "packs" : "snapshots") else { return ToolReport(label: "restic: \(step) \(unit)") }
+            determinate = true
             return ToolReport(value: done, total: total, eta: eta, label: "restic: \(step) \(unit)")
         }
         // backup, restore: "201 files 43.034 MiB, total 202 files 61.035 MiB, 0 errors".

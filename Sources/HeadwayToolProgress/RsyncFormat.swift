@@ -39,6 +39,12 @@ public struct RsyncFormat: ToolFormat {
         asked && stream == .output && partial.prefixMatch(of: Self.meterStartPattern) != nil
     }
 
+    /// A redraw is whole once it has its time (rsync writes each in one piece).
+    public mutating func peek(_ partial: ToolLine) -> ToolReport? {
+        guard partial.text.wholeMatch(of: Self.meterPattern) != nil else { return nil }
+        return read(partial).report
+    }
+
     public mutating func read(_ line: ToolLine) -> ToolReading {
         guard line.stream == .output else { return .nothing }
         let text = line.text[...]

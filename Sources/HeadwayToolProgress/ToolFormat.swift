@@ -151,9 +151,15 @@ public protocol ToolFormat {
     /// and dd begin each redraw with a carriage return and end it only with the next): such a line
     /// keeps waiting for its end; any other is shown after a short wait (a prompt).
     func mayBeMeter(_ partial: String, on stream: ToolStream) -> Bool
+    /// Reads a line that has not ended yet, when it is a whole redraw of a meter that ends only
+    /// with the next one (dd prints one a second, rsync and curl each redraw after a carriage
+    /// return): its figures are the tool's now, not a redraw later. The line is read again, as
+    /// usual, when it ends; nil when it is not such a meter (yet).
+    mutating func peek(_ partial: ToolLine) -> ToolReport?
 }
 
 extension ToolFormat {
     public mutating func end(_ stream: ToolStream) -> ToolReading { .nothing }
     public func mayBeMeter(_ partial: String, on stream: ToolStream) -> Bool { false }
+    public mutating func peek(_ partial: ToolLine) -> ToolReport? { nil }
 }
