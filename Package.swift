@@ -154,7 +154,7 @@ let package = Package(
         .testTarget(name: "HeadwayServiceTests", dependencies: ["HeadwayService", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayLinuxTests", dependencies: ["HeadwayLinux", "HeadwayCore"]),
         .testTarget(name: "HeadwayMQTTTests", dependencies: ["HeadwayMQTT", "HeadwayProtocol"], exclude: ["HomeAssistant"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT"], exclude: ["RealTools/throttled_http.py"]),
         // Run in a QEMU guest by Scripts/kernel-test; skipped elsewhere. VM/ holds the guest's
         // init, its test script and the recording drivers' sources.
         .testTarget(
