@@ -9,7 +9,7 @@ import HeadwayCore
 /// units cargo has finished, of all it will build: the job is determinate from the first bar.
 /// The bar cargo draws while it downloads crates (`Downloading`) counts crates, not the build: it
 /// names the step only, so the build's count never starts above where it is.
-/// Read from cargo 1.95 (rustup) and Debian's cargo 0.66; fixture in Tests/HeadwayToolProgressTests/Fixtures/cargo.
+/// Read from cargo 1.65 (Debian 12) and 1.95; fixtures in Tests/HeadwayToolProgressTests/Fixtures/cargo.
 public struct CargoFormat: ToolFormat {
     let asked: Bool
 

@@ -11,19 +11,21 @@ struct BuildToolTests {
         #expect(try Run(["cargo", "build", "-q"]).progress.invocation.environment.isEmpty)
         #expect(try Run(["cargo", "build"], environment: ["CARGO_TERM_PROGRESS_WHEN": "never"]).progress.invocation.environment.isEmpty)
 
-        var run = try Run(["cargo", "build", "-j1"])
-        let fixture = try Run.fixture("cargo/build.stderr")
-        run.feed(.errors, fixture)
-        // cargo's own lines pass; only the bar is withheld.
-        #expect(run.text(.errors) == withoutRedraws(fixture))
-        #expect(run.text(.errors).contains("Compiling app v0.1.0") && run.text(.errors).contains("Finished"))
-        #expect(run.determinate.map(\.value) == [0, 1, 2, 3, 4] && run.determinate.allSatisfy { $0.total == 5 })
-        #expect(run.labels == ["cargo: building d", "cargo: building b", "cargo: building a", "cargo: building c", "cargo: building app"])
+        for version in ["1.65", "1.95"] {
+            var run = try Run(["cargo", "build", "-j1"])
+            let fixture = try Run.fixture("cargo/build-\(version).stderr")
+            run.feed(.errors, fixture)
+            // cargo's own lines pass; only the bar is withheld.
+            #expect(run.text(.errors) == withoutRedraws(fixture), "cargo \(version)")
+            #expect(run.text(.errors).contains("Compiling app v0.1.0") && run.text(.errors).contains("Finished"))
+            #expect(run.determinate.map(\.value) == [0, 1, 2, 3, 4] && run.determinate.allSatisfy { $0.total == 5 })
+            #expect(run.labels.count == 5 && run.labels.allSatisfy { $0.hasPrefix("cargo: building ") } && run.labels.last == "cargo: building app")
+        }
     }
 
     @Test func aBarTheUserAskedForPassesAndIsRead() throws {
         var run = try Run(["cargo", "build"], environment: ["CARGO_TERM_PROGRESS_WHEN": "always"])
-        let fixture = try Run.fixture("cargo/build.stderr")
+        let fixture = try Run.fixture("cargo/build-1.95.stderr")
         run.feed(.errors, fixture)
         #expect(run.passed[.errors] == fixture)
         #expect(run.determinate.count == 5)
