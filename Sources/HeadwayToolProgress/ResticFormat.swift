@@ -130,9 +130,10 @@ public struct ResticFormat: ToolFormat {
             }
             if percent != nil || subcommand != "backup" { determinate = true }
             guard determinate else { return ToolReport(label: "restic: \(subcommand == "backup" ? "scanning" : step)") }
-            var value = min(done, total)
-            if let percent { value = min(value, max(0, percent - 0.005) / 100 * total) }
-            return ToolReport(value: value, total: total, eta: eta, label: "restic: \(step)")
+            // The bytes done at the low end of their rounding never run ahead of restic's. The
+            // percentage is not used as a second bound: restic prints it only on some lines, and
+            // a bound taken on some lines only would make the value step back on the others.
+            return ToolReport(value: min(done, total), total: total, eta: eta, label: "restic: \(step)")
         }
         // Before the scan has counted anything: "1 files, 0 B, 0 errors".
         if rest.firstMatch(of: Self.scanningPattern) != nil { return ToolReport(label: "restic: \(subcommand == "backup" ? "scanning" : step)") }

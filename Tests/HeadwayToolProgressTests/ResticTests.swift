@@ -19,7 +19,8 @@ struct ResticTests {
         let first = try #require(run.determinate.first)
         #expect(first.label == "restic: backing up" && first.eta == 1)
         #expect(first.total! >= 57.2195 * 1_048_576 && first.total! <= 57.220 * 1_048_576)
-        #expect(first.value! <= 0.4636 * first.total! && first.value! <= 26.529 * 1_048_576)
+        // 26.529 MiB at the low end of its rounding: never more than restic has done.
+        #expect(first.value! >= 26.528 * 1_048_576 && first.value! <= 26.5285 * 1_048_576)
         #expect(run.determinate.allSatisfy { $0.value! <= $0.total! })
         #expect(run.determinate.last!.value! <= 55.490 * 1_048_576)
         #expect(run.updates.last?.total != nil, "determinate to the end")

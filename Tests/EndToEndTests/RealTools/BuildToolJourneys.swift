@@ -15,15 +15,15 @@ struct BuildToolJourneys {
         let ninja = try ToolJourney(service, job: "ninja", ["ninja", "-j1", "s1", "s2", "s3", "s4", "s5", "s6"], directory: folder)
         ninja.expectHonest(label: "ninja", eta: ToolJourney.ToolETA.none)
         #expect(ninja.run.stdout.contains("[6/6]"))
-        let broken = try ToolJourney(service, job: "ninja-bad", ["ninja", "bad"], directory: folder)
-        broken.expectHonest(label: "ninja", determinate: false, status: 1)
+        let broken = try ToolJourney(service, job: "ninja-bad", ["ninja", "bad"], directory: folder, failing: true)
+        broken.expectFailure(label: "ninja")
 
         let makefile = "all:\n" + (1...5).map { "\t@echo '[\($0)/5] step \($0)'; sleep 0.25\n" }.joined() + "bad:\n\t@false\n"
         try makefile.write(to: folder.appendingPathComponent("Makefile"), atomically: true, encoding: .utf8)
         let make = try ToolJourney(service, job: "make", ["make", "all"], directory: folder)
         make.expectHonest(label: "make")
-        let makeBad = try ToolJourney(service, job: "make-bad", ["make", "bad"], directory: folder)
-        makeBad.expectHonest(label: "make", determinate: false, status: 2)
+        let makeBad = try ToolJourney(service, job: "make-bad", ["make", "bad"], directory: folder, failing: true)
+        makeBad.expectFailure(label: "make")
     }
 
     /// A workspace of five path crates (no registry, no network), built one unit at a time.
@@ -49,8 +49,8 @@ struct BuildToolJourneys {
         #expect(build.run.stderr.contains("Compiling app") && build.run.stderr.contains("Finished") && !build.run.stderr.contains("\r"), "only cargo's bar is withheld: \(build.run.stderr)")
 
         try write("fn main() { broken }\n", to: folder.appendingPathComponent("app/src/main.rs"))
-        let broken = try ToolJourney(service, job: "cargo-bad", ["cargo", "build", "--offline", "-j1"], directory: folder)
-        broken.expectHonest(label: "cargo", determinate: false, status: 101)
+        let broken = try ToolJourney(service, job: "cargo-bad", ["cargo", "build", "--offline", "-j1"], directory: folder, failing: true)
+        broken.expectFailure(label: "cargo")
         #expect(broken.run.stderr.contains("error"))
     }
 

@@ -15,8 +15,8 @@ struct MediaToolJourneys {
         encode.expectHonest(label: "ffmpeg: encoding", eta: ToolJourney.ToolETA.none)
         #expect(encode.determinate.allSatisfy { $0.total == 2 })
         #expect(encode.run.stderr.contains("frame="), "ffmpeg's own stats line passes")
-        let missing = try ToolJourney(service, job: "missing", ["ffmpeg", "-i", "no-such-file.mp4", "out2.mp4"], directory: service.folder)
-        missing.expectHonest(label: "ffmpeg", determinate: false, status: 1)
+        let missing = try ToolJourney(service, job: "missing", ["ffmpeg", "-i", "no-such-file.mp4", "out2.mp4"], directory: service.folder, failing: true)
+        missing.expectFailure(label: "ffmpeg")
     }
 
     @Test(.enabled(if: ToolJourney.has("curl") && ToolJourney.has("wget") && ToolJourney.has("python3")))
@@ -38,10 +38,10 @@ struct MediaToolJourneys {
         #expect(wget.determinate.allSatisfy { $0.total == 2_000_000 })
         #expect(wget.run.stderr.contains("Length: 2000000"), "wget's dots pass as they were")
         #expect(try Data(contentsOf: folder.appendingPathComponent("by-wget.bin")) == payload)
-        let curlMissing = try ToolJourney(service, job: "curl-missing", ["curl", "-f", "-o", "x", "http://127.0.0.1:\(server.port)/none"], directory: folder)
-        curlMissing.expectHonest(label: "curl", determinate: false, status: 22)
-        let wgetMissing = try ToolJourney(service, job: "wget-missing", ["wget", "-O", "x", "http://127.0.0.1:\(server.port)/none"], directory: folder)
-        wgetMissing.expectHonest(label: "wget", determinate: false, status: 8)
+        let curlMissing = try ToolJourney(service, job: "curl-missing", ["curl", "-f", "-o", "x", "http://127.0.0.1:\(server.port)/none"], directory: folder, failing: true)
+        curlMissing.expectFailure(label: "curl")
+        let wgetMissing = try ToolJourney(service, job: "wget-missing", ["wget", "-O", "x", "http://127.0.0.1:\(server.port)/none"], directory: folder, failing: true)
+        wgetMissing.expectFailure(label: "wget")
     }
 
     @Test(.enabled(if: ToolJourney.has("pv")))
@@ -53,8 +53,8 @@ struct MediaToolJourneys {
         copy.expectHonest(label: "pv: copying", eta: ToolJourney.ToolETA.none)
         #expect(copy.determinate.allSatisfy { $0.total == 2_000_000 })
         #expect(copy.run.output == payload && copy.run.stderr.isEmpty, "pv's numbers are withheld: \(copy.run.stderr.prefix(100))")
-        let missing = try ToolJourney(service, job: "missing", ["pv", "no-such-file"], directory: service.folder)
-        missing.expectHonest(label: "pv", determinate: false, status: 10)
+        let missing = try ToolJourney(service, job: "missing", ["pv", "no-such-file"], directory: service.folder, failing: true)
+        missing.expectFailure(label: "pv")
     }
 
     /// dd copying what arrives on its standard input (`… | dd of=…`) at about 1 MB/s, so that it
@@ -75,8 +75,8 @@ struct MediaToolJourneys {
         sized.expectHonest(label: "dd: copying", eta: ToolJourney.ToolETA.none)
         #expect(sized.determinate.allSatisfy { $0.total == 2_000_000 })
 
-        let failing = try ToolJourney(service, job: "missing", ["dd", "if=no-such-file", "of=x"], directory: service.folder)
-        failing.expectHonest(label: "dd", determinate: false, status: 1)
+        let failing = try ToolJourney(service, job: "missing", ["dd", "if=no-such-file", "of=x"], directory: service.folder, failing: true)
+        failing.expectFailure(label: "dd")
     }
 }
 }

@@ -23,6 +23,10 @@ struct ToolJourney {
     let final: JobStatus?
     /// The job's line in `headway status` while the tool's own ETA showed.
     let statusLine: String?
+    /// For a command that fails: its exit status run directly, without headway, which `headway
+    /// run` must pass on (tools change theirs between versions: pv 1.6 exits 10 for a missing
+    /// file, pv 1.9 2; ffmpeg 5.1 1 for a missing input, ffmpeg 7.1 254).
+    let directStatus: Int32?
 
     /// How the command's standard input is fed and its standard output read.
     struct Pacing {
@@ -42,7 +46,11 @@ struct ToolJourney {
         }
     }
 
-    init(_ service: SimulatedService, job: String, _ arguments: [String], environment: [String: String] = [:], directory: URL, pacing: Pacing = .none) throws {
+    init(
+        _ service: SimulatedService, job: String, _ arguments: [String], environment: [String: String] = [:], directory: URL, pacing: Pacing = .none,
+        failing: Bool = false
+    ) throws {
+        directStatus = failing ? try Self.run(arguments, environment: environment, directory: directory, pacing: pacing, program: nil).status : nil
         let samples = Samples()
         let done = Flag()
         let socket = service.socket
@@ -61,7 +69,7 @@ struct ToolJourney {
         sampler.start()
         let run = try Self.run(
             ["--job", job, "run", "--name", "real-tools-\(job)"] + (arguments.contains("--") ? arguments : ["--"] + arguments),
-            environment: environment.merging(["HEADWAY_SOCKET": service.socket]) { $1 }, directory: directory, pacing: pacing)
+            environment: environment.merging(["HEADWAY_SOCKET": service.socket]) { $1 }, directory: directory, pacing: pacing, program: Binaries.url("headway"))
         done.set()
         while !sampler.isFinished { usleep(10_000) }
         self.run = run
@@ -75,10 +83,11 @@ struct ToolJourney {
         self.final = final
     }
 
-    /// Runs `headway` with `arguments`, feeding and reading it as `pacing` says.
-    static func run(_ arguments: [String], environment: [String: String], directory: URL, pacing: Pacing) throws -> Run {
+    /// Runs `program` (nil: the command `arguments` names, found on PATH) with `arguments`,
+    /// feeding and reading it as `pacing` says.
+    static func run(_ arguments: [String], environment: [String: String], directory: URL, pacing: Pacing, program: URL?) throws -> Run {
         let process = Process()
-        process.executableURL = Binaries.url("headway")
+        process.executableURL = program ?? URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         process.environment = ProgramEnvironment.with(environment)
         process.currentDirectoryURL = directory
@@ -144,6 +153,13 @@ struct ToolJourney {
     static func statusLine(_ socket: String, job: String) -> String? {
         let run = try? SimulatedService.run(Binaries.url("headway"), ["status"], environment: ["HEADWAY_SOCKET": socket])
         return run?.stdout.split(separator: "\n").first { $0.hasPrefix(job + " ") }.map(String.init)
+    }
+
+    /// Checks a command that fails: it fails run directly too, and under `headway run` it exits as
+    /// it did there, its job failed, never determinate.
+    func expectFailure(label prefix: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(directStatus.map { $0 != 0 } == true, "the command does not fail without headway", sourceLocation: sourceLocation)
+        expectHonest(label: prefix, determinate: false, status: directStatus ?? 1, sourceLocation: sourceLocation)
     }
 
     /// The samples that were determinate.
