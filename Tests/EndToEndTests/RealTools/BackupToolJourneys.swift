@@ -61,6 +61,53 @@ struct BackupToolJourneys {
         missing.expectFailure(label: "borg")
     }
 
+    /// borgmatic with examples/tools/borgmatic.yaml, pointed at this test's folders: run as from its
+    /// timer, its own hooks report the run (begun with borgmatic's pid, a label for the backup,
+    /// done); under `headway run -- borgmatic create`, Headway hands --progress to borg through
+    /// borgmatic and borg's meter names the step; a repository that is not there fails through
+    /// the on_error hook. The example is written for borgmatic 1.8 and later (Debian 13 has 1.9):
+    /// Debian 12's 1.7 reads only the older format with sections, so it is skipped there.
+    @Test(.enabled(if: ToolJourney.has("borgmatic") && ToolJourney.has("borg") && Self.borgmaticReadsTheExample(), "needs borgmatic 1.8 or later (Debian 13's)"))
+    func borgmaticWithItsHooks() throws {
+        let service = try SimulatedService()
+        let folder = service.folder
+        let example = EndToEnd.HeadwaySimTests.packageRoot.appendingPathComponent("examples/tools/borgmatic.yaml")
+        let configuration = try String(contentsOf: example, encoding: .utf8)
+            .replacingOccurrences(of: "/home", with: folder.appendingPathComponent("data").path)
+            .replacingOccurrences(of: "/mnt/backup/borg", with: folder.appendingPathComponent("repository").path)
+            .replacingOccurrences(of: "cat /etc/borgmatic/passphrase", with: "echo headway")
+        let file = folder.appendingPathComponent("borgmatic.yaml")
+        try configuration.write(to: file, atomically: true, encoding: .utf8)
+        try ToolData.files(in: folder.appendingPathComponent("data"), count: 3, size: 1_000_000)
+        let environment = ["BORG_BASE_DIR": folder.path, "BORG_RELOCATED_REPO_ACCESS_IS_OK": "yes"]
+        let initialised = try ToolJourney.run(
+            ["borgmatic", "--config", file.path, "init", "--encryption", "repokey"], environment: environment, directory: folder, pacing: .none, program: nil)
+        #expect(initialised.status == 0, "\(initialised.stderr)")
+
+        let hooks = try ToolJourney(service, job: "nightly-backup", ["borgmatic", "--config", file.path, "create"], environment: environment, directory: folder, underHeadway: false)
+        #expect(hooks.run.status == 0, "\(hooks.run.stderr)")
+        #expect((hooks.samples + [hooks.final].compactMap { $0 }).contains { $0.label == "borgmatic: creating archive" })
+        #expect(hooks.final.map { ["succeeded", "hidden"].contains($0.phase) } == true, "\(String(describing: hooks.final))")
+
+        let run = try ToolJourney(service, job: "borgmatic", ["borgmatic", "--config", file.path, "create"], environment: environment, directory: folder)
+        run.expectHonest(label: "borg: ", determinate: false, eta: ToolJourney.ToolETA.none)
+        #expect(!run.run.stderr.contains("\r"), "borg's meter is withheld")
+
+        try configuration.replacingOccurrences(of: folder.appendingPathComponent("repository").path, with: folder.appendingPathComponent("no-such-repository").path)
+            .write(to: file, atomically: true, encoding: .utf8)
+        let failing = try ToolJourney(service, job: "nightly-backup", ["borgmatic", "--config", file.path, "create"], environment: environment, directory: folder, underHeadway: false)
+        #expect(failing.run.status != 0)
+        #expect(failing.final?.phase == "failed", "\(String(describing: failing.final))")
+    }
+
+    /// Whether the installed borgmatic is 1.8 or later.
+    static func borgmaticReadsTheExample() -> Bool {
+        guard let run = try? ToolJourney.run(["borgmatic", "--version"], environment: [:], directory: URL(fileURLWithPath: "/"), pacing: .none, program: nil),
+            let major = run.stdout.split(separator: ".").first.flatMap({ Int($0) }), let minor = run.stdout.split(separator: ".").dropFirst().first.flatMap({ Int($0) })
+        else { return false }
+        return major > 1 || minor >= 8
+    }
+
     @Test(.enabled(if: ToolJourney.has("rsync")))
     func rsyncBetweenFolders() throws {
         let service = try SimulatedService()

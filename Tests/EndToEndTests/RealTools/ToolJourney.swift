@@ -48,7 +48,7 @@ struct ToolJourney {
 
     init(
         _ service: SimulatedService, job: String, _ arguments: [String], environment: [String: String] = [:], directory: URL, pacing: Pacing = .none,
-        failing: Bool = false
+        failing: Bool = false, underHeadway: Bool = true
     ) throws {
         directStatus = failing ? try Self.run(arguments, environment: environment, directory: directory, pacing: pacing, program: nil).status : nil
         let samples = Samples()
@@ -67,9 +67,11 @@ struct ToolJourney {
             }
         }
         sampler.start()
+        // Under `headway run`, or (`underHeadway` false) as it is, reporting through hooks of its own.
+        let command = underHeadway ? ["--job", job, "run", "--name", "real-tools-\(job)"] + (arguments.contains("--") ? arguments : ["--"] + arguments) : arguments
         let run = try Self.run(
-            ["--job", job, "run", "--name", "real-tools-\(job)"] + (arguments.contains("--") ? arguments : ["--"] + arguments),
-            environment: environment.merging(["HEADWAY_SOCKET": service.socket]) { $1 }, directory: directory, pacing: pacing, program: Binaries.url("headway"))
+            command, environment: environment.merging(["HEADWAY_SOCKET": service.socket]) { $1 }, directory: directory, pacing: pacing,
+            program: underHeadway ? Binaries.url("headway") : nil)
         done.set()
         while !sampler.isFinished { usleep(10_000) }
         self.run = run
