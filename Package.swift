@@ -10,6 +10,8 @@ import PackageDescription
 //   HeadwaySimulator virtual devices and the terminal renderer (Simulator/)
 //   Headway          the library product: show progress from a Swift program
 //   HeadwayProtocol  the socket protocol and its transport, shared by client and service
+//   HeadwayClient    report to the service (or a broker) from a Swift program: jobs as values
+//   HeadwayFoundation Foundation's Progress, dates and timers on an indicator or a service job
 //   HeadwayToolProgress  the progress formats of the tools `headway run` knows (restic, borg, apt …)
 //   HeadwayService   jobs, layout, scheduling, configuration, presets and the host loop
 //   HeadwayDemo      the scripted demo job (shared by headway-sim and headway-bench)
@@ -24,6 +26,8 @@ let package = Package(
         .library(name: "HeadwaySimulator", targets: ["HeadwaySimulator"]),
         .library(name: "HeadwayProtocol", targets: ["HeadwayProtocol"]),
         .library(name: "HeadwayService", targets: ["HeadwayService"]),
+        .library(name: "HeadwayClient", targets: ["HeadwayClient"]),
+        .library(name: "HeadwayFoundation", targets: ["HeadwayFoundation"]),
         .library(name: "HeadwayToolProgress", targets: ["HeadwayToolProgress"]),
         .executable(name: "headway", targets: ["headway"]),
         .executable(name: "headwayd", targets: ["headwayd"]),
@@ -36,6 +40,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+        // `swift package generate-documentation` (Scripts/docs): a plugin, never linked into anything.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -84,6 +90,16 @@ let package = Package(
         .target(
             name: "HeadwayMQTT",
             dependencies: ["CMosquitto", "HeadwayCore", "HeadwayProtocol"]
+        ),
+        // A Swift program's client of the service: no Foundation, its I/O on a thread of its own.
+        .target(
+            name: "HeadwayClient",
+            dependencies: ["HeadwayCore", "HeadwayProtocol", "HeadwayMQTT", .product(name: "DequeModule", package: "swift-collections")]
+        ),
+        // The bridges from Foundation (Progress, Date), kept out of every other target.
+        .target(
+            name: "HeadwayFoundation",
+            dependencies: ["Headway", "HeadwayClient"]
         ),
         // libsystemd's sd-bus, loaded when systemd units are first watched (docs/configuration.md).
         .target(name: "CSystemd", linkerSettings: [.linkedLibrary("dl")]),
@@ -143,7 +159,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "headway-bench",
-            dependencies: ["Headway", "HeadwayDemo", "HeadwaySimulator"]
+            dependencies: ["Headway", "HeadwayDemo", "HeadwaySimulator", "HeadwayClient"]
         ),
         .testTarget(name: "HeadwayCoreTests", dependencies: ["HeadwayCore"]),
         .testTarget(name: "HeadwayRenderTests", dependencies: ["HeadwayRender"], exclude: ["Golden"]),
@@ -154,7 +170,10 @@ let package = Package(
         .testTarget(name: "HeadwayServiceTests", dependencies: ["HeadwayService", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayLinuxTests", dependencies: ["HeadwayLinux", "HeadwayCore"]),
         .testTarget(name: "HeadwayMQTTTests", dependencies: ["HeadwayMQTT", "HeadwayProtocol"], exclude: ["HomeAssistant"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT"], exclude: ["RealTools/throttled_http.py"]),
+        .testTarget(name: "HeadwayFoundationTests", dependencies: ["HeadwayFoundation", "Headway", "HeadwaySimulator"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT", "HeadwayClient", "HeadwayFoundation"],
+            exclude: ["RealTools/throttled_http.py"]),
         // Run in a QEMU guest by Scripts/kernel-test; skipped elsewhere. VM/ holds the guest's
         // init, its test script and the recording drivers' sources.
         .testTarget(

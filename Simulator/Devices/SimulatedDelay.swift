@@ -5,8 +5,10 @@ import HeadwayDevices
 /// see a reset pulse as long as the driver meant it, at no cost in real time); on a running clock
 /// the wait really sleeps.
 public struct SimulatedDelay: Delay {
+    /// The clock the delays move (or wait on).
     public let clock: any ProgressClock
 
+    /// Delays on `clock`.
     public init(clock: any ProgressClock) { self.clock = clock }
 
     public func wait(_ seconds: Seconds) {

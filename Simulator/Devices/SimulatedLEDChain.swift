@@ -6,8 +6,11 @@ import Synchronization
 /// An LED chain in the simulator: a real driver on a virtual bus, and the virtual LEDs decoding what
 /// arrives. The terminal shows what the virtual LEDs decoded.
 public final class SimulatedLEDChain: Sendable {
+    /// The chain's name on screen and in snapshots.
     public let name: String
+    /// How progress runs over it.
     public let layout: LEDLayout
+    /// The real driver, talking to the virtual chain.
     public let driver: any LEDChainDevice
     /// How it is wired, for status lines: "WS2812 on spi0.0 at 2.381 MHz".
     public let wiring: String
@@ -23,6 +26,7 @@ public final class SimulatedLEDChain: Sendable {
         self.problems = problems
     }
 
+    /// How many LEDs.
     public var count: Int { driver.count }
 
     /// What the virtual LEDs are driven at now.

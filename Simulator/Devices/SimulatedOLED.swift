@@ -2,19 +2,25 @@ import HeadwayCore
 import HeadwayDevices
 import HeadwayRender
 
-/// An OLED module in the simulator: the real ``OLEDDisplay`` driver talking over a virtual I2C bus,
+/// An OLED module in the simulator: the real ``/HeadwayDevices/OLEDDisplay`` driver talking over a virtual I2C bus,
 /// or a virtual SPI bus with its D/C and reset lines on a virtual GPIO chip, to a virtual controller
 /// written from its datasheet. What the terminal shows is what that controller's glass shows.
 public final class SimulatedOLED: Sendable {
     /// How the module is connected.
     public enum Link: Sendable {
+        /// On a virtual I2C bus.
         case i2c(VirtualI2CBus)
+        /// On a virtual SPI bus, its D/C and reset lines on a virtual GPIO chip.
         case spi(VirtualSPIBus, lines: VirtualGPIOChip)
     }
 
+    /// The display's name on screen and in snapshots.
     public let name: String
+    /// The controller model that decodes what it is sent.
     public let chip: VirtualOLED
+    /// The real driver, talking to the model.
     public let driver: OLEDDisplay
+    /// How it is connected.
     public let link: Link
 
     /// The module at its configured address on `bus`, driven on the bus's (simulated) clock, with
@@ -56,5 +62,6 @@ public final class SimulatedOLED: Sendable {
     public var picture: Bitmap { chip.picture }
     /// What the module's glass shows, with its grey levels (on/off modules: 0 or 15).
     public var glass: Greymap { chip.glass }
+    /// Whether the controller has 16 grey levels.
     public var isGreyscale: Bool { chip.isGreyscale }
 }

@@ -4,14 +4,20 @@ import HeadwayRender
 
 /// A set of virtual devices the simulator shows together, each behind its real driver.
 public struct SimulatorRig: Sendable {
+    /// The LED chains (rings and strips).
     public var chains: [SimulatedLEDChain]
+    /// The OLED displays.
     public var displays: [SimulatedOLED]
+    /// The plain GPIO LEDs.
     public var lights: [SimulatedGPIOLEDs]
+    /// The SPI buses the devices are on.
     public var spiBuses: [VirtualSPIBus]
+    /// The GPIO chips the devices are on.
     public var gpioChips: [VirtualGPIOChip]
     /// The button on the rig, if any: its chip and line.
     public var button: (chip: VirtualGPIOChip, offset: UInt32)?
 
+    /// A rig of the devices and buses given.
     public init(
         chains: [SimulatedLEDChain] = [], displays: [SimulatedOLED] = [], lights: [SimulatedGPIOLEDs] = [],
         spiBuses: [VirtualSPIBus] = [], gpioChips: [VirtualGPIOChip] = [], button: (chip: VirtualGPIOChip, offset: UInt32)? = nil

@@ -28,6 +28,7 @@ public final class VirtualGPIOChip: GPIOChip {
 
     let state: Mutex<State>
 
+    /// A chip labelled `label` with `lines` lines, its edges stamped on `clock`.
     public init(label: String, name: String = "gpiochip0", lines: Int = 58, clock: any ProgressClock) {
         self.label = label
         self.name = name
@@ -36,9 +37,11 @@ public final class VirtualGPIOChip: GPIOChip {
         state = Mutex(State(levels: Array(repeating: false, count: lines)))
     }
 
+    /// Records every change of its lines into `capture` (nil: stops).
     public func capture(to capture: BusCapture?) { state.withLock { $0.capture = capture } }
     /// Set calls per frame (GPIO has no bytes; each call is one ioctl on Linux).
     public var statistics: BusStatistics { state.withLock { $0.statistics } }
+    /// Closes the statistics' current frame.
     public func endFrame() { state.withLock { $0.statistics.endFrame() } }
 
     /// The physical level of each line now (inputs after any injected changes that are due).

@@ -8,12 +8,14 @@ public final class BusCapture: Sendable {
     /// The file's descriptor, -1 once closed; the lock keeps each line whole.
     private let file: Mutex<Int32>
 
+    /// A capture written to the file at `path` (created or emptied).
     public init(path: String) throws {
         let fd = Platform.create(path)
         guard fd >= 0 else { throw SnapshotError(path: path, reason: "cannot create the capture file (\(Platform.lastError))") }
         file = Mutex(fd)
     }
 
+    /// Writes one transaction as a JSON line of `fields` (each value already JSON).
     public func record(_ fields: [(String, String)]) {
         let line = "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
         file.withLock { fd in
@@ -21,6 +23,7 @@ public final class BusCapture: Sendable {
         }
     }
 
+    /// Closes the file.
     public func close() {
         file.withLock { fd in
             if fd >= 0 { Platform.close(fd) }

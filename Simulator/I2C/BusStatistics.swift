@@ -1,16 +1,24 @@
 /// What crossed a simulated bus, frame by frame: bytes on the wire (address bytes included),
 /// transactions, and the time they take at the bus clock.
 public struct BusStatistics: Sendable, Equatable {
+    /// What one frame carried.
     public struct Frame: Sendable, Equatable {
+        /// Bytes on the wire.
         public var bytes = 0
+        /// Transactions (I2C) or transfers (SPI).
         public var transactions = 0
+        /// Time on the wire, in seconds.
         public var seconds = 0.0
     }
 
+    /// Every closed frame that carried anything, oldest first.
     public private(set) var frames: [Frame] = []
+    /// The frame being counted.
     public private(set) var current = Frame()
+    /// Everything since the start.
     public private(set) var total = Frame()
 
+    /// Statistics with nothing counted.
     public init() {}
 
     mutating func record(bytes: Int, seconds: Double) {

@@ -25,8 +25,13 @@ public final class VirtualI2CBus: I2CBus {
 
     private let state = Mutex(State())
 
+    /// A virtual I2C adapter with no targets yet.
+    ///
     /// - Parameters:
+    ///   - name: the bus's name in statistics and captures (`i2c-1`).
+    ///   - clockHz: the bus clock its wire times are counted at.
     ///   - smbusOnly: behave like an SMBus-only adapter: messages of at most 33 bytes.
+    ///   - clock: the clock transactions are stamped with.
     public init(name: String = "i2c-1", clockHz: Double = 100_000, smbusOnly: Bool = false, clock: any ProgressClock) {
         self.name = name
         self.clockHz = clockHz
@@ -34,18 +39,22 @@ public final class VirtualI2CBus: I2CBus {
         maxMessageLength = smbusOnly ? 33 : 8192
     }
 
+    /// Puts `target` on the bus at its address.
     public func attach(_ target: any I2CTarget) {
         state.withLock { $0.targets[target.address] = target }
     }
 
+    /// Makes the bus misbehave as `fault` says, from now on.
     public func inject(_ fault: BusFault) {
         state.withLock { $0.faults.append(fault) }
     }
 
+    /// Records every transaction into `capture` (nil: stops).
     public func capture(to capture: BusCapture?) {
         state.withLock { $0.capture = capture }
     }
 
+    /// What the bus has carried.
     public var statistics: BusStatistics { state.withLock { $0.statistics } }
 
     /// Marks the end of a frame for the statistics.
@@ -115,5 +124,6 @@ public final class VirtualI2CBus: I2CBus {
 
 /// A chip that loses its state when its power goes away.
 public protocol PowerCycled {
+    /// Power came back: the chip starts from its reset state.
     func powerOn()
 }

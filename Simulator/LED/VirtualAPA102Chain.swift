@@ -10,9 +10,17 @@ import Synchronization
 /// data only once 32·(k+1) + ⌈(k+1)/2⌉ bits have followed the start frame. APA102s show new data as
 /// soon as they have it; SK9822s only after a further 32 zero bits have reached them.
 public final class VirtualAPA102Chain: SPITarget {
-    public enum Variant: Sendable { case apa102, sk9822 }
+    /// Which chip: they differ in how many zero bits latch a frame.
+    public enum Variant: Sendable {
+        /// APA102: latched by the clock edges of the end frame.
+        case apa102
+        /// SK9822: latched only after 32 more zero bits.
+        case sk9822
+    }
 
+    /// How many LEDs.
     public let count: Int
+    /// Which chip.
     public let variant: Variant
 
     private struct State {
@@ -29,13 +37,16 @@ public final class VirtualAPA102Chain: SPITarget {
 
     private let state: Mutex<State>
 
+    /// A chain of `count` chips of `variant`.
     public init(count: Int, variant: Variant = .apa102) {
         self.count = count
         self.variant = variant
         state = Mutex(State(shown: Array(repeating: (0, .off), count: count)))
     }
 
+    /// What the chain found out of place in the frames it was sent.
     public var violations: [String] { state.withLock { $0.violations } }
+    /// How many whole frames it has latched.
     public var framesCompleted: Int { state.withLock { $0.frames } }
 
     /// Drive levels scaled by each LED's 5-bit brightness, as the light it gives.

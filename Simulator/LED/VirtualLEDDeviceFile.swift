@@ -6,9 +6,11 @@ import Synchronization
 /// `count` LEDs, as the ws2812-pio-rp1 driver does, and refuses writes of any other length.
 public final class VirtualLEDDeviceFile: LEDDeviceFile {
     public let path: String
+    /// How many LEDs the kernel driver drives.
     public let count: Int
     private let state: Mutex<[RGB8]>
 
+    /// A device file at `path` for `count` LEDs.
     public init(path: String = "/dev/leds0", count: Int) {
         self.path = path
         self.count = count

@@ -13,6 +13,7 @@ import Synchronization
 public final class VirtualWS2812Chain: SPITarget {
     /// The chips' own channel order: GRB for WS2812B, GRBW for SK6812 RGBW.
     public let order: ColourOrder
+    /// How many LEDs.
     public let count: Int
 
     private static let zeroHigh = 0.25e-6...0.55e-6
@@ -30,13 +31,16 @@ public final class VirtualWS2812Chain: SPITarget {
 
     private let state: Mutex<State>
 
+    /// A chain of `count` WS2812s taking channels in `order`.
     public init(count: Int, order: ColourOrder = .grb) {
         self.count = count
         self.order = order
         state = Mutex(State(channels: Array(repeating: Array(repeating: 0, count: order.channels), count: count)))
     }
 
+    /// Every pulse outside the datasheet's windows, and every frame out of place.
     public var violations: [String] { state.withLock { $0.violations } }
+    /// How many frames the chain latched.
     public var framesLatched: Int { state.withLock { $0.frames } }
 
     /// Each LED's channels as the chip received them (in its own order: G, R, B[, W]).

@@ -7,6 +7,7 @@ import HeadwayDevices
 /// Where a datasheet gives two rows for two supply ranges, the row for the 3.3 V a Raspberry Pi
 /// module runs at is taken.
 public struct OLEDControllerFacts: Sendable, Equatable {
+    /// The controller.
     public let controller: OLEDController
     /// The fastest 4-wire SPI clock, 1 / t_cycle (the serial clock cycle time's minimum).
     public let maxSPIHz: Double
@@ -16,6 +17,7 @@ public struct OLEDControllerFacts: Sendable, Equatable {
     /// 0 where the datasheet gives no such time.
     public let resetRecovery: Double
 
+    /// The datasheet's facts of `controller`.
     public static func of(_ controller: OLEDController) -> OLEDControllerFacts {
         switch controller {
         case .ssd1306:

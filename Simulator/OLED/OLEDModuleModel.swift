@@ -9,8 +9,11 @@ import HeadwayDevices
 /// is then the one under which those commands put RAM column `firstColumn + x`, line `firstRow + y`
 /// at glass pixel (x, y), worked out by the controller model itself.
 public struct OLEDModuleModel: Sendable {
+    /// The module's controller.
     public let controller: OLEDController
+    /// The glass's width.
     public let width: Int
+    /// The glass's height.
     public let height: Int
     /// What the module is, for messages.
     public let name: String
@@ -19,6 +22,7 @@ public struct OLEDModuleModel: Sendable {
     /// The RAM column the vendor writes the glass's first column to (SSD1327: a column address of
     /// two pixels), and the RAM line of its first row.
     public let firstColumn: Int
+    /// The RAM line the vendor writes the glass's first row to.
     public let firstRow: Int
     /// SSD1327: the vendor packs the even pixels (x = 0, 2, …) into the high nibble of each byte.
     public let evenPixelInHighNibble: Bool

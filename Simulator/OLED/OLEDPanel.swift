@@ -10,13 +10,17 @@
 public struct OLEDPanel: Sendable, Equatable {
     /// A controller output pad a glass line is bonded to.
     public enum Electrode: Sendable, Equatable {
+        /// A segment (column) output.
         case segment(Int)
+        /// A common (row) output.
         case common(Int)
         /// Bonded to no output: the line stays dark (a stand-in glass larger than the controller drives).
         case unbonded
     }
 
+    /// The glass's width in pixels.
     public let width: Int
+    /// The glass's height in pixels.
     public let height: Int
     /// The pad each glass column (x) is bonded to.
     public let columns: [Electrode]
@@ -26,6 +30,8 @@ public struct OLEDPanel: Sendable, Equatable {
     /// or DC-DC converter need not run.
     public let externalSupply: Bool
 
+    /// A glass whose `columns` and `rows` are bonded to these outputs, powered by an external supply
+    /// or the charge pump.
     public init(width: Int, height: Int, columns: [Electrode], rows: [Electrode], externalSupply: Bool) {
         precondition(columns.count == width && rows.count == height, "one electrode per glass line")
         func all(_ lines: [Electrode], _ segment: Bool) -> Bool {

@@ -44,6 +44,7 @@ public enum OLEDLink: Sendable, Equatable, CustomStringConvertible {
 /// its address byte and its bytes (the control byte included) and each transaction runs from a
 /// START to a STOP; on SPI, the bytes clocked.
 public struct OLEDTraffic: Sendable, Equatable {
+    /// The bus the traffic is counted on.
     public let link: OLEDLink
     /// Bytes on the wire.
     public private(set) var bytes = 0
@@ -54,6 +55,7 @@ public struct OLEDTraffic: Sendable, Equatable {
     /// counts them; on SPI 8 a byte.
     public private(set) var clocks = 0
 
+    /// Nothing counted yet, on `link`.
     public init(link: OLEDLink) { self.link = link }
 
     /// Seconds on a bus clocked at `hertz` (on SPI, the clock the controller really produces).
@@ -81,9 +83,9 @@ public struct OLEDTraffic: Sendable, Equatable {
 /// Headway's units (``OLEDTraffic``: bytes on the wire with every I2C address and control byte, or
 /// the bytes SPI clocks).
 ///
-/// Pictures are in RAM format (``OLEDAddressing``): `rowBytes`-byte rows — pages of a ``Bitmap``
-/// (``Bitmap/bytes``) on the monochrome controllers, pixel rows of a ``Greymap`` (two pixels a byte,
-/// ``Greymap/bytes``) on SSD1327.
+/// Pictures are in RAM format (``/HeadwayDevices/OLEDAddressing``): `rowBytes`-byte rows — pages of a `Bitmap`
+/// (`Bitmap/bytes`) on the monochrome controllers, pixel rows of a `Greymap` (two pixels a byte,
+/// `Greymap/bytes`) on SSD1327.
 public enum OLEDPeerModel: String, CaseIterable, Sendable {
     /// luma.oled (rm-hull/luma.oled 4f73ee3) over luma.core's interfaces (rm-hull/luma.core
     /// 89bd48f, `luma/core/interface/serial.py`). Debian's python3-luma.oled 3.10 with luma.core

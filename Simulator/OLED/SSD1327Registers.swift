@@ -2,9 +2,19 @@ import HeadwayDevices
 
 /// The state of an SSD1327 (Solomon Systech SSD1327 Rev 1.8): 128 x 128 x 4-bit display RAM and
 /// every register Table 8-1 writes, starting at their reset values. Bytes come in through
-/// ``take(_:isData:)``; the glass is worked out in `SSD1327Glass.swift`.
+/// `take(_:isData:)`; the glass is worked out in `SSD1327Glass.swift`.
 public struct SSD1327Registers: Sendable, OLEDCommandInput {
-    public enum DisplayMode: Sendable, Equatable { case normal, allOn, allOff, inverse }
+    /// What the glass shows (commands 0xA4…0xA7).
+    public enum DisplayMode: Sendable, Equatable {
+        /// The RAM.
+        case normal
+        /// Every pixel at full grey.
+        case allOn
+        /// Every pixel off.
+        case allOff
+        /// The RAM, each level inverted.
+        case inverse
+    }
 
     /// GDDRAM as it drives the outputs: `row * 128 + segment`, one 4-bit level per byte. The column
     /// and nibble re-maps (A0h A[0], A[1]) act on RAM access (§9.1.5: "the two nibbles of the data
@@ -12,34 +22,51 @@ public struct SSD1327Registers: Sendable, OLEDCommandInput {
     public internal(set) var pixels = [UInt8](repeating: 0, count: 128 * 128)
     /// The column window (15h), in column addresses of two pixels each, and the row window (75h).
     public internal(set) var columnRange = 0...63
+    /// The row window (0x75).
     public internal(set) var rowRange = 0...127
+    /// The RAM pointer's column (of pixel pairs).
     public internal(set) var column = 0
+    /// The RAM pointer's row.
     public internal(set) var row = 0
     /// The re-map byte (A0h): A[0] column, A[1] nibble, A[2] vertical increment, A[4] COM re-map,
     /// A[6] COM split odd/even.
     public internal(set) var remap: UInt8 = 0x00
+    /// The RAM row shown on the first line (0xA1).
     public internal(set) var startLine = 0
+    /// The display offset (0xA2).
     public internal(set) var displayOffset = 0
     /// The multiplex ratio register: lines − 1 (RESET 127, 128 MUX).
     public internal(set) var multiplex = 127
+    /// What the glass shows.
     public internal(set) var displayMode = DisplayMode.normal
+    /// Whether the display is on (0xAF) or asleep (0xAE).
     public internal(set) var displayOn = false
     /// Function selection A (ABh) A[0]: the internal VDD regulator (RESET on).
     public internal(set) var internalVDD = true
+    /// The contrast (0x81).
     public internal(set) var contrast: UInt8 = 0x7F
     /// B1h: phase 1 in A[3:0] (RESET 4), phase 2 in A[7:4] (RESET 7).
     public internal(set) var phaseLength: UInt8 = 0x74
+    /// The front clock divider and oscillator frequency (0xB3).
     public internal(set) var frontClock: UInt8 = 0x00
+    /// The GPIO pins' setting (0xB5).
     public internal(set) var gpio: UInt8 = 0x02
+    /// The second pre-charge period (0xB6).
     public internal(set) var secondPrecharge: UInt8 = 0x04
+    /// The pre-charge voltage (0xBC).
     public internal(set) var prechargeVoltage: UInt8 = 0x05
+    /// The VCOMH level (0xBE).
     public internal(set) var vcomh: UInt8 = 0x05
+    /// Function selection B (0xD5).
     public internal(set) var functionB: UInt8 = 0x60
     /// Pulse widths of GS0 … GS15 in DCLKs: the linear table of B9h (GS0 = GS1 = 0, then 2, 4 … 28)
     /// until B8h sets one.
     public internal(set) var greyTable: [UInt8] = SSD1327Registers.linearGreyTable
+    /// Whether scrolling is on (0x2F).
     public internal(set) var scrolling = false
+    /// Whether commands are locked (0xFD 0x16).
     public internal(set) var commandLocked = false
+    /// Every byte out of place the model found, in words.
     public internal(set) var protocolErrors: [String]
 
     var assembler = OLEDCommandAssembler()
@@ -47,10 +74,15 @@ public struct SSD1327Registers: Sendable, OLEDCommandInput {
     /// B9h "Linear LUT": GS0 = 0, GS1 = 0, GS2 = 2, GS3 = 4 … GS14 = 26, GS15 = 28.
     public static let linearGreyTable: [UInt8] = (0..<16).map { $0 < 2 ? 0 : UInt8(2 * ($0 - 1)) }
 
+    /// Re-map bit 0: columns mirrored.
     public var columnRemap: Bool { remap & 0x01 != 0 }
+    /// Re-map bit 1: the nibbles of each byte swapped.
     public var nibbleRemap: Bool { remap & 0x02 != 0 }
+    /// Re-map bit 2: the pointer moves down before across.
     public var verticalIncrement: Bool { remap & 0x04 != 0 }
+    /// Re-map bit 4: rows scanned from the last COM up.
     public var comRemap: Bool { remap & 0x10 != 0 }
+    /// Re-map bit 6: odd and even COM lines split.
     public var comSplit: Bool { remap & 0x40 != 0 }
 
     init(protocolErrors: [String] = []) { self.protocolErrors = protocolErrors }

@@ -13,8 +13,10 @@ import Synchronization
 /// through the module's bonding (``OLEDModuleModel``). Anything the datasheet does not define is
 /// recorded in ``protocolErrors`` — tests assert it empty.
 public final class VirtualOLED: I2CTarget, SPITarget, PowerCycled {
+    /// The controller modelled.
     public let controller: OLEDController
     public let address: UInt8
+    /// The glass it drives and how it is bonded.
     public let panel: OLEDPanel
     /// The datasheet's interface timing for this controller (checked on SPI).
     public let facts: OLEDControllerFacts

@@ -25,6 +25,8 @@ public final class VirtualSPIBus: SPIBus {
 
     private let state = Mutex(State())
 
+    /// A bus called `name` taking transfers of up to `bufsiz` bytes, clocked as `clockModel` divides,
+    /// its transfers stamped on `clock`.
     public init(name: String = "spi0.0", bufsiz: Int = 4096, clockModel: SPIClockModel = .raspberryPi4, clock: any ProgressClock) {
         self.name = name
         maxTransferLength = bufsiz
@@ -32,9 +34,13 @@ public final class VirtualSPIBus: SPIBus {
         self.clock = clock
     }
 
+    /// Puts `target` on the bus (its chip select).
     public func attach(_ target: any SPITarget) { state.withLock { $0.target = target } }
+    /// Records every transfer into `capture` (nil: stops).
     public func capture(to capture: BusCapture?) { state.withLock { $0.capture = capture } }
+    /// What the bus has carried.
     public var statistics: BusStatistics { state.withLock { $0.statistics } }
+    /// Closes the statistics' current frame.
     public func endFrame() { state.withLock { $0.statistics.endFrame() } }
 
     public func write(_ bytes: [UInt8], settings: SPISettings) throws(DeviceError) {

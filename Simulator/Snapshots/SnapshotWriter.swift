@@ -3,8 +3,10 @@ import HeadwayRender
 /// Writes each device of a rig as picture files: `NAME.ppm` (LEDs), `NAME.pbm` (1-bit displays) or
 /// `NAME.pgm` (greyscale displays), and `NAME.svg`.
 public struct SnapshotWriter {
+    /// The folder written into.
     public let directory: String
 
+    /// A writer into `directory` (which must exist).
     public init(directory: String) { self.directory = directory }
 
     /// Writes every device's current picture; returns the paths written.
@@ -60,7 +62,9 @@ public struct SnapshotWriter {
 
 /// A snapshot file could not be written.
 public struct SnapshotError: Error, CustomStringConvertible {
+    /// The file that could not be written.
     public let path: String
+    /// Why not.
     public let reason: String
     public var description: String { "\(path): \(reason); choose a folder you can write to with --snapshot / --out" }
 }

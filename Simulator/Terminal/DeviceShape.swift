@@ -1,5 +1,6 @@
 /// A device of the rig as the terminal layout sees it: its name and what sets its size on screen.
 public struct DeviceShape: Sendable, Equatable {
+    /// What sets the device's size on screen.
     public enum Kind: Sendable, Equatable {
         /// A display of `width`x`height` pixels.
         case display(width: Int, height: Int)
@@ -9,9 +10,12 @@ public struct DeviceShape: Sendable, Equatable {
         case row(count: Int)
     }
 
+    /// The device's name.
     public var name: String
+    /// What sets its size on screen.
     public var kind: Kind
 
+    /// The shape of device `name`.
     public init(name: String, kind: Kind) {
         self.name = name
         self.kind = kind
@@ -40,6 +44,6 @@ extension SimulatorRig {
             + chains.filter { !$0.layout.isRing }.map(RigDevice.chain) + lights.map(RigDevice.lamps)
     }
 
-    /// The shapes of ``devices``, in their order.
+    /// The shapes of the rig's devices, in the order they are laid out.
     public var shapes: [DeviceShape] { devices.map(\.shape) }
 }

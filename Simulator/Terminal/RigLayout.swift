@@ -10,6 +10,7 @@ import RealModule
 /// resolution before half and quarter (a braille dot then stands for 2x2 or 4x4 pixels), rings
 /// as circles before rows, then room around the devices before none.
 public struct RigLayout: Sendable, Equatable {
+    /// How a device is drawn.
     public enum Form: Sendable, Equatable {
         /// A display in braille, each dot standing for `scale`x`scale` pixels, framed, with its
         /// name and resolution in the frame's top edge.
@@ -23,11 +24,17 @@ public struct RigLayout: Sendable, Equatable {
     /// One device's place: `device` indexes the shapes laid out; `x` and `y` are the column and
     /// row of its top left cell in the frame.
     public struct Placement: Sendable, Equatable {
+        /// Which of the shapes laid out.
         public var device: Int
+        /// How it is drawn.
         public var form: Form
+        /// The column of its top left cell.
         public var x: Int
+        /// The row of its top left cell.
         public var y: Int
+        /// Its width in cells.
         public var width: Int
+        /// Its height in cells.
         public var height: Int
     }
 
@@ -51,7 +58,9 @@ public struct RigLayout: Sendable, Equatable {
     /// Names longer than this are cut in a row's label.
     static let longestLabel = 16
 
+    /// The terminal laid out for.
     public let size: TerminalSize
+    /// Each device's place.
     public let placements: [Placement]
     /// The braille dot's side in pixels for every display: 1, 2 or 4.
     public let displayScale: Int

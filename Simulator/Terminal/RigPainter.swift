@@ -13,6 +13,7 @@ public struct RigPainter: Sendable {
     private static let offColour = Colour(red: 0x3A, green: 0x3A, blue: 0x3A)
     private static let lampColour = Colour(red: 0xFF, green: 0x50, blue: 0x30)
 
+    /// A painter in 24-bit colour, or without colour (greys dithered) when `colour` is false.
     public init(colour: Bool = true) {
         self.colour = colour
     }

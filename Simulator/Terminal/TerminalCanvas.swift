@@ -3,21 +3,29 @@ import HeadwayRender
 
 /// A grid of character cells, each with an optional truecolor foreground, turned into terminal lines.
 public struct TerminalCanvas: Sendable {
+    /// One character cell.
     public struct Cell: Sendable, Equatable {
+        /// What it shows.
         public var character: Character
+        /// Its colour (nil: the terminal's own).
         public var colour: Colour?
     }
 
+    /// Its width in cells.
     public let width: Int
+    /// Its cells, row by row.
     public private(set) var rows: [[Cell]]
 
+    /// A blank canvas of `width` × `height` cells.
     public init(width: Int, height: Int) {
         self.width = width
         rows = Array(repeating: Array(repeating: Cell(character: " ", colour: nil), count: width), count: height)
     }
 
+    /// Its height in cells.
     public var height: Int { rows.count }
 
+    /// Puts `character` at (`x`, `y`) in `colour`; outside the canvas, nothing.
     public mutating func put(_ character: Character, x: Int, y: Int, colour: Colour? = nil) {
         guard x >= 0, x < width, y >= 0 else { return }
         while y >= rows.count { rows.append(Array(repeating: Cell(character: " ", colour: nil), count: width)) }

@@ -1,8 +1,11 @@
 /// A terminal's size in character cells.
 public struct TerminalSize: Sendable, Equatable, CustomStringConvertible {
+    /// Columns of characters.
     public var columns: Int
+    /// Rows of characters.
     public var rows: Int
 
+    /// A terminal of `columns` × `rows`.
     public init(columns: Int, rows: Int) {
         self.columns = columns
         self.rows = rows

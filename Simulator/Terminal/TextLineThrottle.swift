@@ -4,6 +4,7 @@
 public struct TextLineThrottle: Sendable {
     private var last: (line: String, key: String, tick: Int)?
 
+    /// A throttle that has let no line through yet.
     public init() {}
 
     /// `line` when it is due, else nil.

@@ -16,8 +16,10 @@ public struct DisplayCare: Sendable, Equatable {
     public var dimAfter: Seconds?
     /// The share of its brightness an unchanging picture keeps, 0…1.
     public var dimmedBrightness: Double
+    /// Whether a blank picture turns the panel off (no pixel driven) until the next picture.
     public var sleepsWhenBlank: Bool
 
+    /// The care with each setting given (out-of-range values are brought into range).
     public init(shift: Int = 1, shiftInterval: Seconds = 120, dimAfter: Seconds? = 300, dimmedBrightness: Double = 0.25, sleepsWhenBlank: Bool = true) {
         self.shift = max(0, shift)
         self.shiftInterval = max(1, shiftInterval)

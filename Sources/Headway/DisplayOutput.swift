@@ -1,8 +1,8 @@
 import Synchronization
 
 /// A display drawn in a style. The picture is rendered whole every time, at the depth the display
-/// has (a ``Bitmap`` or a ``Greymap``); what the glass already shows, and so what needs sending, is
-/// the driver's to know (``DisplayDevice``). ``DisplayCare`` moves, dims and sleeps the picture to
+/// has (a ``/HeadwaySurfaces/Bitmap`` or a ``/HeadwaySurfaces/Greymap``); what the glass already shows, and so what needs sending, is
+/// the driver's to know (``/HeadwayDevices/DisplayDevice``). ``DisplayCare`` moves, dims and sleeps the picture to
 /// spare the glass.
 public final class DisplayOutput: IndicatorOutput {
     /// How the output draws: a style for any depth, or a 1-bit style of one's own.
@@ -24,12 +24,14 @@ public final class DisplayOutput: IndicatorOutput {
         var asleep = false
     }
 
+    /// The display drawn on.
     public let device: any DisplayDevice
+    /// How the display's pixels are spared (moved, dimmed, turned off when blank).
     public let care: DisplayCare
     private let look: Look
     private let state = Mutex(State())
 
-    /// `device` drawn in `style` (default: ``BarScreenStyle``), at the display's depth.
+    /// `device` drawn in `style` (default: ``/HeadwayRender/BarScreenStyle``), at the display's depth.
     public init(_ device: any DisplayDevice, style: any DisplayStyle = BarScreenStyle(), care: DisplayCare = .off) {
         self.device = device
         self.care = Self.fitted(care, to: device)

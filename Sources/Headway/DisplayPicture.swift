@@ -1,7 +1,9 @@
 /// A picture of either depth, as a display output handles it: on/off pixels, or 16 grey levels
 /// (SSD1327).
 public enum DisplayPicture: Equatable, Sendable {
+    /// On/off pixels, for a monochrome controller.
     case bitmap(Bitmap)
+    /// 16 grey levels, for a greyscale controller (SSD1327).
     case greymap(Greymap)
 
     /// The picture in the controller's RAM format (pages, or rows of pixel pairs).
@@ -12,6 +14,7 @@ public enum DisplayPicture: Equatable, Sendable {
         }
     }
 
+    /// Whether no pixel is lit (a blank picture may turn the panel off).
     public var isBlank: Bool {
         switch self {
         case .bitmap(let bitmap): bitmap.isBlank
@@ -29,6 +32,7 @@ public enum DisplayPicture: Equatable, Sendable {
         }
     }
 
+    /// Sends the picture to `device`, which diffs it against what its glass shows.
     public func show(on device: any DisplayDevice) throws(DeviceError) {
         switch self {
         case .bitmap(let bitmap): try device.show(bitmap)

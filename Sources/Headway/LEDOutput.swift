@@ -7,9 +7,12 @@ import Synchronization
 public final class LEDOutput: IndicatorOutput {
     /// A stretch of the chain showing one job: `range` indexes LEDs on the wire.
     public struct Segment: Sendable {
+        /// The LEDs of the stretch, as indexes on the wire.
         public var range: Range<Int>
+        /// The job and look drawn in the stretch.
         public var configuration: ProgressStyleConfiguration
 
+        /// The stretch `range` of the chain showing `configuration`.
         public init(range: Range<Int>, configuration: ProgressStyleConfiguration) {
             self.range = range
             self.configuration = configuration
@@ -21,10 +24,13 @@ public final class LEDOutput: IndicatorOutput {
         var dither = DitherState()
     }
 
+    /// The chain drawn on.
     public let device: any LEDChainDevice
     /// How progress runs over the chain (a ring is never split between jobs).
     public let layout: LEDLayout
+    /// The style each frame is drawn in.
     public let style: any ProgressStyle<LEDFrame>
+    /// Turns each frame's light into the chain's drive levels: gamma, the current budget, dithering.
     public let pipeline: ColourPipeline
     private let state = Mutex(State())
 
@@ -36,6 +42,7 @@ public final class LEDOutput: IndicatorOutput {
         self.pipeline = pipeline
     }
 
+    /// The number of LEDs in the chain.
     public var count: Int { device.count }
 
     public func draw(_ configuration: ProgressStyleConfiguration) throws(DeviceError) {

@@ -3,11 +3,13 @@ import Synchronization
 /// Plain on/off LEDs on GPIO lines (a bar graph or a status LED) drawn in a style. Like an LED
 /// chain, it skips frames identical to the last one sent.
 public final class LightsOutput: IndicatorOutput {
+    /// The GPIO LEDs drawn on.
     public let device: any LineLevelsDevice
+    /// The style each frame is drawn in (a bar graph, or a status LED's blinking).
     public let style: any ProgressStyle<LineLevels>
     private let lastSent = Mutex<[Bool]?>(nil)
 
-    /// `device` drawn in `style` (default: ``BarGraphStyle``; ``StatusLEDStyle`` for one LED).
+    /// `device` drawn in `style` (default: ``/HeadwayRender/BarGraphStyle``; ``/HeadwayRender/StatusLEDStyle`` for one LED).
     public init(_ device: any LineLevelsDevice, style: (any ProgressStyle<LineLevels>)? = nil) {
         self.device = device
         self.style = style ?? (device.count == 1 ? StatusLEDStyle() : BarGraphStyle())

@@ -2,8 +2,12 @@ import Synchronization
 
 /// Shows one job's progress on one or more outputs, straight from a Swift program (no daemon).
 ///
-/// The vocabulary follows SwiftUI's `ProgressView`: a job is indeterminate until it reports a value
-/// of a total, can be a timer that counts down, and has a label and a current-value label.
+/// The vocabulary follows SwiftUI's `ProgressView`, and so do the initialisers: indeterminate
+/// (``init(label:currentValueLabel:outputs:appearance:policy:clock:)``), a value of a total
+/// (``init(value:total:label:currentValueLabel:outputs:appearance:policy:clock:)``, total 1 by
+/// default, `nil` for indeterminate) and a timer over an interval
+/// (``init(timerInterval:countsDown:label:currentValueLabel:outputs:appearance:policy:clock:)``);
+/// HeadwayFoundation adds a timer over a range of `Date`s and following a `Foundation.Progress`.
 /// ```swift
 /// let indicator = ProgressIndicator(label: "Backup", outputs: [
 ///     LEDOutput(ring, layout: .ring()),
@@ -13,8 +17,20 @@ import Synchronization
 /// try indicator.finish(.succeeded)
 /// await indicator.run()   // draws until the success signal has been shown
 /// ```
-/// Reports are checked and refused with a ``ProgressError`` that leaves the job as it was. Drawing
-/// happens in ``refresh()`` (or ``run(framesPerSecond:)``), at the time of the injected clock.
+/// Reports are checked and refused with a ``/HeadwayCore/ProgressError`` that leaves the job as it was. Drawing
+/// happens in ``refresh()`` (or ``run(framesPerSecond:onFailure:)``), at the time of the injected clock.
+///
+/// Where it differs from `ProgressView`, and why:
+/// - Labels are text, not views: an output draws them in its own font, cut to fit its glass.
+/// - A value is never clamped silently: NaN, infinite and negative values and totals that are
+///   not above 0 are refused with a ``/HeadwayCore/ProgressError``; a value above the total is shown full
+///   only once the job has succeeded (at most 99 % before).
+/// - A timer's interval is in seconds of the indicator's clock (``/HeadwayCore/ProgressClock``); the core has
+///   no `Date` (HeadwayFoundation takes a `ClosedRange<Date>`).
+/// - An indicator has a life `ProgressView` does not: a grace delay before it shows, a stall when
+///   reports stop, an outcome when it finishes (``finish(_:)``), then it goes dark.
+/// - Styles conform to ``/HeadwayRender/ProgressStyle`` (or ``/HeadwayRender/DisplayStyle``) per medium rather than to
+///   `ProgressViewStyle`, and are given to each output.
 public final class ProgressIndicator: Sendable {
     private let job: Mutex<ProgressJob>
     private let outputs: [any IndicatorOutput]
@@ -22,16 +38,64 @@ public final class ProgressIndicator: Sendable {
     private let appearance: Appearance
 
     /// Begins a job now (indeterminate) and shows it on `outputs` once its grace delay has passed.
-    public init(
-        label: String? = nil, outputs: [any IndicatorOutput], appearance: Appearance = .standard,
+    public convenience init(
+        label: String? = nil, currentValueLabel: String? = nil, outputs: [any IndicatorOutput], appearance: Appearance = .standard,
         policy: LifecyclePolicy = .standard, clock: any ProgressClock = MonotonicClock()
     ) {
+        // An indeterminate start cannot fail: only reports carry numbers that can be wrong.
+        var job = try! ProgressJob(label: label, policy: policy, at: clock.now)
+        if let currentValueLabel { try! job.setCurrentValueLabel(currentValueLabel, at: clock.now) }
+        self.init(job: job, outputs: outputs, appearance: appearance, clock: clock)
+    }
+
+    /// Begins a job at `value` of `total` (as `ProgressView(value:total:)`: total 1 by default;
+    /// a `nil` value is indeterminate).
+    ///
+    /// - Throws: ``/HeadwayCore/ProgressError`` for a value or total the job would refuse.
+    public convenience init(
+        value: Double?, total: Double = 1, label: String? = nil, currentValueLabel: String? = nil, outputs: [any IndicatorOutput],
+        appearance: Appearance = .standard, policy: LifecyclePolicy = .standard, clock: any ProgressClock = MonotonicClock()
+    ) throws(ProgressError) {
+        let now = clock.now
+        var job = try ProgressJob(label: label, kind: value.map { .determinate(value: $0, total: total) } ?? .indeterminate, policy: policy, at: now)
+        if value == nil, !(total.isFinite && total > 0) { throw .invalidTotal(total) }
+        if let currentValueLabel { try job.setCurrentValueLabel(currentValueLabel, at: now) }
+        self.init(job: job, outputs: outputs, appearance: appearance, clock: clock)
+    }
+
+    /// Begins a timer over `timerInterval`, in seconds of `clock` (as
+    /// `ProgressView(timerInterval:countsDown:)`: emptying as time passes when `countsDown`,
+    /// filling otherwise). An interval that began earlier shows the part already passed.
+    ///
+    /// - Throws: ``/HeadwayCore/ProgressError/invalidInterval(start:end:)`` for an empty or infinite interval.
+    public convenience init(
+        timerInterval: ClosedRange<Seconds>, countsDown: Bool = true, label: String? = nil, currentValueLabel: String? = nil,
+        outputs: [any IndicatorOutput], appearance: Appearance = .standard, policy: LifecyclePolicy = .standard,
+        clock: any ProgressClock = MonotonicClock()
+    ) throws(ProgressError) {
+        let now = clock.now
+        var job = try ProgressJob(
+            label: label, kind: .timer(start: timerInterval.lowerBound, end: timerInterval.upperBound, countsDown: countsDown),
+            policy: policy, at: now)
+        if let currentValueLabel { try job.setCurrentValueLabel(currentValueLabel, at: now) }
+        self.init(job: job, outputs: outputs, appearance: appearance, clock: clock)
+    }
+
+    private init(job: ProgressJob, outputs: [any IndicatorOutput], appearance: Appearance, clock: any ProgressClock) {
+        self.job = Mutex(job)
         self.outputs = outputs
         self.clock = clock
         self.appearance = appearance
-        // An indeterminate start cannot fail: only reports carry numbers that can be wrong.
-        job = Mutex(try! ProgressJob(label: label, policy: policy, at: clock.now))
     }
+
+    /// The clock the indicator reads (for a caller that converts another clock's times to it).
+    public var now: Seconds { clock.now }
+
+    /// How the job ended, once it has (``finish(_:)``, or a long press of a button).
+    public var outcome: Outcome? { job.withLock { $0.outcome } }
+
+    /// Whether the job is paused (``pause()``, or a short press of a button).
+    public var isPaused: Bool { job.withLock { $0.pausedAt != nil } }
 
     private func report(_ change: (inout ProgressJob, Seconds) throws(ProgressError) -> Void) throws(ProgressError) {
         let now = clock.now

@@ -23,6 +23,7 @@ public protocol ProgressClock: Sendable {
 /// `SuspendingClock`), the clock the kernel stamps GPIO edge events with, so a button's edges and
 /// "now" can be compared directly; the client, the service loop and the drivers all use it.
 public struct MonotonicClock: ProgressClock {
+    /// The system's monotonic clock.
     public init() {}
 
     public var now: Seconds {
@@ -37,6 +38,7 @@ public struct MonotonicClock: ProgressClock {
 public final class ManualClock: ProgressClock {
     private let time: Mutex<Seconds>
 
+    /// A clock that reads `start` until it is moved.
     public init(startingAt start: Seconds = 0) { time = Mutex(start) }
 
     public var now: Seconds { time.withLock { $0 } }
@@ -59,10 +61,13 @@ public final class ManualClock: ProgressClock {
 /// A clock that starts at 0 when made and runs `factor` times faster than another: a simulation
 /// played at `--speed`.
 public struct ScaledClock: ProgressClock {
+    /// The clock this one runs faster than.
     public let base: any ProgressClock
+    /// How many seconds pass here for each of ``base``'s.
     public let factor: Double
     private let origin: Seconds
 
+    /// A clock at 0 now, running `factor` times as fast as `base`.
     public init(_ base: any ProgressClock, factor: Double) {
         self.base = base
         self.factor = factor

@@ -4,7 +4,7 @@
 /// - it moves toward the reported fraction with an ease-out curve over a fixed duration, so it never
 ///   overshoots and never runs ahead of what was reported;
 /// - it never goes backwards: a report that lowers the fraction (a larger total, say) makes it hold
-///   still until the job catches up. Only ``reset(at:)`` moves it back;
+///   still until the job catches up. Only ``reset(to:at:)`` moves it back;
 /// - it is a pure function of time between reports, so any frame at any `t` can be rendered.
 public struct DisplayedValue: Sendable, Equatable {
     /// How long an ease from one reported value to the next takes.
@@ -14,6 +14,7 @@ public struct DisplayedValue: Sendable, Equatable {
     private var target: Double
     private var startedAt: Seconds
 
+    /// A shown value at `fraction` from `time`, easing over `duration` seconds to each new target.
     public init(duration: Seconds, startingAt fraction: Double = 0, at time: Seconds = 0) {
         self.duration = duration
         from = fraction

@@ -21,6 +21,7 @@ public struct LifecyclePolicy: Sendable, Equatable {
     /// How long the shown value takes to ease to a newly reported one. Default 0.6 s.
     public var easing: Seconds
 
+    /// The timings given; each default is the one documented on its property.
     public init(
         grace: Seconds = 2,
         stallAfter: Seconds = 30,
@@ -37,5 +38,6 @@ public struct LifecyclePolicy: Sendable, Equatable {
         self.easing = easing
     }
 
+    /// Every timing at its default.
     public static let standard = LifecyclePolicy()
 }

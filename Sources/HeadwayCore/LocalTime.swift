@@ -2,16 +2,21 @@
 /// The service is given a function from seconds since 1970 to this (the system's time zone in the
 /// daemon, a chosen zone in tests), as it is given its clock.
 public struct LocalTime: Sendable, Equatable {
+    /// The hour, 0…23.
     public var hour: Int
+    /// The minute, 0…59.
     public var minute: Int
+    /// The second, 0…60 (a leap second).
     public var second: Int
 
+    /// A wall-clock time.
     public init(hour: Int, minute: Int, second: Int = 0) {
         self.hour = hour
         self.minute = minute
         self.second = second
     }
 
+    /// The minute of the day it falls in.
     public var timeOfDay: TimeOfDay { TimeOfDay(minuteOfDay: hour * 60 + minute) }
 }
 
@@ -20,6 +25,7 @@ public struct TimeOfDay: Sendable, Equatable, Hashable {
     /// 0 … 1439.
     public let minuteOfDay: Int
 
+    /// The time `minuteOfDay` minutes after midnight, taken modulo a day.
     public init(minuteOfDay: Int) { self.minuteOfDay = ((minuteOfDay % 1440) + 1440) % 1440 }
 
     /// `22:00`, `7:30`; nil for anything else.

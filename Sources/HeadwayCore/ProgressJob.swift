@@ -9,8 +9,11 @@ public struct ProgressJob: Sendable, Equatable {
     /// so an indicator never reads as complete while the job is still running.
     public static let unfinishedCeiling = 0.99
 
+    /// Whether the job knows how far it is: indeterminate, a value of a total, or a timer.
     public private(set) var kind: ProgressKind
+    /// What the job is, as shown beside it.
     public private(set) var label: String?
+    /// Text describing the current value ("3 of 10 files").
     public private(set) var currentValueLabel: String?
     /// When the job began (earlier than its first message when its reporter saw it late).
     public let startedAt: Seconds
@@ -18,7 +21,9 @@ public struct ProgressJob: Sendable, Equatable {
     public private(set) var lastReportAt: Seconds
     /// The last message of any kind, heartbeats included: what liveness is measured from.
     public private(set) var lastHeardAt: Seconds
+    /// How the job ended, once it has.
     public private(set) var outcome: Outcome?
+    /// When the job ended.
     public private(set) var finishedAt: Seconds?
     /// When the job was paused, while it is.
     public private(set) var pausedAt: Seconds?
@@ -31,6 +36,7 @@ public struct ProgressJob: Sendable, Equatable {
     public private(set) var staleSince: Seconds?
     /// The job's own estimate of the time it has left, and when it said so (a tool's ETA).
     public private(set) var reportedTimeRemaining: ReportedTimeRemaining?
+    /// The timings of its phases.
     public let policy: LifecyclePolicy
     /// How the job shows it is alive without progress reports.
     public private(set) var liveness: Liveness
@@ -231,9 +237,12 @@ public struct ProgressJob: Sendable, Equatable {
 
 /// A job's own estimate of the time it has left (a tool's ETA), as it reported it.
 public struct ReportedTimeRemaining: Sendable, Equatable {
+    /// The seconds the job said it had left.
     public var seconds: Seconds
+    /// When it said so.
     public var reportedAt: Seconds
 
+    /// An estimate of `seconds` left, made at `reportedAt`.
     public init(seconds: Seconds, reportedAt: Seconds) {
         self.seconds = seconds
         self.reportedAt = reportedAt

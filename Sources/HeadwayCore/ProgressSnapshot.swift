@@ -2,12 +2,14 @@
 public struct ProgressSnapshot: Sendable, Equatable {
     /// The moment this snapshot describes.
     public var time: Seconds
+    /// Where the job is in its life.
     public var phase: JobPhase
     /// What the job last reported.
     public var kind: ProgressKind
     /// The fraction to draw, eased and never ahead of the report; `nil` when indeterminate.
     /// Below 1 until the job has succeeded.
     public var fraction: Double?
+    /// What the job is.
     public var label: String?
     /// What the job says about its current value ("3 of 10 files"); see ``valueText``.
     public var currentValueLabel: String?
@@ -34,6 +36,7 @@ public struct ProgressSnapshot: Sendable, Equatable {
     /// Whether the percentage is printed (it is optional).
     public var showsPercent: Bool
 
+    /// The moment, as a style is given it (tests and previews make their own).
     public init(
         time: Seconds, phase: JobPhase, kind: ProgressKind, fraction: Double?, label: String? = nil,
         currentValueLabel: String? = nil, timeRemaining: Seconds? = nil, rate: Double? = nil,
@@ -64,6 +67,7 @@ public struct ProgressSnapshot: Sendable, Equatable {
         ProgressSnapshot(time: time, phase: .hidden, kind: .indeterminate, fraction: nil)
     }
 
+    /// Whether anything of the job is shown (not pending, hidden or lost).
     public var isVisible: Bool { phase.isVisible }
 
     /// The whole percentage to print ("42%", "~42%" for an estimate), rounded down so that 99.9 %

@@ -39,6 +39,7 @@ public struct RateEstimator: Sendable, Equatable {
     private var weight: Double = 0
     private var observed: Seconds = 0
 
+    /// An estimator with no observation yet.
     public init(timeConstant: Seconds = 20, stallThreshold: Seconds = 30, minimumObservation: Seconds = 1) {
         precondition(timeConstant > 0 && stallThreshold > 0 && minimumObservation >= 0)
         self.timeConstant = timeConstant

@@ -10,6 +10,7 @@ import HeadwaySurfaces
 public protocol DisplayDevice: AnyObject, Sendable {
     /// The picture's size (the glass's, turned as the display is mounted).
     var width: Int { get }
+    /// The picture's height in pixels.
     var height: Int { get }
     /// How many levels a pixel can show: 2 (on and off) or 16 (greyscale).
     var greyLevels: Int { get }

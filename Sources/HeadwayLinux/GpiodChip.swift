@@ -7,8 +7,11 @@ import HeadwayDevices
 public final class GpiodChip: GPIOChip, @unchecked Sendable {
     // The C handle is only used under libgpiod's own per-request locking and is immutable here.
     private let handle: OpaquePointer
+    /// The chip's label (`pinctrl-bcm2711`: what it is), as `gpiodetect` shows it.
     public let label: String
+    /// The chip's name (`gpiochip0`: which it is on this boot).
     public let name: String
+    /// How many lines the chip has; offsets run from 0 to one less.
     public let lineCount: Int
 
     /// The libgpiod API in use (1 or 2) and its version string.
@@ -48,6 +51,8 @@ public final class GpiodChip: GPIOChip, @unchecked Sendable {
         throw DeviceError(.notPresent, "no GPIO chip labelled \(labels.joined(separator: " or ")); list the chips with gpiodetect")
     }
 
+    /// The labels of the chip behind the 40-pin header: the Pi 5's RP1, the Pi 4's BCM2711, and the
+    /// BCM2835 family of the Pi 0–3.
     public static let raspberryPiHeaderLabels = ["pinctrl-rp1", "pinctrl-bcm2711", "pinctrl-bcm2835"]
 
     deinit { hw_gpio_close(handle) }
@@ -58,6 +63,8 @@ public final class GpiodChip: GPIOChip, @unchecked Sendable {
         }
     }
 
+    /// Takes `offsets` as outputs at their `initial` levels, as consumer "headway"; refused with the
+    /// line's holder when another program has it.
     public func requestOutputs(_ offsets: [UInt32], activeLow: Bool, initial: [Bool]) throws(DeviceError) -> any GPIOOutputLines {
         try checkOffsets(offsets)
         guard initial.count == offsets.count else { throw DeviceError(.unsupported, "\(offsets.count) lines need \(offsets.count) initial values") }
@@ -71,6 +78,7 @@ public final class GpiodChip: GPIOChip, @unchecked Sendable {
         return GpiodRequest(request: request, offsets: offsets, chip: self)
     }
 
+    /// Takes `offset` as an input with edge events, with `bias` (its pull) and `activeLow`.
     public func requestInput(_ offset: UInt32, bias: GPIOBias, activeLow: Bool) throws(DeviceError) -> any GPIOInputLine {
         try checkOffsets([offset])
         let code: Int32

@@ -4,6 +4,7 @@ import HeadwayDevices
 /// Whether something answers at an I2C address, asked the way i2cdetect asks (the address with
 /// no data: nothing is written to the device). For `headwayd doctor`.
 public enum I2CProbe {
+    /// What an address said when probed.
     public enum Answer: Sendable, Equatable {
         /// A device acknowledged its address.
         case acknowledged
@@ -13,6 +14,7 @@ public enum I2CProbe {
         case ownedByKernelDriver
     }
 
+    /// Probes `address` on the bus at `path` (`/dev/i2c-1`).
     public static func probe(bus path: String, address: UInt8) throws(DeviceError) -> Answer {
         let fd = Platform.open(path, Platform.readWrite)
         guard fd >= 0 else { throw I2CErrno.opening(path, errno: Platform.lastError) }

@@ -3,6 +3,7 @@ import HeadwayDevices
 
 /// Waits by sleeping (a reset pulse of microseconds, a controller's start-up).
 public struct LinuxDelay: Delay {
+    /// The system's sleep (`nanosleep`).
     public init() {}
 
     public func wait(_ seconds: Seconds) {

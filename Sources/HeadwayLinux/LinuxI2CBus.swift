@@ -9,8 +9,9 @@ import Synchronization
 /// Pi's) get each transaction as one `I2C_RDWR` call of up to 8192-byte messages. SMBus-only
 /// adapters get each message as SMBus I2C-block writes through libi2c: the first byte (an OLED's
 /// control byte) as the command and at most 32 data bytes, so ``maxMessageLength`` is 33 there.
-/// Errors carry the Platform.lastError and say what to do (see ``DeviceError``).
+/// Errors carry the Platform.lastError and say what to do (see ``/HeadwayDevices/DeviceError``).
 public final class LinuxI2CBus: I2CBus {
+    /// How transactions reach the adapter.
     public enum Mode: Sendable, Equatable {
         /// `I2C_RDWR` messages (adapters with `I2C_FUNC_I2C`).
         case plainI2C
@@ -19,7 +20,9 @@ public final class LinuxI2CBus: I2CBus {
     }
 
     public let name: String
+    /// The device node (`/dev/i2c-1`).
     public let path: String
+    /// How transactions reach this adapter, as it said it can.
     public let mode: Mode
 
     private struct Handle {

@@ -4,9 +4,11 @@ import Synchronization
 
 /// A kernel LED device file such as the Pi 5's `/dev/leds0`.
 public final class LinuxLEDDeviceFile: LEDDeviceFile {
+    /// The device node written.
     public let path: String
     private let fd: Mutex<Int32>
 
+    /// Opens the LED device at `path` for writing.
     public init(path: String = "/dev/leds0") throws(DeviceError) {
         self.path = path
         let fd = Platform.open(path, Platform.writeOnly)

@@ -10,6 +10,7 @@ import Synchronization
 /// kernel's default); drivers refuse frames that do not fit rather than splitting them.
 public final class LinuxSPIBus: SPIBus {
     public let name: String
+    /// The device node (`/dev/spidev0.0`).
     public let path: String
     public let maxTransferLength: Int
     public let clockModel: SPIClockModel
@@ -26,6 +27,8 @@ public final class LinuxSPIBus: SPIBus {
         try self.init(path: "/dev/spidev\(bus).\(chipSelect)", clockModel: clockModel)
     }
 
+    /// Opens the spidev node at `path`; `clockModel` is how the controller divides its clock (the
+    /// speed really given), `bufsizPath` where spidev says the largest transfer it takes.
     public init(path: String, clockModel: SPIClockModel = .exact, bufsizPath: String = "/sys/module/spidev/parameters/bufsiz") throws(DeviceError) {
         self.path = path
         self.clockModel = clockModel

@@ -6,6 +6,7 @@ import HeadwayProtocol
 /// same way as on the socket), its kind matched to its topic, and the job named by the topic —
 /// never by the payload, so that a broker's ACL on topics decides who may drive which job.
 public enum BridgedRequest {
+    /// Why a message was not taken: what was wrong with its topic or payload.
     public struct Refusal: Error, Sendable, CustomStringConvertible {
         public var description: String
     }

@@ -7,17 +7,25 @@ import HeadwayProtocol
 /// `HEADWAY_BROKER_PASSWORD_FILE` (its first line). `HEADWAY_BROKER_CA` names the CA certificate
 /// that signed an mqtts broker's (default: the system's).
 public struct BrokerSettings: Sendable, Equatable {
+    /// The broker's host name or address.
     public var host: String
+    /// Its port (1883 for mqtt://, 8883 for mqtts://).
     public var port: Int
+    /// Whether the connection uses TLS (mqtts://).
     public var tls: Bool
+    /// The user to log in as, if any.
     public var user: String?
+    /// The user's password, if any.
     public var password: String?
+    /// The CA certificate that signed an mqtts broker's (nil: the system's).
     public var caFile: String?
 
+    /// What is wrong with a broker's address or credentials, and how to put it right.
     public struct Problem: Error, Sendable, CustomStringConvertible {
         public var description: String
     }
 
+    /// Settings of each member given.
     public init(host: String, port: Int, tls: Bool, user: String? = nil, password: String? = nil, caFile: String? = nil) {
         self.host = host
         self.port = port

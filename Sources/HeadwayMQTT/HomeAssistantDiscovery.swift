@@ -10,14 +10,19 @@ import HeadwayProtocol
 /// Config topics are `PREFIX/COMPONENT/headway_NAME/OBJECT/config` (retained); every entity
 /// shares the display's availability topic, so it reads unavailable when the display is gone.
 public struct HomeAssistantDiscovery: Sendable {
+    /// One entity of the display's device in Home Assistant.
     public struct Entity: Sendable, Equatable {
         /// `sensor` or `button`.
         public var component: String
+        /// Its object id (`job`, `progress`, `cancel` …).
         public var object: String
+        /// Its discovery payload.
         public var config: JSONValue
     }
 
+    /// Home Assistant's discovery prefix (`homeassistant`).
     public let prefix: String
+    /// The display's name, as topics take it.
     public let display: String
 
     /// `prefix` is Home Assistant's discovery prefix (`homeassistant` unless changed there);
@@ -27,21 +32,26 @@ public struct HomeAssistantDiscovery: Sendable {
         self.display = display
     }
 
+    /// The device's id in Home Assistant.
     public var deviceID: String { "headway_\(display)" }
     /// Where the display publishes what it shows (retained JSON, see ``statePayload(_:wallClock:)``).
     public var stateTopic: String { "\(JobTopics.root)/displays/\(display)/state" }
+    /// Where the display says whether it is online.
     public var availabilityTopic: String { JobTopics.displayAvailability(display) }
     /// Where the cancel button's press arrives.
     public var cancelTopic: String { "\(JobTopics.root)/displays/\(display)/cancel" }
     /// Home Assistant says `online` here when it starts: discovery is then sent again.
     public var statusTopic: String { "\(prefix)/status" }
+    /// What the cancel button publishes when pressed.
     public static let pressPayload = "PRESS"
 
     /// Every phase the phase sensor can read (`idle` when the display shows no job).
     public static let phases = ["idle", "pending", "active", "stalled", "paused"] + Outcome.allCases.map(\.rawValue) + ["hidden", "lost"]
 
+    /// Where `entity`'s discovery payload is published (retained).
     public func configTopic(_ entity: Entity) -> String { "\(prefix)/\(entity.component)/\(deviceID)/\(entity.object)/config" }
 
+    /// The device's entities: the job shown, its progress, phase and ETA, and a cancel button.
     public var entities: [Entity] {
         [
             sensor("progress", "Progress", template: "percent", extra: [

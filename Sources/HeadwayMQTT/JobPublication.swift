@@ -5,9 +5,13 @@ import HeadwayProtocol
 /// run of the same job left retained; its end clears everything retained, so a display that
 /// starts later does not show a job that is over.
 public enum JobPublication {
+    /// One message to publish.
     public struct Message: Sendable, Equatable {
+        /// Its topic.
         public var topic: String
+        /// Its payload: a request line, or nothing to clear a retained message.
         public var payload: [UInt8]
+        /// Whether the broker keeps it for later subscribers.
         public var retained: Bool
     }
 

@@ -13,11 +13,27 @@
 /// SOURCE and JOB are percent-encoded where MQTT gives a character a meaning (`/`, `+`, `#`,
 /// `%`) or forbids it (NUL), so a repository like `acme/widgets` is one level.
 public enum JobTopics {
+    /// The root of the tree, with its version.
     public static let root = "headway/v1"
+    /// Where every job's topics are.
     public static let jobs = root + "/jobs"
 
+    /// Which message of a job a topic carries (the list above).
     public enum Kind: String, CaseIterable, Sendable {
-        case begin, progress, label, end, alive, pause, command
+        /// The job's begin line (retained).
+        case begin
+        /// Its latest progress (retained).
+        case progress
+        /// Its latest label (retained).
+        case label
+        /// Its end.
+        case end
+        /// A heartbeat.
+        case alive
+        /// Whether its work is paused (retained).
+        case pause
+        /// A display's command to the reporter.
+        case command
 
         /// Whether the broker keeps the last message for subscribers that come later.
         public var retained: Bool { self == .begin || self == .progress || self == .label || self == .pause }
@@ -36,6 +52,7 @@ public enum JobTopics {
         return kept.isEmpty ? "display" : kept
     }
 
+    /// The topic of `kind` for `job` reported by `source`, both percent-encoded.
     public static func topic(source: String, job: String, _ kind: Kind) -> String {
         "\(jobs)/\(encode(source))/\(encode(job))/\(kind.rawValue)"
     }

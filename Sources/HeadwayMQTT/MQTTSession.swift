@@ -5,23 +5,33 @@ import HeadwayProtocol
 /// deadline (monotonic seconds), so a hook gives up within its budget and a bridge's loop never
 /// blocks for long. Not thread-safe: one owner.
 public final class MQTTSession {
+    /// What went wrong with the broker, naming it.
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public var description: String
         /// The broker refused the login (wrong or missing credentials, not authorised).
         public var refused = false
     }
 
+    /// A message received.
     public struct Message: Sendable, Equatable {
+        /// Its topic.
         public var topic: String
+        /// Its payload.
         public var payload: [UInt8]
+        /// Whether the broker had kept it (it arrived on subscribing).
         public var retained: Bool
     }
 
+    /// What the broker publishes when it loses the session (the process or its machine died).
     public struct Will: Sendable {
+        /// Its topic.
         public var topic: String
+        /// Its payload.
         public var payload: [UInt8]
+        /// Whether the broker keeps it.
         public var retained: Bool
 
+        /// A will of each member given.
         public init(topic: String, payload: [UInt8], retained: Bool) {
             self.topic = topic
             self.payload = payload
@@ -30,6 +40,7 @@ public final class MQTTSession {
     }
 
     private let handle: OpaquePointer
+    /// Where the broker is and how to log in.
     public let settings: BrokerSettings
 
     /// A session for `settings`; `cleanSession` false keeps its subscriptions and queued QoS 1
@@ -91,6 +102,7 @@ public final class MQTTSession {
         }
     }
 
+    /// Subscribes to `pattern` (MQTT's `+` and `#` wildcards) with QoS 1.
     public func subscribe(_ pattern: String) throws(Failure) {
         try check(hw_mqtt_subscribe(handle, pattern, 1), "subscribing at")
     }

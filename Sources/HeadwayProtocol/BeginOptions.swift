@@ -2,6 +2,7 @@ import HeadwayCore
 
 /// How a job begins: its label, what it knows of its size or time, how it shows it is alive.
 public struct BeginOptions: Sendable, Equatable {
+    /// What the job is, shown beside it.
     public var label: String?
     /// The amount of work in all: the job is determinate from the start.
     public var total: Double?
@@ -31,6 +32,7 @@ public struct BeginOptions: Sendable, Equatable {
     /// server's own, or its past runs), shown as an estimate while the job reports no progress.
     public var expected: Double?
 
+    /// Options with each member given; the defaults begin an indeterminate job alive by its reports.
     public init(
         label: String? = nil, total: Double? = nil, countdown: Double? = nil, until: Double? = nil, name: String? = nil,
         pid: Int32? = nil, heartbeat: Double? = nil, showsPercent: Bool = true, follow: Double? = nil, queued: Bool = false,

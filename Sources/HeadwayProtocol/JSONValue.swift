@@ -1,10 +1,16 @@
 /// A JSON value, parsed and printed without Foundation (the client must start in milliseconds).
 public enum JSONValue: Sendable, Equatable {
+    /// JSON's `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number (finite: JSON has no others).
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object, its members in the order they came.
     case object([(String, JSONValue)])
 
     public static func == (a: JSONValue, b: JSONValue) -> Bool {
@@ -25,8 +31,11 @@ public enum JSONValue: Sendable, Equatable {
         return members.last { $0.0 == key }?.1
     }
 
+    /// The string, when this is one.
     public var string: String? { if case .string(let s) = self { s } else { nil } }
+    /// The number, when this is one.
     public var number: Double? { if case .number(let n) = self { n } else { nil } }
+    /// The boolean, when this is one.
     public var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
 
     /// Compact JSON text, members in the order given.
@@ -88,7 +97,9 @@ public enum JSONValue: Sendable, Equatable {
 
 /// Why a line is not JSON, with the byte offset where reading stopped.
 public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Where the text stopped being JSON, in bytes from its start.
     public let offset: Int
+    /// What was wrong there.
     public let problem: String
     public var description: String { "not valid JSON at byte \(offset): \(problem)" }
 }

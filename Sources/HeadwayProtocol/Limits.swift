@@ -2,6 +2,7 @@
 /// socket, each carrying `"v":1`. See docs/protocol.md, which lists these limits and what a client
 /// is told when it reaches one.
 public enum WireProtocol {
+    /// The protocol's version, the `"v"` of every line.
     public static let version = 1
     /// Longest request line, in bytes; a longer one is answered with one error and skipped up to
     /// its newline.

@@ -5,12 +5,15 @@
 /// kept: it comes out once as ``Item/overlong(bytes:)`` and the rest of it, up to its newline, is
 /// skipped, so a peer cannot make the buffer grow without bound.
 public struct LineFramer: Sendable {
+    /// What ``next()`` gives.
     public enum Item: Sendable, Equatable {
+        /// A complete line, without its line break.
         case line(String)
         /// A line over the limit was dropped; `bytes` is how many of it had arrived when it was.
         case overlong(bytes: Int)
     }
 
+    /// The longest line kept, in bytes.
     public let maxLineBytes: Int
     private var buffer: [UInt8] = []
     /// Where unread bytes start in `buffer` (consumed bytes are removed in batches, not one line
@@ -20,6 +23,7 @@ public struct LineFramer: Sendable {
     private var scanned = 0
     private var discarding = false
 
+    /// A framer keeping lines of up to `maxLineBytes` bytes.
     public init(maxLineBytes: Int) { self.maxLineBytes = maxLineBytes }
 
     /// Bytes received and not yet returned as lines.
@@ -28,6 +32,7 @@ public struct LineFramer: Sendable {
     /// Whether ``next()`` has a line (or an overlong notice) to give without more bytes.
     public var hasCompleteLine: Bool { buffer[scanned...].contains(0x0A) || (!discarding && buffered > maxLineBytes) }
 
+    /// Adds bytes as they were received.
     public mutating func append(_ bytes: some Collection<UInt8>) { buffer.append(contentsOf: bytes) }
 
     /// The next complete line (or overlong notice), or `nil` until more bytes arrive.

@@ -22,25 +22,38 @@ public struct Readiness: OptionSet, Sendable {
     public let rawValue: Int16
     public init(rawValue: Int16) { self.rawValue = rawValue }
 
+    /// There is something to read (or the peer closed).
     public static let readable = Readiness(rawValue: Int16(POLLIN))
+    /// There is room to write.
     public static let writable = Readiness(rawValue: Int16(POLLOUT))
+    /// The peer hung up.
     public static let hangUp = Readiness(rawValue: Int16(POLLHUP))
+    /// An error, or a descriptor that is not open.
     public static let failed = Readiness(rawValue: Int16(POLLERR | POLLNVAL))
 }
 
 /// The few system calls every event loop of the project needs — the client's, the service's and
 /// the simulator's — with errors as values.
 public enum SystemIO {
+    /// What a read gave.
     public enum ReadResult: Equatable {
+        /// This many bytes were read.
         case bytes(Int)
+        /// Nothing to read now.
         case wouldBlock
+        /// The peer closed: nothing more will come.
         case end
+        /// The read failed with this error number.
         case failed(Int32)
     }
 
+    /// What a write did.
     public enum WriteResult: Equatable {
+        /// This many bytes were taken.
         case written(Int)
+        /// The descriptor is full: try again when it is writable.
         case wouldBlock
+        /// The write failed with this error number (EPIPE: the peer is gone).
         case failed(Int32)
     }
 
@@ -96,6 +109,7 @@ public enum SystemIO {
         return fds.map { Readiness(rawValue: $0.revents) }
     }
 
+    /// Closes `fd`.
     public static func close(_ fd: Int32) { _ = cClose(fd) }
 
     /// Makes `fd` non-blocking and not inherited by programs started later.
@@ -158,6 +172,7 @@ public enum SystemIO {
         return address
     }
 
+    /// The longest socket path a `sockaddr_un` holds, in bytes.
     public static var maxSocketPath: Int { MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1 }
 
     /// A non-blocking stream socket connected (or connecting: `EINPROGRESS`) to `address`.
@@ -205,10 +220,16 @@ public enum SystemIO {
 
 /// Signal numbers, so that no other file needs the C library's names.
 public enum SignalNumber {
+    /// SIGINT: Ctrl-C.
     public static let interrupt = SIGINT
+    /// SIGTERM: asked to end.
     public static let terminate = SIGTERM
+    /// SIGHUP: the terminal went away (the service: reload).
     public static let hangUp = SIGHUP
+    /// SIGKILL: ended at once.
     public static let kill = SIGKILL
+    /// SIGSTOP: stopped until continued.
     public static let stop = SIGSTOP
+    /// SIGCONT: continued.
     public static let `continue` = SIGCONT
 }

@@ -2,12 +2,19 @@ import HeadwayCore
 
 /// One job as `status` reports it.
 public struct JobStatus: Sendable, Equatable {
+    /// The job's id.
     public var job: String
+    /// What the job is.
     public var label: String?
+    /// Its phase (docs/protocol.md, "Phases and liveness"): `active`, `stalled`, `succeeded` ….
     public var phase: String
+    /// The percentage shown, rounded down (never 100 before the job succeeded).
     public var percent: Int?
+    /// The value reported.
     public var value: Double?
+    /// The job's total.
     public var total: Double?
+    /// Seconds left, when known.
     public var etaSeconds: Double?
     /// The percentage and ETA are an estimate from past runs, not reports.
     public var estimate: Bool
@@ -20,6 +27,7 @@ public struct JobStatus: Sendable, Equatable {
     /// Why a job that failed failed, when the service knows (a systemd unit's result: "exit status 3").
     public var reason: String?
 
+    /// A status of each member given.
     public init(
         job: String, label: String?, phase: String, percent: Int?, value: Double?, total: Double?, etaSeconds: Double?,
         estimate: Bool = false, etaReported: Bool = false, overdueSeconds: Double? = nil, shown: Bool = false, reason: String? = nil
@@ -74,8 +82,10 @@ public struct TimerStatus: Sendable, Equatable {
     /// The local time of day of its next elapse ("02:00"), and how far away it is, in seconds;
     /// both nil when it has none (stopped, or every event has passed).
     public var at: String?
+    /// How far away the next elapse is, in seconds (nil when ``at`` is).
     public var inSeconds: Double?
 
+    /// A timer's status of each member given.
     public init(unit: String, triggers: String? = nil, at: String? = nil, inSeconds: Double? = nil) {
         self.unit = unit
         self.triggers = triggers
@@ -123,6 +133,7 @@ public struct QuietNote: Sendable, Equatable {
     /// Whether a button press has lit the outputs for a while.
     public var woken: Bool
 
+    /// Quiet hours until `until` at most `brightness`.
     public init(until: String, brightness: Double, marksFailures: Bool = true, woken: Bool = false) {
         self.until = until
         self.brightness = brightness
@@ -152,12 +163,15 @@ public struct QuietNote: Sendable, Equatable {
 
 /// The service's answer to one request line.
 public enum Reply: Sendable, Equatable {
+    /// The request was taken.
     case ok
     /// `status`: the jobs listed, how many more exist than a reply lists, the quiet hours in
     /// force, if any, and the systemd timers the service follows.
     case jobs([JobStatus], omitted: Int, quiet: QuietNote?, timers: [TimerStatus] = [])
+    /// The request was refused: which member and why.
     case error(ProtocolError)
 
+    /// The reply as one line of JSON (no newline).
     public var line: String {
         let v: (String, JSONValue) = ("v", .number(Double(WireProtocol.version)))
         switch self {

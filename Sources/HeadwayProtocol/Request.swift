@@ -9,15 +9,20 @@ public enum Request: Sendable, Equatable {
     case update(job: String, value: Double, total: Double?, label: String?, eta: Double? = nil)
     /// Progress as a percentage of the job's current total (its total stays).
     case updatePercent(job: String, percent: Double, label: String?, eta: Double? = nil)
+    /// Changes the job's label.
     case label(job: String, label: String)
+    /// The job cannot say how far it is (only before it has a total).
     case indeterminate(job: String)
     /// The job is alive (a heartbeat): not progress, so a job whose progress stopped still stalls.
     case alive(job: String)
+    /// Pauses a job its controller can really stop (docs/protocol.md, "Pause").
     case pause(job: String)
+    /// Resumes a paused job.
     case resume(job: String)
     /// The reporter has lost sight of the job (the server it follows cannot be reached): shown as
     /// stale until the reporter hears from it again.
     case stale(job: String)
+    /// Ends the job with `outcome`.
     case finish(job: String, outcome: Outcome)
     /// Asks for the job to be stopped, as a long press on its button does: its controller
     /// (`headway run`) ends its work and reports it cancelled; a job nobody controls ends cancelled.

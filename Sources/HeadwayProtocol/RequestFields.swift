@@ -3,8 +3,10 @@ import HeadwayCore
 /// Reading a request's members, each refusal naming its field. Public so that programs adding
 /// operations of their own around the service (the simulator) check lines the same way.
 public struct RequestFields {
+    /// The request line, read as JSON.
     public let json: JSONValue
 
+    /// The members of `json`.
     public init(json: JSONValue) { self.json = json }
 
     /// The line as a JSON object with a supported `"v"`.
@@ -22,6 +24,7 @@ public struct RequestFields {
         return json
     }
 
+    /// The `op` member.
     public func operation() throws(ProtocolError) -> String {
         guard let op = json["op"]?.string else { throw ProtocolError(field: "op", "missing or not a string; one of \(Request.operations)") }
         return op

@@ -4,12 +4,16 @@ import HeadwayCore
 /// budget it was opened with runs out, so a hook never hangs on an absent or stuck service.
 /// Events that arrive while a reply is awaited are kept for ``nextEvent()``.
 public final class ServiceConnection {
+    /// Why the connection gave up: the service absent, silent past the deadline, or gone.
     public struct Failure: Error, CustomStringConvertible {
+        /// What happened, naming the socket.
         public let message: String
         public var description: String { message }
     }
 
+    /// The connected socket (non-blocking), for a caller's own poll(2).
     public let fd: Int32
+    /// The socket's path.
     public let path: String
     private var framer = LineFramer(maxLineBytes: WireProtocol.maxReplyBytes)
     private var deadline: Double
@@ -58,6 +62,7 @@ public final class ServiceConnection {
     /// The oldest event received and not yet taken.
     public func nextEvent() -> JobEvent? { events.isEmpty ? nil : events.removeFirst() }
 
+    /// Writes `text` whole, waiting while the socket is full, until the deadline.
     public func write(_ text: String) throws(Failure) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
@@ -85,6 +90,31 @@ public final class ServiceConnection {
             case .bytes(let count): framer.append(buffer[0..<count])
             case .wouldBlock: return
             case .end: throw Failure(message: "the service at \(path) closed the connection")
+            case .failed(let code): throw Failure(message: "lost the connection to \(path): \(SystemIO.describe(code))")
+            }
+        }
+    }
+
+    /// Every complete line the service has sent so far — replies and events alike, in order —
+    /// read without waiting (for a client that keeps several requests in flight on its own
+    /// poll(2), such as HeadwayClient's reporting thread). Throws when the connection is gone.
+    public func availableLines() throws(Failure) -> [String] {
+        var lines: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        while true {
+            switch framer.next() {
+            case .line(let line):
+                lines.append(line)
+                continue
+            case .overlong(let bytes): throw Failure(message: "the service at \(path) sent a line of more than \(bytes) bytes")
+            case nil: break
+            }
+            switch SystemIO.read(fd, into: &buffer) {
+            case .bytes(let count): framer.append(buffer[0..<count])
+            case .wouldBlock: return lines
+            case .end:
+                if lines.isEmpty { throw Failure(message: "the service at \(path) closed the connection") }
+                return lines
             case .failed(let code): throw Failure(message: "lost the connection to \(path): \(SystemIO.describe(code))")
             }
         }

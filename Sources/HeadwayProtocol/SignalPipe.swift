@@ -3,6 +3,7 @@
 public struct SignalPipe {
     /// A signal that arrived.
     public struct Received: Sendable, Equatable {
+        /// The signal's number.
         public var number: Int32
         /// Raised by the kernel — a terminal's interrupt key reaches the whole foreground process
         /// group this way — rather than sent by a process.
@@ -27,6 +28,7 @@ public struct SignalPipe {
         return stride(from: 0, to: bytes.count - 1, by: 2).map { Received(number: Int32(bytes[$0]), fromTerminal: bytes[$0 + 1] == 1) }
     }
 
+    /// Closes both ends of the pipe.
     public func close() {
         SystemIO.close(readEnd)
         SystemIO.close(writeEnd)

@@ -2,6 +2,7 @@
 /// on `$XDG_RUNTIME_DIR/headway.sock`, the system service on `/run/headway/headway.sock`; a client
 /// talks to the system service when its socket exists, else to the user's.
 public enum SocketPath {
+    /// The system service's socket.
     public static let system = "/run/headway/headway.sock"
 
     private static var user: String? { SystemIO.environment("XDG_RUNTIME_DIR").map { $0 + "/headway.sock" } }

@@ -8,6 +8,7 @@ public enum ConfigurationLoader {
     /// Files larger than this are refused (a configuration is a few hundred bytes).
     public static let maxFileBytes = 256 * 1024
 
+    /// The configuration in the file at `path`.
     public static func load(path: String) throws(ConfigurationError) -> ServiceConfiguration {
         guard let bytes = SystemIO.readFile(path) else {
             throw ConfigurationError(file: path, line: nil, key: nil, readProblem(path))

@@ -7,6 +7,7 @@ public struct TimerCountdown: Sendable, Equatable {
     /// How long before the elapse the countdown shows; before that the output stays dark.
     public var within: Double
 
+    /// A countdown to `timer`'s next elapse, shown from `within` seconds before it.
     public init(timer: String, within: Double = 15 * 60) {
         self.timer = timer
         self.within = within

@@ -3,9 +3,13 @@ import Headway
 /// Makes the devices a configuration names. The daemon's factory opens Linux buses; the
 /// simulator's puts virtual chips on virtual buses. Both return the same drivers.
 public protocol DeviceFactory {
+    /// The LED chain of `output`, its SPI clocked as `spiClock` divides.
     func ledChain(_ output: OutputConfiguration, spiClock: SPIClockModel) throws(DeviceError) -> any LEDChainDevice
+    /// The display of `output`.
     func display(_ output: OutputConfiguration) throws(DeviceError) -> any DisplayDevice
+    /// The GPIO LEDs of `output`.
     func lines(_ output: OutputConfiguration) throws(DeviceError) -> any LineLevelsDevice
+    /// The button `button` describes, read through its line's edge events.
     func button(_ button: ButtonConfiguration) throws(DeviceError) -> ButtonMonitor
 }
 
@@ -26,6 +30,7 @@ public enum OutputBuilder {
         return ServiceDevices(outputs: outputs, buttons: buttons)
     }
 
+    /// Every output of `configuration`, made by `factory` and drawn in its style.
     public static func outputs(for configuration: ServiceConfiguration, factory: any DeviceFactory) throws(ConfigurationError) -> [ServiceOutput] {
         var outputs: [ServiceOutput] = []
         for output in configuration.outputs {

@@ -7,7 +7,9 @@ import Headway
 /// failure after a minute says nothing of how long a success takes). A few runs are kept per name,
 /// and at most ``namesKept`` names, the least recently run forgotten first.
 public struct DurationHistory: Sendable, Equatable {
+    /// How many of a name's latest successful runs its estimate is the mean of.
     public static let runsAveraged = 3
+    /// How many names are kept at most.
     public static let namesKept = 1000
 
     /// Per name, the durations of its recent successful runs, oldest first.
@@ -15,6 +17,7 @@ public struct DurationHistory: Sendable, Equatable {
     /// Names in the order they last ran, least recent first.
     private var recency: [String] = []
 
+    /// A history with no runs.
     public init() {}
 
     /// The expected duration of a run of `name`, when past runs say.

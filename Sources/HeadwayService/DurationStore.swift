@@ -5,6 +5,7 @@ import HeadwayProtocol
 /// took survives restarts. A folder that cannot be written is reported once; the history then lives
 /// in memory only.
 public final class DurationStore {
+    /// The runs learned so far.
     public private(set) var history: DurationHistory
     private let folder: String?
     private let logger: ServiceLogger
@@ -17,6 +18,7 @@ public final class DurationStore {
         history = DurationHistory(text: folder.flatMap { SystemIO.readFile($0 + "/durations") }.map { String(decoding: $0, as: UTF8.self) } ?? "")
     }
 
+    /// The expected duration of a run of `name`, when past runs say.
     public func expected(for name: String) -> Seconds? { history.expected(for: name) }
 
     /// Records a successful run and writes the history out (atomically: a crash leaves the old file).

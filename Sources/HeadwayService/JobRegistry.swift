@@ -4,6 +4,7 @@ import OrderedCollections
 
 /// Why the registry did not take a change.
 public enum JobRefusal: Error, Equatable, Sendable {
+    /// No job has that id (never begun, or forgotten since it ended).
     case noSuchJob(String)
     /// The job was begun by another user, who alone (with root) may change it.
     case belongsToAnotherUser(job: String, owner: UInt32)
@@ -23,7 +24,9 @@ public enum JobRefusal: Error, Equatable, Sendable {
 /// that are over (finished and shown, or lost) are forgotten when their timer fires in
 /// ``advance(to:)``.
 public struct JobRegistry: Sendable {
+    /// One job and what the registry knows of it.
     public struct Entry: Sendable {
+        /// The job's model.
         public internal(set) var job: ProgressJob
         /// The user who began the job (nil: the service itself).
         public let owner: UInt32?
@@ -43,18 +46,22 @@ public struct JobRegistry: Sendable {
 
     /// What ``advance(to:)`` forgot.
     public struct Departure: Sendable, Equatable {
+        /// The job's id.
         public var id: String
         /// Lost (silent too long) rather than finished.
         public var lost: Bool
     }
 
     /// What ``advance(to:)`` found: jobs forgotten, and jobs whose timer ran out (for the owner of
-    /// the registry to finish, see ``ProgressJob/timerRanOut(at:)``).
+    /// the registry to finish, see `ProgressJob/timerRanOut(at:)`).
     public struct Advance: Sendable, Equatable {
+        /// The jobs forgotten.
         public var departures: [Departure] = []
+        /// The jobs whose countdown ran out.
         public var ranOut: [String] = []
     }
 
+    /// The timings of every job's phases.
     public var policy: LifecyclePolicy
     /// Most jobs held at once; `begin` of one more is refused.
     public let limit: Int
@@ -65,17 +72,20 @@ public struct JobRegistry: Sendable {
     /// ``advance(to:)``: found without walking every job.
     public private(set) var urgentIDs = Set<String>()
 
+    /// An empty registry holding at most `limit` jobs.
     public init(policy: LifecyclePolicy = .standard, limit: Int = 10_000) {
         self.policy = policy
         self.limit = limit
     }
 
+    /// How many jobs it holds (finished ones count until forgotten).
     public var count: Int { entries.count }
     /// Timers on the heap, live or stale (bounded by a few per job, whatever the report rate).
     var timerCount: Int { timers.count }
     /// How many jobs are shown (not pending, hidden or lost) as of the last change or ``advance(to:)``.
     public var visibleCount: Int { visibleIDs.count }
 
+    /// The job with id `id`.
     public subscript(id: String) -> Entry? { entries[id] }
 
     /// Starts job `id` as `job` (again, if it exists and `requester` may change it).

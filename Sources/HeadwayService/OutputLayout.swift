@@ -15,13 +15,16 @@ public enum Focus: String, Sendable, CaseIterable {
 /// Displays, rings, sticks and GPIO LEDs show one job, chosen by the configuration's ``Focus`` and
 /// kept while it stays the right choice (a job does not lose the display to an equal one); they
 /// show that others run ("+2" on a display, a marker LED on a ring). A chain of 16 or more LEDs laid
-/// out as a strip gives each running job a segment of its own, at least ``minimumSegment`` LEDs,
+/// out as a strip gives each running job a segment of its own, at least eight LEDs,
 /// with one unlit LED between segments. A job keeps its segment while it runs: when a job ends its
 /// segment goes dark and the others stay where they are; a new job takes the first free segment, or
 /// a new one at the end (the segments then share the strip again).
 public struct OutputLayout: Sendable {
+    /// What an output draws in a frame.
     public enum Drawing: Sendable {
+        /// One job on the whole output.
         case one(ProgressStyleConfiguration)
+        /// Each running job in a segment of the strip.
         case segments([LEDOutput.Segment])
     }
 

@@ -21,10 +21,14 @@ private func cRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
 
 /// Who is at the other end of a connection (SO_PEERCRED), as the kernel vouches for it.
 public struct PeerCredentials: Sendable, Equatable {
+    /// The peer's process id.
     public var pid: Int32
+    /// The peer's user id.
     public var uid: UInt32
+    /// The peer's group id.
     public var gid: UInt32
 
+    /// Credentials of each id given.
     public init(pid: Int32, uid: UInt32, gid: UInt32) {
         self.pid = pid
         self.uid = uid

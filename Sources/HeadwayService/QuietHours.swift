@@ -5,7 +5,9 @@ import Headway
 /// everything for a while. Local time, daylight saving included: the hours are read off the wall
 /// clock, so a night that loses or gains an hour is an hour shorter or longer.
 public struct QuietHours: Sendable, Equatable {
+    /// When they begin, local time.
     public var from: TimeOfDay
+    /// When they end, local time (the next day when earlier than `from`).
     public var to: TimeOfDay
     /// The most light outputs give meanwhile, 0…1; 0 is dark.
     public var brightness: Double
@@ -15,6 +17,7 @@ public struct QuietHours: Sendable, Equatable {
     /// How long a button press lights everything.
     public var wake: Seconds
 
+    /// Quiet hours from `from` to `to`, each setting given.
     public init(from: TimeOfDay, to: TimeOfDay, brightness: Double = 0, marksFailures: Bool = true, wake: Seconds = 60) {
         self.from = from
         self.to = to
@@ -38,8 +41,11 @@ public struct QuietHours: Sendable, Equatable {
 
 /// An output's own quiet hours: the configuration's, none, or its own.
 public enum QuietHoursChoice: Sendable, Equatable {
+    /// The configuration's quiet hours.
     case inherited
+    /// None: this output always shows at full brightness.
     case off
+    /// Its own.
     case own(QuietHours)
 
     /// The hours that apply, given the configuration's.

@@ -7,9 +7,13 @@ public struct ServiceConfiguration: Sendable {
     public var board: BoardPreset?
     /// The titles of the HATs whose outputs and buttons it includes (Boards/hats/).
     public var hats: [String] = []
+    /// What the service draws on.
     public var outputs: [OutputConfiguration]
+    /// The buttons it reads.
     public var buttons: [ButtonConfiguration]
+    /// The colours and brightness.
     public var appearance: Appearance
+    /// The timings of every job's phases.
     public var policy: LifecyclePolicy
     /// How the SPI controller divides its clock (the board's).
     public var spiClock: SPIClockModel
@@ -43,19 +47,31 @@ public struct ServiceConfiguration: Sendable {
 
 /// One output and how to drive it; `line` is where the file defines it.
 public struct OutputConfiguration: Sendable {
+    /// The device an output drives.
     public enum Device: Sendable {
+        /// WS2812s on an SPI bus.
         case ws2812(bus: String, count: Int, layout: LEDLayout, encoding: WS2812Encoding, speedHz: UInt32?, order: ColourOrder)
+        /// APA102s on an SPI bus.
         case apa102(bus: String, count: Int, layout: LEDLayout)
+        /// APA102s bit-banged on two GPIO lines.
         case apa102GPIO(chip: String, data: UInt32, clock: UInt32, count: Int)
+        /// WS2812s behind the Pi 5's `/dev/leds0`.
         case leds0(path: String, count: Int, layout: LEDLayout, rgbw: Bool)
+        /// An OLED display.
         case oled(link: DisplayLink, configuration: OLEDConfiguration, ring: Bool)
+        /// Plain LEDs on GPIO lines.
         case gpioLEDs(chip: String, lines: [UInt32], activeLow: Bool)
     }
 
+    /// The output's name.
     public var name: String
+    /// Where the file defines it.
     public var line: Int
+    /// The device it drives.
     public var device: Device
+    /// How an LED chain's light becomes drive levels.
     public var pipeline: ColourPipeline
+    /// At most how often it draws (nil: the device's own rate).
     public var framesPerSecond: Double?
     /// The HAT preset it came from, if any (for messages).
     public var hat: String?
@@ -70,7 +86,9 @@ public struct OutputConfiguration: Sendable {
 /// How a display is connected: its I2C bus (the address is the module's), or its SPI bus with the
 /// D/C line; either with its reset line, where the module brings RES# out, on a GPIO chip.
 public enum DisplayLink: Sendable, Equatable {
+    /// On an I2C bus, its reset line (if any) on `chip`.
     case i2c(bus: String, chip: String, reset: UInt32?)
+    /// On an SPI bus, its D/C and reset lines on `chip`.
     case spi(bus: String, chip: String, dataCommand: UInt32, reset: UInt32?, speedHz: UInt32)
 
     /// The bus, as the file names it (after `header` is resolved).
@@ -91,11 +109,17 @@ public enum DisplayLink: Sendable, Equatable {
 
 /// A push button on a GPIO line.
 public struct ButtonConfiguration: Sendable {
+    /// The GPIO chip (by label, name or path).
     public var chip: String
+    /// The button's line.
     public var line: UInt32
+    /// Whether a pressed button reads low.
     public var activeLow: Bool
+    /// The line's pull.
     public var bias: GPIOBias
+    /// How long a long press is held, in seconds.
     public var longPress: Double
+    /// Where the file defines it.
     public var fileLine: Int
     /// The HAT preset it came from, if any (for messages).
     public var hat: String?
@@ -103,11 +127,16 @@ public struct ButtonConfiguration: Sendable {
 
 /// A mistake in a configuration file: where, which key, what is wrong and how to fix it.
 public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    /// The file.
     public let file: String
+    /// The line, when one is to blame.
     public let line: Int?
+    /// The key, when one is to blame.
     public let key: String?
+    /// What is wrong and how to fix it.
     public let message: String
 
+    /// A mistake in `file`, at `line` and `key` where known.
     public init(file: String, line: Int?, key: String?, _ message: String) {
         self.file = file
         self.line = line

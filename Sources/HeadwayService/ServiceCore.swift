@@ -7,9 +7,12 @@ public typealias ConnectionID = Int
 /// Who sent a request: the connection, and the process at its other end as the kernel vouches for
 /// it (nil credentials: the service itself, or a transport without them).
 public struct Peer: Sendable, Equatable {
+    /// The connection it came on.
     public var connection: ConnectionID
+    /// The process at its other end, as the kernel vouches for it.
     public var credentials: PeerCredentials?
 
+    /// A peer of each fact given.
     public init(connection: ConnectionID, credentials: PeerCredentials?) {
         self.connection = connection
         self.credentials = credentials
@@ -25,24 +28,32 @@ public protocol LineHandler: AnyObject {
 
 /// What a configuration's devices became: the outputs to draw on and the buttons to read.
 public struct ServiceDevices {
+    /// The outputs drawn on.
     public var outputs: [ServiceOutput]
+    /// The buttons read.
     public var buttons: [ButtonMonitor]
 
+    /// Devices of each kind given.
     public init(outputs: [ServiceOutput], buttons: [ButtonMonitor]) {
         self.outputs = outputs
         self.buttons = buttons
     }
 
+    /// No devices.
     public static var none: ServiceDevices { ServiceDevices(outputs: [], buttons: []) }
 }
 
 /// How the service behaves, from its configuration: timings, look, which job a single-job output
 /// shows.
 public struct ServiceSettings: Sendable {
+    /// The timings of every job's phases.
     public var policy: LifecyclePolicy
+    /// The colours and brightness.
     public var appearance: Appearance
+    /// Which job a single-job output shows.
     public var focus: Focus
 
+    /// Settings of each value given.
     public init(policy: LifecyclePolicy = .standard, appearance: Appearance = .standard, focus: Focus = .urgent) {
         self.policy = policy
         self.appearance = appearance
@@ -59,9 +70,13 @@ public final class ServiceCore: LineHandler {
     /// Processes watched at once (each holds a descriptor).
     public static let processLimit = 1024
 
+    /// The jobs.
     public internal(set) var registry: JobRegistry
+    /// What it draws on and reads.
     public internal(set) var devices: ServiceDevices
+    /// How it behaves.
     public private(set) var settings: ServiceSettings
+    /// The clock every job and frame reads.
     public let clock: any ProgressClock
     /// Seconds since 1970 (UTC), for countdowns `until` a time of day.
     let wallClock: @Sendable () -> Double
@@ -85,6 +100,7 @@ public final class ServiceCore: LineHandler {
     /// measuring update-to-glass latency in the simulator; the daemon does not pay for it.
     public var recordsFrames = false
 
+    /// A core drawing on `devices`; the wall clock and local time are injected for tests.
     public init(
         devices: ServiceDevices, settings: ServiceSettings = ServiceSettings(), clock: any ProgressClock,
         wallClock: (@Sendable () -> Double)? = nil, localTime: (@Sendable (Double) -> LocalTime)? = nil, durations: DurationStore? = nil,
@@ -100,6 +116,7 @@ public final class ServiceCore: LineHandler {
         self.durations = durations ?? DurationStore(folder: nil, logger: logger)
     }
 
+    /// The outputs drawn on.
     public var outputs: [ServiceOutput] { devices.outputs }
 
     /// Takes new devices and settings (a reload); jobs, subscribers and watched processes stay. New

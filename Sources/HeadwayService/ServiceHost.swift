@@ -9,9 +9,11 @@ import HeadwayProtocol
 /// A reload keeps every job and every client. A configuration that fails to load or whose devices
 /// fail to open is reported (log and `systemctl status`) and the one in force stays.
 public final class ServiceHost {
+    /// What the host is told by its program's options.
     public struct Settings {
         /// The program's name, for logs.
         public var name: String
+        /// Where the socket is.
         public var socketPath: String
         /// The group that may use the socket, overriding the configuration's `socket-group`.
         public var socketGroup: String?
@@ -23,6 +25,7 @@ public final class ServiceHost {
         /// closed.
         public var hangUpStops: Bool
 
+        /// Settings of each value given.
         public init(name: String, socketPath: String, socketGroup: String? = nil, persist: Bool = false, stateDirectory: String? = nil, hangUpStops: Bool = false) {
             self.name = name
             self.socketPath = socketPath
@@ -33,10 +36,14 @@ public final class ServiceHost {
         }
     }
 
+    /// Reads the configuration (again, on a reload).
     public typealias Loader = () throws(ConfigurationError) -> ServiceConfiguration
+    /// Opens a configuration's devices.
     public typealias Opener = (ServiceConfiguration) throws(ConfigurationError) -> ServiceDevices
 
+    /// What the program's options said.
     public let settings: Settings
+    /// The clock the core reads.
     public let clock: any ProgressClock
     private let logger: ServiceLogger
     private let load: Loader
@@ -52,6 +59,7 @@ public final class ServiceHost {
     public var makeUnitSource: (any ProgressClock) -> any UnitSource = { SystemdUnits(clock: $0) }
     private var unitSource: (any UnitSource)?
 
+    /// A host that loads with `load` and opens with `open`, logging to `logger`.
     public init(settings: Settings, clock: any ProgressClock = MonotonicClock(), logger: ServiceLogger, load: @escaping Loader, open: @escaping Opener) {
         self.settings = settings
         self.clock = clock

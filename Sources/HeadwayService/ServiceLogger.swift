@@ -12,11 +12,23 @@ import HeadwayProtocol
 public struct ServiceLogger: Sendable {
     /// syslog's levels, numbered as sd-daemon(3) prefixes number them.
     public enum Level: Int, Sendable, Comparable {
-        case critical = 2, error = 3, warning = 4, notice = 5, info = 6, debug = 7
+        /// A failure the service cannot go on from.
+        case critical = 2
+        /// Something failed (an output, a reload).
+        case error = 3
+        /// Something is wrong but the service goes on.
+        case warning = 4
+        /// Worth knowing: a start, a reload.
+        case notice = 5
+        /// What the service does.
+        case info = 6
+        /// Detail for finding a fault.
+        case debug = 7
 
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue > rhs.rawValue }
     }
 
+    /// The program's name, before each line.
     public let label: String
     /// Messages less severe than this are dropped.
     public var minimumLevel: Level
@@ -37,21 +49,29 @@ public struct ServiceLogger: Sendable {
         }
     }
 
+    /// One log line: syslog's `<N>` prefix for the journal, else the label and the level.
     public static func line(label: String, level: Level, text: String, journal: Bool) -> String {
         if journal { return "<\(level.rawValue)>\(text)\n" }
         let prefix = level == .info || level == .notice ? "" : "\(level): "
         return "\(label): \(prefix)\(text)\n"
     }
 
+    /// Logs `message` at `level` (made safe for a terminal) unless it is below ``minimumLevel``.
     public func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard level >= minimumLevel else { return }
         write(level, DisplayText.sanitised(message()))
     }
 
+    /// Logs at ``Level/debug``.
     public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+    /// Logs at ``Level/info``.
     public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    /// Logs at ``Level/notice``.
     public func notice(_ message: @autoclosure () -> String) { log(.notice, message()) }
+    /// Logs at ``Level/warning``.
     public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    /// Logs at ``Level/error``.
     public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+    /// Logs at ``Level/critical``.
     public func critical(_ message: @autoclosure () -> String) { log(.critical, message()) }
 }

@@ -3,13 +3,19 @@ import Headway
 /// One output of the service: what it is, at most how often it draws, and what it last failed with.
 /// Owned by the service's loop (not shared between threads).
 public final class ServiceOutput {
+    /// What the output is.
     public enum Medium {
+        /// An LED chain.
         case leds(LEDOutput)
+        /// A display.
         case display(DisplayOutput)
+        /// Plain GPIO LEDs.
         case lights(LightsOutput)
     }
 
+    /// Its name.
     public let name: String
+    /// What it is.
     public let medium: Medium
     /// The output's useful rate: more frames than this are not drawn.
     public let framesPerSecond: Double
@@ -33,6 +39,8 @@ public final class ServiceOutput {
     /// Whether its last frame was that countdown.
     var showedCountdown = false
 
+    /// An output called `name` drawing at most `framesPerSecond`, counting down to `countdown`'s
+    /// next elapse while idle.
     public init(
         name: String, medium: Medium, framesPerSecond: Double, quietHours: QuietHours? = nil, care: OutputCare = .off, countdown: TimerCountdown? = nil
     ) {

@@ -10,15 +10,20 @@ import HeadwayProtocol
 /// the systemd watchdog get their turn. A connection is read from again only once what was read
 /// from it is answered and its replies are being taken (back-pressure both ways: neither its input
 /// nor its output grows without bound), and one silent for ``Limits/idleTimeout`` without following
-/// any job is closed. At most ``connectionLimit`` clients are connected; one more is told so and closed.
+/// any job is closed. At most ``Limits/connectionLimit`` clients are connected; one more is told so and closed.
 /// When the process runs out of file descriptors, accepting pauses briefly instead of spinning.
 public final class ServiceServer {
+    /// The limits of docs/protocol.md.
     public enum Limits {
+        /// Clients connected at once.
         public static let connectionLimit = 128
+        /// Bytes read from one connection in one round of the loop.
         public static let readChunk = 64 * 1024
+        /// Lines answered for one connection in one round.
         public static let linesPerRound = 256
         /// Unsent replies beyond which a connection is not read from.
         public static let backlogLimit = 256 * 1024
+        /// How long a connection following no job may stay silent, in seconds.
         public static let idleTimeout: Seconds = 60
     }
 
@@ -36,11 +41,16 @@ public final class ServiceServer {
     /// `ready` is called when it is ready for what is wanted, or its deadline has come. A source
     /// with no descriptor (-1) is called at its deadline only.
     public struct Source {
+        /// The descriptor.
         public let fd: Int32
+        /// What it is watched for.
         public let wanted: Readiness
+        /// When it is called even if not ready (nil: only when ready).
         public let deadline: Seconds?
+        /// Called when it is ready, or at its deadline.
         public let ready: () -> Void
 
+        /// A source of `fd` (-1: none) watched for `wanted`, handled by `ready`.
         public init(fd: Int32, wanted: Readiness = .readable, deadline: Seconds? = nil, ready: @escaping () -> Void) {
             self.fd = fd
             self.wanted = wanted
@@ -49,7 +59,9 @@ public final class ServiceServer {
         }
     }
 
+    /// What answers request lines.
     public var handler: LineHandler
+    /// The core it serves.
     public let core: ServiceCore
     private let listener: Int32
     private let logger: ServiceLogger
@@ -67,6 +79,7 @@ public final class ServiceServer {
     /// SIGHUP stops the service instead of reloading it (a service in a terminal that closed).
     public var hangUpStops = false
 
+    /// A server of `core` on the listening socket `listener`.
     public init(core: ServiceCore, listener: Int32, logger: ServiceLogger, handler: LineHandler? = nil) {
         self.core = core
         self.handler = handler ?? core

@@ -2,5 +2,6 @@
 /// mistake): printed as it is, without the usage text.
 public struct StartupFailure: Error, CustomStringConvertible {
     public let description: String
+    /// A failure saying `description`.
     public init(_ description: String) { self.description = description }
 }

@@ -4,6 +4,7 @@ import HeadwayProtocol
 /// say: systemd's `StateDirectory=` (`$STATE_DIRECTORY`), `/var/lib/NAME` for root, else
 /// `$XDG_STATE_HOME/NAME` or `~/.local/state/NAME`.
 public enum StateDirectory {
+    /// The state folder of a service called `name`, nil when nothing says where.
     public static func standard(for name: String) -> String? {
         if let systemd = SystemIO.environment("STATE_DIRECTORY") { return systemd.split(separator: ":").first.map(String.init) }
         if Platform.userID == 0 { return "/var/lib/\(name)" }

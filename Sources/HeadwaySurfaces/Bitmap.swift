@@ -5,11 +5,14 @@
 /// bytes without repacking, and a diff compares whole bytes. A bitmap is only a picture: what a
 /// display already shows, and so what needs sending, is its driver's business.
 public struct Bitmap: Sendable, Equatable {
+    /// The picture's width in pixels.
     public let width: Int
+    /// The picture's height in pixels.
     public let height: Int
     /// `pages × width` bytes: byte `page * width + x` holds rows `8·page … 8·page+7` of column `x`.
     public private(set) var bytes: [UInt8]
 
+    /// A blank picture of `width` × `height` pixels (both above 0).
     public init(width: Int, height: Int) {
         precondition(width > 0 && height > 0, "a bitmap needs a positive size")
         self.width = width
@@ -17,7 +20,9 @@ public struct Bitmap: Sendable, Equatable {
         bytes = Array(repeating: 0, count: width * ((height + 7) / 8))
     }
 
+    /// How many 8-row bands the picture has.
     public var pages: Int { (height + 7) / 8 }
+    /// The whole picture as a rectangle.
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
 
     /// Whether no pixel is lit.

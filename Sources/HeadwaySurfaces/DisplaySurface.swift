@@ -3,8 +3,11 @@
 /// and the surface keeps what it can (a bitmap lights any level above 0), so one drawing serves
 /// every display and the surface decides the depth.
 public protocol DisplaySurface: Sendable, Equatable {
+    /// A blank picture of `width` × `height` pixels (both above 0).
     init(width: Int, height: Int)
+    /// The picture's width in pixels.
     var width: Int { get }
+    /// The picture's height in pixels.
     var height: Int { get }
     /// The brightest level: 1 on a bitmap, 15 on a greymap.
     static var maxLevel: UInt8 { get }
@@ -18,6 +21,7 @@ public protocol DisplaySurface: Sendable, Equatable {
     mutating func setColumn(_ x: Int, from y: Int, bits: UInt64, level: UInt8)
     /// Turns every pixel off.
     mutating func clear()
+    /// Whether no pixel is lit.
     var isBlank: Bool { get }
 }
 

@@ -4,7 +4,9 @@
 /// two pixels a byte, the left pixel of each pair in the low nibble. A driver can then send rows
 /// without repacking, and a diff compares whole bytes. Like ``Bitmap``, it is only a picture.
 public struct Greymap: Sendable, Equatable {
+    /// The picture's width in pixels.
     public let width: Int
+    /// The picture's height in pixels.
     public let height: Int
     /// `height × bytesPerRow` bytes: byte `y * bytesPerRow + x / 2` holds pixels `x & ~1` (bits 3…0)
     /// and `x | 1` (bits 7…4) of row `y`.
@@ -16,6 +18,7 @@ public struct Greymap: Sendable, Equatable {
     /// The brightest level.
     public static var maxLevel: UInt8 { 15 }
 
+    /// A blank picture of `width` × `height` pixels (both above 0).
     public init(width: Int, height: Int) {
         precondition(width > 0 && height > 0, "a greymap needs a positive size")
         self.width = width
@@ -31,7 +34,9 @@ public struct Greymap: Sendable, Equatable {
         }
     }
 
+    /// Bytes in one row: two pixels a byte.
     @inlinable public var bytesPerRow: Int { (width + 1) / 2 }
+    /// The whole picture as a rectangle.
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
 
     /// Whether every pixel is off.

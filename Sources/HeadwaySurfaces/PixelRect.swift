@@ -1,10 +1,15 @@
 /// A rectangle of pixels: `x..<x+width` by `y..<y+height`.
 public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
+    /// The left column.
     public var x: Int
+    /// The top row.
     public var y: Int
+    /// Its width in pixels.
     public var width: Int
+    /// Its height in pixels.
     public var height: Int
 
+    /// The rectangle of `width` × `height` pixels from (`x`, `y`).
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
@@ -12,8 +17,11 @@ public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
         self.height = height
     }
 
+    /// The column just right of it.
     public var maxX: Int { x + width }
+    /// The row just below it.
     public var maxY: Int { y + height }
+    /// Whether it holds no pixel.
     public var isEmpty: Bool { width <= 0 || height <= 0 }
 
     /// The smallest rectangle holding both.

@@ -25,6 +25,7 @@ public struct AptFormat: ToolFormat {
         "install", "upgrade", "dist-upgrade", "full-upgrade", "remove", "purge", "autoremove", "autopurge", "reinstall", "update", "download", "build-dep", "source",
     ]
 
+    /// The format for the command in `context`.
     public init(_ context: ToolContext) {
         let arguments = context.toolArguments
         let command = ToolArguments.subcommand(arguments, valued: ["-o", "--option", "-c", "--config-file", "-t", "--target-release", "-a", "--host-architecture"])

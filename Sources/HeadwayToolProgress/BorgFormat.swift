@@ -26,6 +26,7 @@ public struct BorgFormat: ToolFormat {
     static let borgValued: Set<String> = ["--remote-path", "--rsh", "--lock-wait", "--umask", "--upload-ratelimit", "--upload-buffer", "--debug-topic"]
     static let borgmaticValued: Set<String> = ["-c", "--config", "-v", "--verbosity", "--syslog-verbosity", "--log-file", "--log-file-verbosity", "--monitoring-verbosity", "--override"]
 
+    /// The format for the command in `context`: borg itself, or borgmatic running it.
     public init(_ context: ToolContext, borgmatic: Bool) {
         tool = borgmatic ? "borgmatic" : "borg"
         let arguments = context.toolArguments

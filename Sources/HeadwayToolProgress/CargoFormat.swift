@@ -17,6 +17,7 @@ public struct CargoFormat: ToolFormat {
     nonisolated(unsafe) static let barPattern = /\s*(\w+) \[[=> ]*\] (\d+)\/(\d+)(?:: ?(.*))?/
     nonisolated(unsafe) static let barStartPattern = /\s*\w+ \[/
 
+    /// The format for the command in `context`.
     public init(_ context: ToolContext) {
         let quiet = ToolArguments.contains(context.toolArguments, ["--quiet"], letters: "q") || context.environment("CARGO_TERM_QUIET") == "true"
         asked = context.toolIndex != nil && !quiet && context.environment("CARGO_TERM_PROGRESS_WHEN") == nil

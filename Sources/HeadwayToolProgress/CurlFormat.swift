@@ -9,6 +9,7 @@ public struct CurlFormat: ToolFormat {
     // The patterns, compiled once (ToolFormat.swift says why they may be shared).
     nonisolated(unsafe) static let barPattern = /^#*\s+(\d+(?:\.\d)?)%$/
 
+    /// The format for the command in `context`.
     public init(_ context: ToolContext) {}
 
     public func invocation(_ context: ToolContext) -> ToolInvocation { ToolInvocation(arguments: context.arguments) }

@@ -13,6 +13,7 @@ public struct DDFormat: ToolFormat {
     let asked: Bool
     let total: Double?
 
+    /// The format for the command in `context`.
     public init(_ context: ToolContext) {
         let operands = context.toolArguments
         asked = context.toolIndex != nil && !operands.contains { $0.hasPrefix("status=") }

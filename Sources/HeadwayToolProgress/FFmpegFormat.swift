@@ -16,6 +16,7 @@ public struct FFmpegFormat: ToolFormat {
     var total: Double?
     let totalGiven: Bool
 
+    /// The format for the command in `context`.
     public init(_ context: ToolContext) {
         let arguments = context.toolArguments
         usesDescriptor = context.toolIndex != nil && !ToolArguments.contains(arguments, ["-progress"])

@@ -12,6 +12,7 @@ public struct LineProgressParser {
 
     /// A pattern that cannot be used, with what to do about it.
     public struct PatternError: Error, Sendable {
+        /// What is wrong with the pattern, and how to fix it.
         public let message: String
     }
 
@@ -20,6 +21,8 @@ public struct LineProgressParser {
 
     private init() { custom = nil }
 
+    /// The built-in forms, and `pattern` (a regular expression with the value and the total as its
+    /// capture groups) when given.
     public init(pattern: String?) throws(PatternError) {
         guard let pattern else {
             custom = nil
@@ -77,6 +80,7 @@ public struct LineProgressParser {
 public struct GenericFormat: ToolFormat {
     let parser: LineProgressParser
 
+    /// The format reading lines with `parser`.
     public init(parser: LineProgressParser) { self.parser = parser }
 
     public func invocation(_ context: ToolContext) -> ToolInvocation { ToolInvocation(arguments: context.arguments) }

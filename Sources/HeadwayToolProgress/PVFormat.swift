@@ -9,6 +9,7 @@ public struct PVFormat: ToolFormat {
     let percent: Bool
     let total: Double?
 
+    /// The format for the command in `context`.
     public init(_ context: ToolContext) {
         let arguments = context.toolArguments
         let numeric = ToolArguments.contains(arguments, ["--numeric"], letters: "n")

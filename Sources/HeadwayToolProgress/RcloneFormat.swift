@@ -19,6 +19,7 @@ public struct RcloneFormat: ToolFormat {
     let json: Bool
     let step: String
 
+    /// The format for the command in `context`.
     public init(_ context: ToolContext) {
         let arguments = context.toolArguments
         json = ToolArguments.contains(arguments, ["--use-json-log"])

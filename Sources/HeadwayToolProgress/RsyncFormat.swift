@@ -18,6 +18,7 @@ public struct RsyncFormat: ToolFormat {
     let perFile: Bool
     var listComplete: Bool
 
+    /// The format for the command in `context`.
     public init(_ context: ToolContext) {
         let arguments = context.toolArguments
         perFile = ToolArguments.contains(arguments, ["--progress"], letters: "P") && !Self.progress2(arguments)

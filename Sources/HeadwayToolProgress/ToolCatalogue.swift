@@ -1,17 +1,22 @@
 /// The tools whose progress Headway reads, by the names `--format` takes and the programs that
 /// start them.
 public enum ToolCatalogue {
+    /// One format: its name and the programs it reads.
     public struct Kind: Sendable {
+        /// The name `--format` takes.
         public let name: String
+        /// The programs it is chosen for by name.
         public let programs: [String]
         let make: @Sendable (ToolContext) -> any ToolFormat
     }
 
     /// `--format NAME` names no known format.
     public struct UnknownFormat: Error, Sendable {
+        /// The name given, and the formats there are.
         public let message: String
     }
 
+    /// Every format, by its name.
     public static let kinds: [Kind] = [
         Kind(name: "restic", programs: ["restic"]) { ResticFormat($0) },
         Kind(name: "borg", programs: ["borg", "borg1", "borgbackup"]) { BorgFormat($0, borgmatic: false) },

@@ -1,6 +1,9 @@
 /// Where a line of a tool's output came from.
 public enum ToolStream: Sendable, Hashable {
-    case output, errors
+    /// Its standard output.
+    case output
+    /// Its standard error.
+    case errors
     /// A descriptor of its own that the tool writes machine-readable progress to (ffmpeg's
     /// `-progress pipe:N`, apt's `APT::Status-Fd`): read, never shown.
     case progress
@@ -10,14 +13,25 @@ public enum ToolStream: Sendable, Hashable {
 public struct ToolLine: Sendable, Equatable {
     /// How a line ended: a line feed, a carriage return (a meter redrawn in place), or not at all
     /// (the stream ended).
-    public enum End: Sendable, Equatable { case newline, carriageReturn, none }
+    public enum End: Sendable, Equatable {
+        /// A line feed.
+        case newline
+        /// A carriage return: a meter redrawn in place.
+        case carriageReturn
+        /// None: the stream ended.
+        case none
+    }
 
+    /// The line's text.
     public var text: String
+    /// Where it came from.
     public var stream: ToolStream
+    /// How it ended.
     public var end: End
     /// How the line before it on the same stream ended (`.none` for the first).
     public var previous: End
 
+    /// A line of `text` from `stream`.
     public init(_ text: String, stream: ToolStream, end: End = .newline, previous: End = .newline) {
         self.text = text
         self.stream = stream
@@ -30,12 +44,14 @@ public struct ToolLine: Sendable, Equatable {
 public struct ToolReport: Sendable, Equatable {
     /// Done so far, of `total`; nil while the tool does not know its total (indeterminate).
     public var value: Double?
+    /// The total, in the tool's units.
     public var total: Double?
     /// The tool's own estimate of the seconds remaining.
     public var eta: Double?
     /// The step, named as the tool names it: "restic: scanning", "apt: unpacking nginx".
     public var label: String?
 
+    /// A report of each member given.
     public init(value: Double? = nil, total: Double? = nil, eta: Double? = nil, label: String? = nil) {
         self.value = value
         self.total = total
@@ -46,6 +62,7 @@ public struct ToolReport: Sendable, Equatable {
 
 /// What a format made of one line.
 public struct ToolReading: Sendable, Equatable {
+    /// How far the tool is, when the line said.
     public var report: ToolReport?
     /// The line is the progress meter Headway asked the tool for: it is not shown.
     public var withheld = false
@@ -55,6 +72,7 @@ public struct ToolReading: Sendable, Equatable {
     /// What could not be read, for the one warning.
     public var problem: String?
 
+    /// A reading of each member given.
     public init(report: ToolReport? = nil, withheld: Bool = false, restored: String? = nil, problem: String? = nil) {
         self.report = report
         self.withheld = withheld
@@ -62,6 +80,7 @@ public struct ToolReading: Sendable, Equatable {
         self.problem = problem
     }
 
+    /// The line said nothing of progress.
     public static let nothing = ToolReading()
 }
 
@@ -79,6 +98,7 @@ public struct ToolInvocation: Sendable, Equatable {
     /// What Headway could not ask for, said once (a tool that is not on the command line).
     public var note: String?
 
+    /// An invocation of `arguments` with `environment` added.
     public init(arguments: [String], environment: [(String, String)] = [], usesDescriptor: Bool = false, withholds: Set<ToolStream> = [], note: String? = nil) {
         self.arguments = arguments
         self.environment = environment
@@ -110,6 +130,7 @@ public struct ToolContext: Sendable {
     /// The descriptor number the tool writes its progress to, when the format uses one.
     public var descriptor: Int32
 
+    /// What `headway run` knows of the command in `arguments` (the tool at `toolIndex`).
     public init(
         arguments: [String], toolIndex: Int? = nil, size: Double? = nil, total: Double? = nil,
         environment: @escaping @Sendable (String) -> String? = { _ in nil }, fileSize: @escaping @Sendable (String) -> Double? = { _ in nil }, descriptor: Int32 = 3

@@ -1,7 +1,12 @@
 /// Numbers as tools print them: sizes with units, clock times, percentages.
 public enum ToolNumbers {
     /// How a tool rounded a figure it printed.
-    public enum Rounding { case nearest, down }
+    public enum Rounding {
+        /// To the nearest unit.
+        case nearest
+        /// Down.
+        case down
+    }
 
     /// A size such as `7.629 MiB`, `909.250 KiB`, `0 B`, `7.63 MB`, `2929k`, `1.1M` or
     /// `195.312Ki`, in bytes: the lowest number of bytes the text can stand for, so that a value

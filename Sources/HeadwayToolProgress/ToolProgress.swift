@@ -9,23 +9,29 @@ public struct ToolProgress {
     public struct Update: Sendable, Equatable {
         /// Done so far of `total`; both nil while the job is indeterminate (then only the label).
         public var value: Double?
+        /// The total, in the tool's units.
         public var total: Double?
         /// The tool's own estimate of the seconds remaining.
         public var eta: Double?
+        /// The step, as the tool names it.
         public var label: String?
     }
 
     /// What came of some bytes of output: the bytes to pass on (the output less the meter
     /// Headway asked for) and the updates, oldest first.
     public struct Result: Sendable, Equatable {
+        /// The output to pass on.
         public var passed: [UInt8] = []
+        /// What to send, oldest first.
         public var updates: [Update] = []
     }
 
     /// The longest line read: a longer one passes through unread, costing no more memory.
     public static let maxLineBytes = 65536
 
+    /// The format's name.
     public let name: String
+    /// How the command is started.
     public let invocation: ToolInvocation
     private var format: any ToolFormat
     private var streams: [ToolStream: LineState] = [:]

@@ -15,6 +15,7 @@ public struct WgetFormat: ToolFormat {
 
     var length: Double?
 
+    /// The format for the command in `context`.
     public init(_ context: ToolContext) {}
 
     public func invocation(_ context: ToolContext) -> ToolInvocation { ToolInvocation(arguments: context.arguments) }

@@ -7,7 +7,8 @@ import HeadwaySimulator
 // `headway-bench frames CONTROLLER COUNT` only renders, diffs and encodes COUNT frames of the bar
 // screen on CONTROLLER's first module (ssd1306: 128x64, ssd1327: 128x128 in grey), for
 // Scripts/bench-callgrind to count instructions per frame. `headway-bench peers` compares bytes on
-// the wire with peers; `headway-bench shift` measures what moving the picture costs.
+// the wire with peers; `headway-bench shift` measures what moving the picture costs;
+// `headway-bench client SOCKET` what reporting from Swift through HeadwayClient costs.
 
 /// Plays the demo job at 30 frames a second of simulated time on `display` (whose bus, if any,
 /// runs on `clock`); `frameDrawn` follows each frame.
@@ -204,6 +205,9 @@ case "peers":
     try PeerComparison.report()
 case "shift":
     try ShiftCost.report()
+case "client":
+    guard arguments.count == 2 else { fatalError("usage: headway-bench client SOCKET (a headway-sim serve listening there)") }
+    try await ClientCost.report(socket: arguments.last!)
 default:
     try printReport()
 }

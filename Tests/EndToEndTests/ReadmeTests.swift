@@ -23,7 +23,7 @@ struct ReadmeTests {
                 current = nil
             } else { current?.append(line) }
         }
-        #expect(snippets.count == 4)
+        #expect(snippets.count == 6)
         let source = try String(contentsOf: Self.root.appendingPathComponent("examples/swift-package/Sources/ReadmeExamples/Snippets.swift"), encoding: .utf8)
         var regions: [[String]] = []
         current = nil

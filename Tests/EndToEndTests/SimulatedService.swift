@@ -26,13 +26,15 @@ final class SimulatedService {
     }
 
     /// The simulator rig with fast timings from a configuration file in the test's folder.
-    convenience init(grace: Double = 0.3, stallAfter: Double = 1.5, linger: Double = 5, loseAfter: Double = 30, extra: String = "", environment: [String: String] = [:], arguments: [String] = [], launcher: [String] = []) throws {
+    /// `socket`: where it listens (default: in its own folder), for a test that restarts a service
+    /// where its clients look.
+    convenience init(grace: Double = 0.3, stallAfter: Double = 1.5, linger: Double = 5, loseAfter: Double = 30, extra: String = "", environment: [String: String] = [:], arguments: [String] = [], launcher: [String] = [], socket: String? = nil) throws {
         let folder = EndToEnd.HeadwaySimTests.temporaryFolder()
         let config = folder.appendingPathComponent("rig.yaml")
         // Learned durations go to the test's own folder, never to the user's state folder.
         let state = "state-directory: \(folder.appendingPathComponent("state").path)\n"
         try Self.configuration(grace: grace, stallAfter: stallAfter, linger: linger, loseAfter: loseAfter, extra: state + extra).write(to: config, atomically: true, encoding: .utf8)
-        try self.init(folder: folder, command: launcher + [Binaries.url("headway-sim").path, "serve", "--headless", "--config", config.path] + arguments, environment: environment)
+        try self.init(folder: folder, command: launcher + [Binaries.url("headway-sim").path, "serve", "--headless", "--config", config.path] + arguments, environment: environment, socketPath: socket)
     }
 
     /// `headway-sim serve --headless --config` with a configuration of the test's own (`yaml`).
@@ -55,9 +57,9 @@ final class SimulatedService {
         return try SimulatedService(folder: folder, command: ["/usr/bin/env", "headway-sim", "serve", "--headless"] + arguments, environment: environment, directory: folder)
     }
 
-    private init(folder: URL, command: [String], environment: [String: String], directory: URL? = nil) throws {
+    private init(folder: URL, command: [String], environment: [String: String], directory: URL? = nil, socketPath: String? = nil) throws {
         self.folder = folder
-        socket = folder.appendingPathComponent("headway.sock").path
+        socket = socketPath ?? folder.appendingPathComponent("headway.sock").path
         config = folder.appendingPathComponent("rig.yaml")
         log = folder.appendingPathComponent("service.log")
         process.executableURL = URL(fileURLWithPath: command[0])

@@ -2,7 +2,8 @@
 import PackageDescription
 
 // A package of someone else's, using Headway's library products as README shows them. Built and
-// run by Scripts/test-examples; README's Swift snippets are checked against Sources/ (ReadmeTests).
+// run by Scripts/test-examples (`ReadmeExamples copy SOURCE TARGET` against a headway-sim serve,
+// and with no service); README's Swift snippets are checked against Sources/ (ReadmeTests).
 let package = Package(
     name: "ReadmeExamples",
     dependencies: [.package(name: "Headway", path: "../..")],
@@ -13,6 +14,8 @@ let package = Package(
                 .product(name: "Headway", package: "Headway"),
                 .product(name: "HeadwayLinux", package: "Headway"),
                 .product(name: "HeadwaySimulator", package: "Headway"),
+                .product(name: "HeadwayClient", package: "Headway"),
+                .product(name: "HeadwayFoundation", package: "Headway"),
             ]
         )
     ],

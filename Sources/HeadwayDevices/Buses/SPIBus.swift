@@ -1,9 +1,13 @@
 /// How a transfer is clocked: SPI mode (clock polarity and phase), word size and requested speed.
 public struct SPISettings: Sendable, Equatable {
+    /// The SPI mode, 0…3: clock polarity and phase.
     public var mode: UInt8
+    /// Bits in a word (8).
     public var bitsPerWord: UInt8
+    /// The speed asked for, in Hz (the controller may give less: ``SPIClockModel``).
     public var speedHz: UInt32
 
+    /// Settings for transfers at `speedHz` in `mode`.
     public init(mode: UInt8 = 0, bitsPerWord: UInt8 = 8, speedHz: UInt32) {
         self.mode = mode
         self.bitsPerWord = bitsPerWord
@@ -37,7 +41,9 @@ public enum SPIClockModel: Sendable, Equatable, CustomStringConvertible {
     /// on Pi 0–3, 500 MHz on Pi 4 with `core_freq=500`).
     case evenDivisor(sourceHz: UInt32)
 
+    /// The Pi 0–3: a 250 MHz core clock divided by an even number.
     public static let raspberryPi3 = SPIClockModel.evenDivisor(sourceHz: 250_000_000)
+    /// The Pi 4 with `core_freq=500`: a 500 MHz core clock divided by an even number.
     public static let raspberryPi4 = SPIClockModel.evenDivisor(sourceHz: 500_000_000)
 
     /// The clock the controller produces when asked for `requested` Hz.

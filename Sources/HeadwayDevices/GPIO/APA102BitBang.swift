@@ -4,6 +4,7 @@ import HeadwaySurfaces
 /// and 24). Each bit is put on the data line with the clock low, then latched by raising the clock;
 /// every change is one call that sets both lines together.
 public final class APA102BitBang: LEDChainDevice {
+    /// What each frame's bytes are.
     public let encoder: APA102Encoder
     private let lines: any GPIOOutputLines
 

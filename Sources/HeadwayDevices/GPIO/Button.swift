@@ -15,7 +15,9 @@ public enum ButtonEvent: Sendable, Equatable {
 /// released within ``longPress`` seconds is a short press; one held that long is a long press,
 /// reported at that moment (and its release reports nothing).
 public struct ButtonDebouncer: Sendable {
+    /// How long a level must stay put to count, in seconds (contacts bounce for a few ms).
     public var debounce: Seconds
+    /// How long a press must be held to be a long press, in seconds.
     public var longPress: Seconds
 
     private var stable = false
@@ -23,6 +25,7 @@ public struct ButtonDebouncer: Sendable {
     private var pressedAt: Seconds?
     private var longReported = false
 
+    /// A debouncer with the given timings.
     public init(debounce: Seconds = 0.03, longPress: Seconds = 1.5) {
         self.debounce = debounce
         self.longPress = longPress
@@ -67,9 +70,15 @@ public final class ButtonMonitor: Sendable {
     private let clock: any ProgressClock
     private let debouncer: Mutex<ButtonDebouncer>
 
+    /// Watches the button on line `offset` of `chip`.
+    ///
     /// - Parameters:
+    ///   - chip: the GPIO chip the button is wired to.
+    ///   - offset: the line's number on that chip.
+    ///   - bias: the line's pull; a button to ground with the pull-up on (the usual wiring) is the default.
+    ///   - activeLow: whether a pressed button reads low (true for a button to ground).
     ///   - clock: the clock the line's edge timestamps are on (the kernel's monotonic clock on Linux).
-    ///   - activeLow, bias: a button to ground with the pull-up on (the usual wiring) is the default.
+    ///   - debouncer: turns the bouncing edges into short and long presses.
     public init(chip: any GPIOChip, offset: UInt32, bias: GPIOBias = .pullUp, activeLow: Bool = true, clock: any ProgressClock, debouncer: ButtonDebouncer = ButtonDebouncer()) throws(DeviceError) {
         line = try chip.requestInput(offset, bias: bias, activeLow: activeLow)
         self.clock = clock

@@ -8,8 +8,10 @@ public final class GPIOLEDs: LineLevelsDevice {
         lines = try chip.requestOutputs(offsets, activeLow: activeLow, initial: Array(repeating: false, count: offsets.count))
     }
 
+    /// How many LEDs.
     public var count: Int { lines.offsets.count }
 
+    /// Lights the LEDs whose value is true, all in one call.
     public func show(_ values: [Bool]) throws(DeviceError) {
         guard values.count == count else { throw DeviceError(.unsupported, "\(count) GPIO LEDs were given \(values.count) values") }
         try lines.set(values)

@@ -2,11 +2,24 @@ import HeadwaySurfaces
 
 /// The order in which an LED chip expects its colour channels on the wire.
 public enum ColourOrder: String, Sendable, Equatable, CaseIterable {
-    case rgb, rbg, grb, gbr, brg, bgr
+    /// Red, green, blue.
+    case rgb
+    /// Red, blue, green.
+    case rbg
+    /// Green, red, blue (WS2812B).
+    case grb
+    /// Green, blue, red.
+    case gbr
+    /// Blue, red, green.
+    case brg
+    /// Blue, green, red.
+    case bgr
     /// Four channels with white last (SK6812 RGBW: GRBW).
     case grbw, rgbw
 
+    /// Bytes per LED: 3, or 4 with white.
     public var channels: Int { hasWhite ? 4 : 3 }
+    /// Whether the chip has a white channel.
     public var hasWhite: Bool { self == .grbw || self == .rgbw }
 
     /// Appends `level`'s channel bytes in this order to `bytes`. For RGBW chips the common part of

@@ -6,9 +6,11 @@ import HeadwaySurfaces
 /// The overlay's own gamma curve applies unless it is loaded with `brightness=0`.
 public final class RP1LEDStrip: LEDChainDevice {
     public let count: Int
+    /// Whether the strip has a white channel (the overlay's `rgbw`).
     public let rgbw: Bool
     private let file: any LEDDeviceFile
 
+    /// A strip of `count` LEDs behind `file`.
     public init(file: any LEDDeviceFile, count: Int, rgbw: Bool = false) throws(DeviceError) {
         guard count > 0 else { throw DeviceError(.unsupported, "an LED strip needs at least one LED") }
         self.file = file
@@ -16,6 +18,7 @@ public final class RP1LEDStrip: LEDChainDevice {
         self.rgbw = rgbw
     }
 
+    /// The bytes the kernel driver takes for `levels`: four a pixel.
     public func encode(_ levels: [RGB8]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(levels.count * 4)

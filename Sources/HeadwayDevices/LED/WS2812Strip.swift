@@ -10,13 +10,18 @@ import Synchronization
 /// (the latch); a frame that does not fit the bus's buffer is refused — a WS2812 frame must never be
 /// split, since the gap between messages would latch half a frame.
 public final class WS2812Strip: LEDChainDevice {
+    /// How the chain is built and clocked.
     public struct Configuration: Sendable, Equatable {
+        /// How many LEDs the chain has.
         public var count: Int
+        /// The order of the chip's colour channels on the wire.
         public var order: ColourOrder
+        /// How LED bits become SPI bits.
         public var encoding: WS2812Encoding
         /// The speed to ask the controller for; the encoding's nominal speed by default.
         public var speedHz: UInt32
 
+        /// A chain of `count` LEDs; the speed defaults to the encoding's nominal one.
         public init(count: Int, order: ColourOrder = .grb, encoding: WS2812Encoding = .threeBit, speedHz: UInt32? = nil) {
             self.count = count
             self.order = order
@@ -31,6 +36,7 @@ public final class WS2812Strip: LEDChainDevice {
         public func frameBytes(atHz hz: UInt32) -> Int { 2 * resetBytes(atHz: hz) + count * order.channels * 8 * encoding.bitsPerLEDBit / 8 }
     }
 
+    /// How the chain is built and clocked.
     public let configuration: Configuration
     public let count: Int
     /// The clock the controller really runs at for this strip.
@@ -39,6 +45,8 @@ public final class WS2812Strip: LEDChainDevice {
     private let table: [[UInt8]]
     private let resetBytes: Int
 
+    /// A chain on `bus`, its clock checked against the datasheet's windows (refused, with a speed that
+    /// works, when the controller cannot meet them).
     public init(bus: any SPIBus, configuration: Configuration) throws(DeviceError) {
         guard configuration.count > 0 else { throw DeviceError(.unsupported, "a WS2812 chain needs at least one LED") }
         let encoding = configuration.encoding

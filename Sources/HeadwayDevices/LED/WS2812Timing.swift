@@ -3,11 +3,17 @@
 /// more than 280 µs of low, so Headway sends at least 300 µs of low before and after each frame.
 /// SK6812 parts are driven with the same timing.
 public enum WS2812Timing {
+    /// How long a 0 bit is high, in seconds.
     public static let zeroHigh = 0.25e-6...0.55e-6
+    /// How long a 0 bit is low.
     public static let zeroLow = 0.70e-6...1.00e-6
+    /// How long a 1 bit is high.
     public static let oneHigh = 0.65e-6...0.95e-6
+    /// How long a 1 bit is low.
     public static let oneLow = 0.30e-6...0.60e-6
+    /// How long a whole bit may take.
     public static let bitPeriod = 0.65e-6...1.85e-6
+    /// The low time sent before and after each frame.
     public static let resetSeconds = 300e-6
 }
 
@@ -21,6 +27,7 @@ public enum WS2812Encoding: String, Sendable, Equatable, CaseIterable {
     /// 8 SPI bits a bit (`11000000`, `11111000`) at 6.4 MHz: 24 bytes per RGB LED.
     case eightBit
 
+    /// SPI bits per LED bit.
     public var bitsPerLEDBit: Int {
         switch self {
         case .threeBit: 3

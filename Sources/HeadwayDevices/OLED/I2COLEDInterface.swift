@@ -6,11 +6,14 @@ public struct I2COLEDInterface: OLEDInterface {
     static let commandStream: UInt8 = 0x00
     static let dataStream: UInt8 = 0x40
 
+    /// The I2C bus the module is on.
     public let bus: any I2CBus
     /// The 7-bit address: 0x3C (SA0 low) or 0x3D.
     public let address: UInt8
+    /// The module's RES# line, when it brings one out.
     public let resetLine: OLEDResetLine?
 
+    /// A module at `address` on `bus`, with its reset line if it has one.
     public init(bus: any I2CBus, address: UInt8, reset: OLEDResetLine? = nil) {
         self.bus = bus
         self.address = address

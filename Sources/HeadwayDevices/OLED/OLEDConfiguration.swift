@@ -1,21 +1,32 @@
 /// How an OLED module is built and how it should be driven.
 public struct OLEDConfiguration: Sendable, Equatable {
+    /// The display's controller chip.
     public let controller: OLEDController
     /// The module: its glass and how the glass is wired to the controller.
     public let module: OLEDModule
     /// The 7-bit I2C address: 0x3C (SA0 low) or 0x3D (ignored on SPI).
     public var address: UInt8
+    /// How the module is mounted.
     public var rotation: OLEDRotation
     /// 0…255; the controller's contrast (segment current), Headway's brightness for displays.
     public var contrast: UInt8
+    /// Lit pixels for dark ones and back.
     public var inverted: Bool
     /// Modules powered with an external panel supply instead of the internal charge pump (SSD1306,
     /// SSD1315; SSD1309 modules always are).
     public var externalVCC: Bool
 
+    /// A module of `controller`, checked against the modules it is sold on.
+    ///
     /// - Parameters:
-    ///   - width, height: the glass, as the controller's modules are sold (default: its first).
+    ///   - controller: the display's controller chip.
+    ///   - width: the glass's width, as the controller's modules are sold (default: its first module's).
+    ///   - height: the glass's height (default: its first module's).
+    ///   - address: the I2C address (0x3C, or 0x3D with the module's address pad set).
+    ///   - rotation: how the module is mounted.
     ///   - contrast: default: the controller's usual value.
+    ///   - inverted: lit pixels for dark ones and back.
+    ///   - externalVCC: the module has an external panel supply instead of the charge pump.
     public init(
         controller: OLEDController, width: Int? = nil, height: Int? = nil, address: UInt8 = 0x3C, rotation: OLEDRotation = .upright,
         contrast: UInt8? = nil, inverted: Bool = false, externalVCC: Bool = false
@@ -49,6 +60,7 @@ public struct OLEDConfiguration: Sendable, Equatable {
 
     /// The picture's size: the glass's, turned as the module is mounted.
     public var width: Int { rotation.swapsAxes ? module.height : module.width }
+    /// The picture's height: the glass's, turned as mounted.
     public var height: Int { rotation.swapsAxes ? module.width : module.height }
 
     /// The controller's facts.

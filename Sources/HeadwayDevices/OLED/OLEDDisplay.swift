@@ -26,18 +26,23 @@ public final class OLEDDisplay: DisplayDevice {
         /// Resynchronise when a picture follows a blank one (the display was idle).
         public var afterBlank: Bool
 
+        /// Resynchronisation at most every `interval` seconds, and after a blank picture when `afterBlank`.
         public init(interval: Seconds? = 30, afterBlank: Bool = true) {
             self.interval = interval
             self.afterBlank = afterBlank
         }
 
+        /// Every 30 s, and after a blank picture.
         public static let standard = Resynchronisation()
         /// Only after bus errors: every picture costs exactly what changed (benchmarks, tests).
         public static let onErrorsOnly = Resynchronisation(interval: nil, afterBlank: false)
     }
 
+    /// The module and how it is driven.
     public let configuration: OLEDConfiguration
+    /// When everything is sent again although no write failed.
     public let resynchronisation: Resynchronisation
+    /// The bus it is on: I2C or SPI.
     public let interface: any OLEDInterface
     /// What each picture costs to send, on this interface.
     public let planner: PageRunPlanner
@@ -87,6 +92,7 @@ public final class OLEDDisplay: DisplayDevice {
     }
 
     public var width: Int { configuration.width }
+    /// The picture's height in pixels.
     public var height: Int { configuration.height }
     public var greyLevels: Int { planner.addressing.isGreyscale ? 16 : 2 }
 

@@ -1,6 +1,8 @@
 /// What a driver sends a controller: commands, or bytes for its display RAM.
 public enum OLEDTransfer: Sendable, Equatable {
+    /// Commands, each with its parameters.
     case commands([OLEDCommand])
+    /// Bytes for the display RAM.
     case data(ArraySlice<UInt8>)
 }
 
@@ -31,9 +33,12 @@ extension OLEDInterface {
 /// adding `overhead` bytes on the wire (I2C: the address byte and the control byte; SPI: none).
 /// A value, so that the planner costs its plans without a call through the interface.
 public struct OLEDDataFraming: Sendable, Equatable {
+    /// The most data bytes one message carries.
     public var bytesPerMessage: Int
+    /// Bytes each message adds on the wire.
     public var overhead: Int
 
+    /// Framing of `bytesPerMessage` data bytes a message, each adding `overhead`.
     public init(bytesPerMessage: Int, overhead: Int) {
         self.bytesPerMessage = bytesPerMessage
         self.overhead = overhead

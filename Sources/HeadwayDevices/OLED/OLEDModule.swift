@@ -3,6 +3,7 @@
 public struct OLEDModule: Sendable, Equatable {
     /// The glass upright: the picture the controller's RAM columns and rows map to without a turn.
     public var width: Int
+    /// The glass's height, upright.
     public var height: Int
     /// The first RAM column (in pixels) shown at the glass's left edge, upright.
     public var columnOffset: Int
@@ -13,12 +14,14 @@ public struct OLEDModule: Sendable, Equatable {
     /// The display offset the glass needs upright, and turned by 180° (0xD3 or 0xA2, by controller):
     /// a glass on fewer COM lines than the controller has is bonded to some of them.
     public var displayOffset: UInt8
+    /// The display offset the glass needs turned by 180°.
     public var turnedDisplayOffset: UInt8
     /// Whether the glass is bonded the other way round from the family's usual modules: upright,
     /// the controller's re-map and scan are those that turn the others by 180° (the makers' own
     /// initialisations say which).
     public var reversed: Bool
 
+    /// A module of each fact given; the offsets default to none.
     public init(
         width: Int, height: Int, columnOffset: Int = 0, rowOffset: Int = 0, comPins: UInt8 = 0x12, displayOffset: UInt8 = 0,
         turnedDisplayOffset: UInt8? = nil, reversed: Bool = false
@@ -33,5 +36,6 @@ public struct OLEDModule: Sendable, Equatable {
         self.reversed = reversed
     }
 
+    /// "128x64": its size as people write it.
     public var size: String { "\(width)x\(height)" }
 }

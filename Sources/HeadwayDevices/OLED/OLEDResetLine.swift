@@ -6,8 +6,10 @@ import HeadwayCore
 public struct OLEDResetLine: Sendable {
     /// The line, requested as an active-low output: logical true holds the controller in reset.
     public let line: any GPIOOutputLines
+    /// Waits out the reset timing.
     public let delay: any Delay
 
+    /// The RES# `line` (active low), timed with `delay`.
     public init(line: any GPIOOutputLines, delay: any Delay) {
         self.line = line
         self.delay = delay

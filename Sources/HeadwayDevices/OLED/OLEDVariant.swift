@@ -5,7 +5,9 @@
 public struct OLEDVariant: Sendable {
     /// The RAM, in pixels.
     public let ramWidth: Int
+    /// The RAM's height in pixels.
     public let ramHeight: Int
+    /// How the RAM is addressed: pages, or rows of pixel pairs.
     public let addressing: OLEDAddressing
     /// The modules it is sold on, the most common first (the default size).
     public let modules: [OLEDModule]

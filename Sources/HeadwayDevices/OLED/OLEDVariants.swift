@@ -3,6 +3,7 @@ import HeadwayCore
 /// The table: each controller's row. Sources per fact are in docs/oled-controllers.md; each
 /// initialisation follows its datasheet's recommended sequence and the module makers' values.
 extension OLEDController {
+    /// The controller's row of the table.
     public var variant: OLEDVariant {
         switch self {
         case .ssd1306: Self.ssd1306Row

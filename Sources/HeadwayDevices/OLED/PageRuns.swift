@@ -3,11 +3,16 @@
 /// controller addresses as one: a page of 8 pixel rows on monochrome controllers, one pixel row on
 /// SSD1327 (whose byte columns are pairs of pixels).
 public struct PageRun: Sendable, Equatable {
+    /// The first row (page) rewritten.
     public var firstPage: Int
+    /// The last row (page) rewritten.
     public var lastPage: Int
+    /// The first byte column rewritten.
     public var firstColumn: Int
+    /// The last byte column rewritten.
     public var lastColumn: Int
 
+    /// The rectangle of rows `firstPage…lastPage` and byte columns `firstColumn…lastColumn`.
     public init(firstPage: Int, lastPage: Int, firstColumn: Int, lastColumn: Int) {
         self.firstPage = firstPage
         self.lastPage = lastPage
@@ -15,8 +20,11 @@ public struct PageRun: Sendable, Equatable {
         self.lastColumn = lastColumn
     }
 
+    /// How many byte columns.
     public var columns: Int { lastColumn - firstColumn + 1 }
+    /// How many rows (pages).
     public var pages: Int { lastPage - firstPage + 1 }
+    /// How many bytes it holds.
     public var bytes: Int { columns * pages }
 
     /// The smallest rectangle holding both.
@@ -45,12 +53,15 @@ public struct PageRun: Sendable, Equatable {
 public struct PageRunPlanner: Sendable {
     /// Bytes in one row of the picture, and rows.
     public let rowBytes: Int
+    /// How many rows.
     public let rows: Int
+    /// How the controller's RAM is addressed.
     public let addressing: OLEDAddressing
     /// Bytes on the wire for one addressing (of one row on page-only controllers).
     public let addressingCost: Int
     private let framing: OLEDDataFraming
 
+    /// A planner for pictures of `rows` rows of `rowBytes` bytes, costed on `interface`.
     public init(rowBytes: Int, rows: Int, addressing: OLEDAddressing, interface: any OLEDInterface) {
         self.rowBytes = rowBytes
         self.rows = rows

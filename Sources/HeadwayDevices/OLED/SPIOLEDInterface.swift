@@ -9,14 +9,20 @@ import Synchronization
 /// in one call; chip select is asserted per message, which every controller here allows (CS# high
 /// only ends a byte stream, it does not reset the command decoder).
 public final class SPIOLEDInterface: OLEDInterface {
+    /// The SPI bus the module is on.
     public let bus: any SPIBus
+    /// Its speed and mode.
     public let settings: SPISettings
     private let dataCommand: any GPIOOutputLines
     private let resetLine: OLEDResetLine?
     /// The D/C# level last set, nil when unknown (at first, and after a failure).
     private let level = Mutex<Bool?>(nil)
 
+    /// An OLED module on 4-wire SPI.
+    ///
     /// - Parameters:
+    ///   - bus: the SPI bus (its chip select is the module's CS#).
+    ///   - settings: the bus's speed and mode for this module.
     ///   - dataCommand: the D/C# line, requested as an output (logical = physical: high is data).
     ///   - reset: the RES# line, or nil when the module's reset is not wired.
     public init(bus: any SPIBus, settings: SPISettings, dataCommand: any GPIOOutputLines, reset: OLEDResetLine?) {

@@ -2,10 +2,14 @@ import RealModule
 
 /// A colour as people write it: 8-bit sRGB, as in `#ff8800`.
 public struct Colour: Sendable, Hashable, CustomStringConvertible {
+    /// Red, 0…255 (sRGB).
     public var red: UInt8
+    /// Green, 0…255 (sRGB).
     public var green: UInt8
+    /// Blue, 0…255 (sRGB).
     public var blue: UInt8
 
+    /// A colour as people write it (sRGB).
     public init(red: UInt8, green: UInt8, blue: UInt8) {
         self.red = red
         self.green = green
@@ -26,12 +30,15 @@ public struct Colour: Sendable, Hashable, CustomStringConvertible {
         return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
     }
 
+    /// Black.
     public static let black = Colour(red: 0, green: 0, blue: 0)
+    /// White.
     public static let white = Colour(red: 255, green: 255, blue: 255)
 }
 
 /// Why a colour could not be read.
 public enum ColourError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The text is not `#RRGGBB` (or `RRGGBB`).
     case malformedHex(String)
 
     public var description: String {
@@ -46,10 +53,14 @@ public enum ColourError: Error, Equatable, Sendable, CustomStringConvertible {
 /// All blending happens here, in linear light, so a half-lit LED emits half the light of a lit one
 /// (blending the sRGB numbers would make the leading edge of a fill look too dark and jumpy).
 public struct LinearColour: Sendable, Hashable {
+    /// Red light, 0…1.
     public var red: Float
+    /// Green light, 0…1.
     public var green: Float
+    /// Blue light, 0…1.
     public var blue: Float
 
+    /// Light of each channel given, 0…1.
     public init(red: Float, green: Float, blue: Float) {
         self.red = red
         self.green = green
@@ -76,6 +87,7 @@ public struct LinearColour: Sendable, Hashable {
     /// The sRGB colour that shows this light on a screen (for the terminal and SVG pictures).
     public var sRGB: Colour { Colour(red: Self.encode(red), green: Self.encode(green), blue: Self.encode(blue)) }
 
+    /// No light.
     public static let black = LinearColour(red: 0, green: 0, blue: 0)
 
     /// This light scaled by `factor` (0 = dark, 1 = unchanged).

@@ -7,10 +7,14 @@ import RealModule
 /// draw more than `budgetMilliamps`, every LED is dimmed by the same factor so the total fits — a
 /// 60-LED strip on a Pi's 5 V rail (about 1 A to spare) can then never brown out the board.
 public struct CurrentBudget: Sendable, Equatable {
+    /// The most current the chain may draw, in mA.
     public var budgetMilliamps: Double
+    /// What one channel draws at full level, in mA (WLED's model: 20).
     public var milliampsPerChannel: Double
+    /// What an LED draws when dark, in mA.
     public var idleMilliampsPerLED: Double
 
+    /// A budget of `budgetMilliamps` for LEDs that draw as given.
     public init(budgetMilliamps: Double, milliampsPerChannel: Double = 20, idleMilliampsPerLED: Double = 1) {
         self.budgetMilliamps = budgetMilliamps
         self.milliampsPerChannel = milliampsPerChannel
@@ -27,6 +31,7 @@ public struct CurrentBudget: Sendable, Equatable {
 /// The sub-level remainders temporal dithering carries from one frame to the next, per LED channel.
 public struct DitherState: Sendable, Equatable {
     var residuals: [Float] = []
+    /// No remainders yet.
     public init() {}
 }
 
@@ -39,10 +44,14 @@ public struct DitherState: Sendable, Equatable {
 /// frame, so over a few frames an LED averages the exact light asked for — a 1 % step on a dim
 /// 16-LED ring is then visible instead of rounding away.
 public struct ColourPipeline: Sendable, Equatable {
+    /// The LEDs' response: level = 255 · light^(1/gamma).
     public var gamma: Float
+    /// The current budget frames are dimmed to (nil: none).
     public var budget: CurrentBudget?
+    /// Whether sub-level remainders are carried to the next frame.
     public var dithering: Bool
 
+    /// A pipeline with each stage given.
     public init(gamma: Float = 1, budget: CurrentBudget? = nil, dithering: Bool = false) {
         precondition(gamma > 0, "gamma must be positive")
         self.gamma = gamma

@@ -1,6 +1,8 @@
 /// A fixed-cell bitmap font: each glyph is `cellHeight` rows of up to 8 pixels (bit 7 leftmost).
 public struct BitmapFont: Sendable {
+    /// The width of a glyph's cell, spacing included, in pixels.
     public let cellWidth: Int
+    /// The height of a glyph's cell, in pixels.
     public let cellHeight: Int
     /// Rows from the top of the cell to the baseline.
     public let baseline: Int
@@ -14,6 +16,7 @@ public struct BitmapFont: Sendable {
     /// Whether the font has every printable ASCII character.
     private let hasASCII: Bool
 
+    /// A font of `glyphs` (by Unicode scalar: `cellHeight` rows of one byte each, bit 7 leftmost).
     public init(cellWidth: Int, cellHeight: Int, baseline: Int, glyphs: [UInt32: [UInt8]]) {
         precondition(cellWidth <= 8, "glyph rows are one byte wide")
         precondition(glyphs.values.allSatisfy { $0.count == cellHeight }, "every glyph needs cellHeight rows")

@@ -1,14 +1,18 @@
 /// The light of every LED in a chain, in linear light, index 0 first on the wire.
 public struct LEDFrame: Sendable, Equatable {
+    /// Each LED's light, in the chain's order.
     public var pixels: [LinearColour]
 
+    /// `count` LEDs, all `colour`.
     public init(count: Int, colour: LinearColour = .black) {
         precondition(count >= 0, "an LED chain cannot have a negative length")
         pixels = Array(repeating: colour, count: count)
     }
 
+    /// How many LEDs.
     public var count: Int { pixels.count }
 
+    /// LED `index`'s light.
     public subscript(index: Int) -> LinearColour {
         get { pixels[index] }
         set { pixels[index] = newValue }

@@ -4,8 +4,10 @@ import RealModule
 /// Positions are continuous: position 2.5 is half-way through the third LED, which is what lets
 /// every primitive move smoothly instead of jumping a whole LED at a time.
 public struct LEDPainter {
+    /// How progress runs over the chain.
     public let layout: LEDLayout
 
+    /// A painter for `layout`.
     public init(layout: LEDLayout) { self.layout = layout }
 
     /// Fills the first `fraction` of the chain with `colour` over `track`; the LED the fill ends in

@@ -9,8 +9,11 @@ public struct Appearance: Sendable, Equatable {
     /// The colour of a job its reporter has lost sight of (stale: not known to run or to have
     /// stopped).
     public var stale: Colour
+    /// The colour of a job that succeeded.
     public var success: Colour
+    /// The colour of a job that failed.
     public var failure: Colour
+    /// The colour of a job someone cancelled.
     public var cancelled: Colour
     /// The colour of a job that ended without saying how (neither success nor failure).
     public var ended: Colour
@@ -22,6 +25,7 @@ public struct Appearance: Sendable, Equatable {
     /// also hide it for itself).
     public var showsPercent: Bool
 
+    /// An appearance of each colour given; the defaults are ``standard``'s.
     public init(
         tint: Colour = Colour(red: 0x00, green: 0xA0, blue: 0xFF),
         track: Colour? = Colour(red: 0x18, green: 0x18, blue: 0x20),
@@ -48,8 +52,11 @@ public struct Appearance: Sendable, Equatable {
         self.showsPercent = showsPercent
     }
 
+    /// Headway's own colours at full brightness.
     public static let standard = Appearance()
 
+    /// The tint as linear light, at the appearance's brightness, for LED styles to blend.
     public var tintLight: LinearColour { LinearColour(tint) }
+    /// The track as linear light (black when hidden).
     public var trackLight: LinearColour { track.map(LinearColour.init) ?? .black }
 }

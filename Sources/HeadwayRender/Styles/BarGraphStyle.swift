@@ -16,6 +16,7 @@ import HeadwayCore
 /// - Succeeded: all on. Failed: the lit part blinks fast (5 Hz). Cancelled: off. Ended without a
 ///   result: the lit part steady.
 public struct BarGraphStyle: ProgressStyle {
+    /// The bar graph style.
     public init() {}
 
     public func render(_ configuration: ProgressStyleConfiguration, into levels: inout LineLevels) {
@@ -73,6 +74,7 @@ public struct BarGraphStyle: ProgressStyle {
 /// while queued, two short flashes every 4 s while stale, on for success, a fast 5 Hz blink for
 /// failure, off when cancelled or ended without a result.
 public struct StatusLEDStyle: ProgressStyle {
+    /// The status LED style.
     public init() {}
 
     public func render(_ configuration: ProgressStyleConfiguration, into levels: inout LineLevels) {

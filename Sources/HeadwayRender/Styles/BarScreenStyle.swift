@@ -11,8 +11,10 @@ import HeadwayCore
 /// left out when the job or the appearance asks. On a greyscale display the track is dim, a stalled
 /// bar grey, and the fill's leading edge lit by the share of its column that is done.
 public struct BarScreenStyle: DisplayStyle {
+    /// The font of its text.
     public var font: BitmapFont
 
+    /// The bar screen in `font`.
     public init(font: BitmapFont = .fixed5x7) { self.font = font }
 
     // Compiled for both surfaces here: a caller in another module reaches the style through

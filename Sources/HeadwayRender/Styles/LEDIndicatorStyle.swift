@@ -22,18 +22,23 @@ import RealModule
 ///   neutral `ended` colour; each fades out by the end of the linger.
 /// - Other jobs running that this chain does not show: its last LED is a dim white marker.
 public struct LEDIndicatorStyle: ProgressStyle {
+    /// How progress runs over the chain.
     public var layout: LEDLayout
     /// Seconds one comet revolution (or one sweep there and back) takes.
     public var period: Seconds
+    /// How long the switch from indeterminate to determinate cross-fades.
     public var crossFade: Seconds
 
+    /// The style for `layout`; `period` is how long the indeterminate comet takes round (default: by the chain's length).
     public init(layout: LEDLayout, period: Seconds? = nil, crossFade: Seconds = 0.5) {
         self.layout = layout
         self.period = period ?? (layout.isRing ? 1.5 : 2.4)
         self.crossFade = crossFade
     }
 
+    /// The style for a strip filled from its first LED.
     public static let strip = LEDIndicatorStyle(layout: .strip)
+    /// The style for a ring filled from LED `start`, clockwise or not.
     public static func ring(start: Int = 0, clockwise: Bool = true) -> LEDIndicatorStyle {
         LEDIndicatorStyle(layout: .ring(start: start, clockwise: clockwise))
     }

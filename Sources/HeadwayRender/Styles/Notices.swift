@@ -10,21 +10,26 @@ public struct Notices: Sendable, Equatable {
     /// next job, clears them).
     public var unseenFailures: Int
 
+    /// Notices of each kind given.
     public init(lastResult: LastResult? = nil, unseenFailures: Int = 0) {
         self.lastResult = lastResult
         self.unseenFailures = max(0, unseenFailures)
     }
 
+    /// Nothing to tell.
     public static let none = Notices()
 }
 
 /// How a job ended, and when, as a display keeps it up after the job's signal.
 public struct LastResult: Sendable, Equatable {
+    /// How the job ended.
     public var outcome: Outcome
+    /// What the job was.
     public var label: String?
     /// The local time of day it ended ("14:02").
     public var endedAt: String
 
+    /// The result of a job that ended with `outcome` at `endedAt`.
     public init(outcome: Outcome, label: String?, endedAt: String) {
         self.outcome = outcome
         self.label = label

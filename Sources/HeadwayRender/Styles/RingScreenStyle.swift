@@ -6,8 +6,10 @@ import HeadwayCore
 /// the empty track, an estimate from past runs dotted with "~42%"; finished jobs get the same outcome screen as ``BarScreenStyle``; "+2" in
 /// the corner says two more jobs are running.
 public struct RingScreenStyle: DisplayStyle {
+    /// The font of its text.
     public var font: BitmapFont
 
+    /// The ring screen in `font`.
     public init(font: BitmapFont = .fixed5x7) { self.font = font }
 
     // Compiled for both surfaces here: a caller in another module reaches the style through

@@ -2,8 +2,10 @@
 /// part is; the surface turns it into its levels: on a greyscale display the track is dim and a
 /// stalled fill grey, on a 1-bit display every shade above zero is simply lit.
 public struct Shade: Sendable, Equatable {
+    /// How much of the full level, 0…1.
     public var fraction: Double
 
+    /// A shade of `fraction` of the full level, clamped to 0…1.
     public init(_ fraction: Double) { self.fraction = min(1, max(0, fraction)) }
 
     /// Progress, text and icons.
@@ -12,6 +14,7 @@ public struct Shade: Sendable, Equatable {
     public static let track = Shade(0.3)
     /// A stalled job's fill: plainly not progress.
     public static let stalled = Shade(0.5)
+    /// No light.
     public static let off = Shade(0)
 
     /// The level for this shade on `Surface`, with `coverage` (0…1) of the pixel covered. Rounded

@@ -2,12 +2,16 @@
 /// installed headway.service runs as, with its unit's groups (User=, Group=,
 /// SupplementaryGroups=), because that, not whoever runs doctor, is who opens the devices.
 public struct Account: Sendable, Equatable {
+    /// The user's name.
     public var name: String
+    /// Its user id.
     public var uid: UInt32
+    /// Its groups, by name, with their ids.
     public var groups: [String: UInt32]
     /// How it was chosen, for the checklist.
     public var origin: String
 
+    /// Its groups' names, sorted.
     public var groupNames: [String] { groups.keys.sorted() }
 }
 

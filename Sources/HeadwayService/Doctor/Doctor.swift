@@ -5,6 +5,9 @@ import Headway
 /// the running machine's GPIO chips and I2C buses what they hold; drives and writes nothing.
 /// Device nodes are checked for `account` (the service's user), or for this process without one.
 public enum Doctor {
+    /// The checklist for `configuration` on `machine`: what `probe` finds on the running machine's
+    /// buses (nil: those checks are skipped), the device nodes as `account` sees them, quiet hours
+    /// as of `local`.
     public static func check(_ configuration: ServiceConfiguration, on machine: MachineView, probe: (any DoctorProbe)? = nil, as account: Account? = nil,
         at local: LocalTime? = nil
     ) -> [DoctorFinding] {

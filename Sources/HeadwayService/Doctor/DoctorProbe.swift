@@ -5,9 +5,11 @@ import Headway
 /// driven or written. Without a probe (`--root`: a mounted card, a fixture) these checks are
 /// skipped and said to be.
 public protocol DoctorProbe {
+    /// The machine's GPIO chips.
     func gpioChips() -> [GPIOChipSummary]
     /// Who holds `line` of the chip at `path`: nil when free, else the consumer ("" for none).
     func holder(chip path: String, line: UInt32) throws(DeviceError) -> String?
+    /// Whether something answers at `address` on the I2C bus at `path`.
     func i2c(bus path: String, address: UInt8) throws(DeviceError) -> I2CPresence
     /// What systemd says of these units (and the timers that start them), asked over the system
     /// bus as this user.
@@ -26,12 +28,18 @@ public enum UnitLookup: Sendable, Equatable {
     case states([UnitState])
 }
 
+/// A GPIO chip as `gpiodetect` lists it.
 public struct GPIOChipSummary: Sendable, Equatable {
+    /// Its device node.
     public var path: String
+    /// Its name (`gpiochip0`).
     public var name: String
+    /// Its label (`pinctrl-bcm2711`).
     public var label: String
+    /// How many lines it has.
     public var lines: Int
 
+    /// A chip summary of each fact given.
     public init(path: String, name: String, label: String, lines: Int) {
         self.path = path
         self.name = name
@@ -40,8 +48,11 @@ public struct GPIOChipSummary: Sendable, Equatable {
     }
 }
 
+/// What an I2C address said when probed.
 public enum I2CPresence: Sendable, Equatable {
+    /// A device acknowledged its address.
     case acknowledged
+    /// Nothing acknowledged.
     case silent
     /// A kernel driver owns the address (`UU` in i2cdetect).
     case ownedByKernelDriver

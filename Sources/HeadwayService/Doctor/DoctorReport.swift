@@ -4,12 +4,16 @@ import HeadwayProtocol
 /// The checklist as people read it (✔ ✘ ! with each fix under its problem, then a summary) or as
 /// machines do (`--json`); fails when any check failed (exit status 1).
 public struct DoctorReport: Sendable {
+    /// The checklist, in order.
     public var findings: [DoctorFinding]
 
+    /// A report of `findings`.
     public init(_ findings: [DoctorFinding]) { self.findings = findings }
 
+    /// Whether any check failed.
     public var failed: Bool { findings.contains { $0.status == .fail } }
 
+    /// The checklist as people read it.
     public var text: String {
         var lines: [String] = []
         for finding in findings {

@@ -4,8 +4,10 @@ import HeadwayProtocol
 /// fixture tree (with `proc/device-tree/model`, `boot/firmware/config.txt`, `dev/` stand-ins …)
 /// in tests and with `--root`. Nothing is ever written.
 public struct MachineView: Sendable {
+    /// The folder the machine's files are read under (`/` for this machine).
     public let root: String
 
+    /// The machine whose root is at `root`.
     public init(root: String = "/") {
         self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
     }
@@ -13,10 +15,12 @@ public struct MachineView: Sendable {
     /// Where `path` (absolute, as on the machine) is here.
     public func location(_ path: String) -> String { root == "/" ? path : root + path }
 
+    /// The text of the file at `path` on the machine, nil when it cannot be read.
     public func text(_ path: String) -> String? {
         SystemIO.readFile(location(path)).map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// Whether `path` exists on the machine.
     public func exists(_ path: String) -> Bool { Platform.exists(location(path)) }
 
     /// Whether `account` (or, without one, this process's user) may open `path` for reading and
@@ -49,6 +53,7 @@ public struct MachineView: Sendable {
         text("/proc/device-tree/model").map { $0.trimmed { $0 == "\0" || $0.isWhitespace } }
     }
 
+    /// The kernel's release (`uname -r`).
     public var kernelRelease: String? { text("/proc/sys/kernel/osrelease")?.trimmed() }
 
     /// The kernel's page size, from the huge page size it implies (a PMD maps page²/8 bytes), or
@@ -66,6 +71,7 @@ public struct MachineView: Sendable {
         ["/boot/firmware/config.txt", "/boot/config.txt"].first { exists($0) }
     }
 
+    /// The firmware's cmdline.txt, wherever this system keeps it.
     public var cmdlineTxtPath: String? {
         ["/boot/firmware/cmdline.txt", "/boot/cmdline.txt"].first { exists($0) }
     }

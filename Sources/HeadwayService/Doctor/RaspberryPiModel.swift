@@ -1,11 +1,18 @@
 /// A Raspberry Pi model as its device tree names it, and the facts set-up depends on.
 public enum RaspberryPiModel: String, Sendable, CaseIterable {
+    /// The Pi 3 (B, B+, A+).
     case pi3 = "Raspberry Pi 3"
+    /// The Pi Zero 2 W.
     case zero2W = "Raspberry Pi Zero 2 W"
+    /// The Pi 4 B.
     case pi4 = "Raspberry Pi 4"
+    /// The Pi 400 (a Pi 4 in a keyboard).
     case pi400 = "Raspberry Pi 400"
+    /// The Compute Module 4.
     case cm4 = "Raspberry Pi Compute Module 4"
+    /// The Pi 5.
     case pi5 = "Raspberry Pi 5"
+    /// The Pi 500 (a Pi 5 in a keyboard).
     case pi500 = "Raspberry Pi 500"
 
     /// The model a device-tree model string names ("Raspberry Pi 4 Model B Rev 1.5" → .pi4).

@@ -11,6 +11,7 @@ public struct BoardPreset: Sendable, Equatable {
     public var title: String
     /// The models (from /proc/device-tree/model) it describes.
     public var models: [RaspberryPiModel]
+    /// How its SPI controller divides its clock.
     public var spiClock: SPIClockModel
     /// The label of the header's GPIO chip (found by label: the numbers change between kernels).
     public var gpioChip: String

@@ -1,10 +1,14 @@
 /// What a program was told to drive: `--config FILE`, or `--board NAME` with `--hat NAME`s. The
 /// one place that turns those options into a configuration, for headwayd and headway-sim alike.
 public struct ConfigurationChoice: Sendable {
+    /// `--board`: the board preset's name.
     public var board: String?
+    /// `--hat`: the HAT presets' names.
     public var hats: [String]
+    /// `--config`: a configuration file.
     public var config: String?
 
+    /// The choice the options made.
     public init(board: String?, hats: [String], config: String?) {
         self.board = board
         self.hats = hats

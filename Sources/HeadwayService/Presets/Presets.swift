@@ -7,8 +7,11 @@ import HeadwayProtocol
 /// directory; the package also installs them under /usr/share/headway/boards, to read and copy.
 /// `$HEADWAY_BOARDS`, a folder laid out like `Boards/`, overrides the built-in ones.
 public enum Presets {
+    /// Which presets: boards or HATs.
     public enum Kind: String, Sendable {
+        /// Boards (`Boards/boards/`).
         case board = "boards"
+        /// HATs and modules (`Boards/hats/`).
         case hat = "hats"
     }
 

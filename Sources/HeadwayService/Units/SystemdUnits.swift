@@ -23,6 +23,7 @@ public final class SystemdUnits: UnitSource {
     private var unavailable = false
     private var lastFailure = ""
 
+    /// Units followed on `clock`.
     public init(clock: any ProgressClock) { self.clock = clock }
 
     /// The states of `names` and the timers that start them, read once (for doctor), waiting at

@@ -5,6 +5,7 @@ import HeadwayProtocol
 /// ("Unit Objects", "Service Unit Objects", "Timer Unit Objects"), times on the service's monotonic
 /// clock. A value: each change gives a new one.
 public struct UnitState: Sendable, Equatable {
+    /// The unit's name (`backup.service`).
     public var name: String
     /// `loaded`, `not-found`, `bad-setting`, `error`, `masked`, … (nil: not known yet).
     public var loadState: String?
@@ -30,6 +31,7 @@ public struct UnitState: Sendable, Equatable {
     /// Why systemd could not be asked about it (a refusal, a timeout), when it could not.
     public var problem: String?
 
+    /// A unit of which nothing is known yet.
     public init(name: String) { self.name = name }
 
     /// A timer unit (`backup.timer`).
@@ -76,9 +78,12 @@ public struct UnitState: Sendable, Equatable {
 /// How a service's main process ended: waitid(2)'s code (1 exited, 2 killed, 3 dumped core) and
 /// its exit status or signal (ExecMainCode, ExecMainStatus).
 public struct MainExit: Sendable, Equatable {
+    /// waitid(2)'s code: 1 exited, 2 killed, 3 dumped core.
     public var code: Int32
+    /// The exit status, or the signal's number.
     public var status: Int32
 
+    /// An end of each member given.
     public init(code: Int32, status: Int32) {
         self.code = code
         self.status = status
@@ -97,6 +102,7 @@ public struct TimerFacts: Sendable, Equatable {
     /// The unit it starts.
     public var unit: String?
 
+    /// A timer's facts of each member given.
     public init(nextRealtime: Double? = nil, nextMonotonic: Seconds? = nil, lastTrigger: Double? = nil, unit: String? = nil) {
         self.nextRealtime = nextRealtime
         self.nextMonotonic = nextMonotonic

@@ -76,8 +76,13 @@ struct MQTTCommandTests {
         #expect(hall.connected())
         let discovery = HomeAssistantDiscovery(display: "hall")
         for entity in discovery.entities {
-            let config = try #require(try broker.retained(discovery.configTopic(entity)), "\(entity.object)")
-            #expect(try JSONValue.parse(config) == entity.config)
+            // Published right after the bridge connects: on a busy machine, a moment later.
+            var config: String?
+            #expect(BackgroundProcess.eventually(within: 5) {
+                config = try? broker.retained(discovery.configTopic(entity))
+                return config != nil
+            }, "\(entity.object)")
+            #expect(try JSONValue.parse(try #require(config)) == entity.config)
         }
         #expect(BackgroundProcess.eventually(within: 3) { (try? broker.retained(discovery.stateTopic))?.contains(#""phase":"idle""#) == true })
 

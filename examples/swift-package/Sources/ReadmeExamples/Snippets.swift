@@ -1,7 +1,10 @@
 // README's "Using it from Swift" snippets, each between `// README <name>` and `// README end`,
 // word for word (ReadmeTests compares them). What needs a Raspberry Pi is compiled here; what runs
 // on virtual devices is run by main.swift.
+import Foundation
 import Headway
+import HeadwayClient
+import HeadwayFoundation
 import HeadwayLinux
 import HeadwaySimulator
 
@@ -68,3 +71,35 @@ func beaconLightsTheRing() throws -> Bool {
     return ring.levels.allSatisfy { $0 == tint }      // every LED decoded in the tint
 }
 // README end
+
+/// Reporting to the service from Swift: the client's snippet.
+func reportBackup() async throws {
+    // README client
+    let client = HeadwayClient()                                   // the service's socket, or $HEADWAY_SOCKET
+    let job = try await client.begin("backup", label: "Backup", total: 200)
+    try await job.update(value: 12)                                // returns at once, service or not
+    try await job.finish(.succeeded)                               // waits for delivery, 200 ms at most
+    // README end
+}
+
+/// Copies every file of `source` into `target`, reporting a Foundation `Progress` to the service
+/// as job "photos"; what the service made of it (nil: the copy was not followed to its end).
+func copyFolder(_ source: URL, to target: URL, pace: Duration) async throws -> Outcome? {
+    /// One file, by FileManager (a pause after each, as a slow disk would take).
+    func copy(_ file: URL, into target: URL) async throws {
+        try FileManager.default.copyItem(at: file, to: target.appendingPathComponent(file.lastPathComponent))
+        try await Task.sleep(for: pace)
+    }
+    let files = try FileManager.default.contentsOfDirectory(at: source, includingPropertiesForKeys: nil)
+        .sorted { $0.lastPathComponent < $1.lastPathComponent }
+    // README progress
+    let progress = Progress(totalUnitCount: Int64(files.count))
+    async let shown = HeadwayClient().report(progress, as: "photos", label: "Copying photos")
+    for file in files {
+        try await copy(file, into: target)                         // FileManager.default.copyItem(at:to:)
+        progress.completedUnitCount += 1
+    }
+    let outcome = try await shown                                  // .succeeded; .cancelled by a long press
+    // README end
+    return outcome
+}

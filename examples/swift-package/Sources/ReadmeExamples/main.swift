@@ -1,7 +1,18 @@
+import Foundation
 import Headway
 import HeadwaySimulator
 
-// Runs README's snippets that need no board on the simulator's rig; exits 1 if one misbehaves.
+// `ReadmeExamples`: runs README's snippets that need no board on the simulator's rig; exits 1 if
+// one misbehaves. `ReadmeExamples copy SOURCE TARGET [PACE_MS]`: copies a folder, reporting its
+// Progress to the service (Scripts/test-examples runs it against headway-sim serve and with none).
+let arguments = CommandLine.arguments
+if arguments.count >= 4, arguments[1] == "copy" {
+    let pace = Duration.milliseconds(arguments.count > 4 ? Int(arguments[4]) ?? 0 : 0)
+    let started = Date()
+    let outcome = try await copyFolder(URL(fileURLWithPath: arguments[2]), to: URL(fileURLWithPath: arguments[3]), pace: pace)
+    print("copied in \(String(format: "%.2f", Date().timeIntervalSince(started))) s: \(outcome.map(\.rawValue) ?? "not followed")")
+    exit(outcome == .succeeded ? 0 : 1)
+}
 let rig = SimulatorRig.standard(clock: MonotonicClock())
 try await showBackup(ring: rig.chains[0].driver, oled: rig.displays[0].driver)
 let beacon = try beaconLightsTheRing()

@@ -1,0 +1,29 @@
+import HeadwayCore
+
+/// Why a ``HeadwayClient`` call was refused before anything was sent, or why a question to the
+/// service went unanswered. Reports themselves never fail for the service's sake: an absent
+/// service is a ``ConnectionState``, and a refusal by the service is kept as a ``Refusal``.
+public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The job id may not name a job (docs/protocol.md, "Limits"): `problem` says why.
+    case invalidJobID(String, problem: String)
+    /// A number the service would refuse (a total that is not above 0, a value that is not
+    /// finite): refused here, before sending.
+    case invalidProgress(ProgressError)
+    /// A countdown or timer that ends before it starts, or lasts more than a year.
+    case invalidTimer(String)
+    /// The service could not be asked (``HeadwayClient/jobs()``): absent, stopped or too slow.
+    case unavailable(String)
+    /// What was asked is not carried over an MQTT broker (``HeadwayClient/jobs()`` and
+    /// ``HeadwayClient/events()`` need the local service), or the broker's address is wrong.
+    case broker(String)
+
+    public var description: String {
+        switch self {
+        case .invalidJobID(let id, let problem): "job id \"\(DisplayText.sanitised(String(id.prefix(60))))\" \(problem)"
+        case .invalidProgress(let error): error.description
+        case .invalidTimer(let problem): problem
+        case .unavailable(let reason): "the service is unavailable: \(reason)"
+        case .broker(let problem): problem
+        }
+    }
+}

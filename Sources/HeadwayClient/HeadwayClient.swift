@@ -1,0 +1,202 @@
+import HeadwayCore
+import HeadwayMQTT
+import HeadwayProtocol
+
+/// Reports a Swift program's jobs to a running `headwayd` (or `headway-sim serve`), or over an
+/// MQTT broker, with the promises of the `headway` command: a report never blocks or breaks the
+/// program's work.
+///
+/// ```swift
+/// let client = HeadwayClient()
+/// let job = try await client.begin("backup", label: "Backup", total: 200)
+/// try await job.update(value: 12)
+/// try await job.finish(.succeeded)
+/// ```
+///
+/// - Reports return at once. Each job keeps only its latest state: a report replaces one not yet
+///   sent, so any number of reports from any number of tasks costs a bounded amount of memory,
+///   and the service always gets the latest. Progress of a job goes out at most 50 times a
+///   second; beginnings, labels and the end keep their order.
+/// - An absent, stopped or slow service costs a caller that waits for delivery (``begin(_:label:total:name:expected:showsPercent:controls:)``,
+///   ``Job/finish(_:)``, ``flush()``) the ``timeout`` once; from then on the service is
+///   ``ConnectionState/unavailable(reason:)``, nothing waits, and reports are kept — not sent —
+///   until a reconnection, tried with back-off (0.1 s doubling up to 5 s), is answered.
+/// - After a reconnection (the service restarted, say) every running job is begun again with the
+///   time it has already run (`elapsed`, so its running time and estimates stay right), its
+///   latest label and progress, its subscription and its pause.
+/// - A job lives as long as this process: the service watches its process id, and ends the job
+///   as failed if the program dies without finishing it.
+/// - Bad numbers are refused here with ``/HeadwayCore/ProgressError`` before anything is sent; what the
+///   service refuses (another user's job, its job limit) is kept in ``lastRefusal`` and
+///   ``Job/refusal``, and never thrown at the program's work.
+///
+/// One thread of its own does the client's I/O (poll(2) on the connection and a wake-up pipe),
+/// so no task of Swift's concurrency pool ever blocks on the socket.
+public final class HeadwayClient: Sendable {
+    let core: ClientCore
+    /// How long a caller waits for the service at most, once.
+    public let timeout: Duration
+
+    /// A client of the local service: the socket at `socket`, else where `headway` would look
+    /// (`$HEADWAY_SOCKET`, the system service's socket, the user's). Nothing is sent until the
+    /// first job begins.
+    public init(socket: String? = nil, timeout: Duration = .milliseconds(200)) {
+        self.timeout = timeout
+        core = ClientCore(settings: Self.settings(timeout))
+        let link = SocketLink(core: core, path: socket ?? SocketPath.forClient())
+        nonisolated(unsafe) let owned = link
+        Platform.startThread { owned.run() }
+    }
+
+    /// A client that publishes to an MQTT broker (`mqtt://host[:port]` or `mqtts://…`, docs/mqtt.md)
+    /// for the Pis that show its jobs, as `headway --broker` does. `source` is who reports (the
+    /// second level of the jobs' topics; default: this machine's name). Credentials come from
+    /// `HEADWAY_BROKER_USER` and `HEADWAY_BROKER_PASSWORD_FILE` (or `_PASSWORD`), a CA from
+    /// `HEADWAY_BROKER_CA`. Each job holds a connection whose will ends it as failed if this
+    /// process (or its machine) dies. ``jobs()`` and ``events()`` need the local service.
+    public init(broker: String, source: String? = nil, timeout: Duration = .seconds(1)) throws(ClientError) {
+        let settings: BrokerSettings
+        do throws(BrokerSettings.Problem) { settings = try BrokerSettings(url: broker) } catch { throw .broker(error.description) }
+        let source = source ?? JobPublication.defaultSource
+        if let problem = Identifier.problem(source) { throw .broker("source \"\(DisplayText.sanitised(String(source.prefix(60))))\" \(problem)") }
+        self.timeout = timeout
+        var clientSettings = Self.settings(timeout)
+        clientSettings.overBroker = true
+        core = ClientCore(settings: clientSettings)
+        let link = BrokerLink(core: core, settings: settings, source: source)
+        nonisolated(unsafe) let owned = link
+        Platform.startThread { owned.run() }
+    }
+
+    private static func settings(_ timeout: Duration) -> ClientState.Settings {
+        let seconds = max(0.001, timeout.seconds)
+        return ClientState.Settings(timeout: seconds, patience: max(2, 10 * seconds), processID: Platform.processID)
+    }
+
+    deinit {
+        core.act { $0.close(now: core.now, continuation: nil) }
+    }
+
+    /// Whether the service answers now.
+    public var connection: ConnectionState { core.read(\.connection) }
+
+    /// Whether the service answers now (``connection`` is ``ConnectionState/connected``).
+    public var isConnected: Bool { connection == .connected }
+
+    /// The newest request the service refused, of any job.
+    public var lastRefusal: Refusal? { core.read(\.lastRefusal) }
+
+    /// Begins job `id` (1…128 bytes, no control or invisible characters) and waits until the
+    /// service has taken it — at most ``timeout``, and not at all while the service is
+    /// unavailable. Beginning an id again begins a new run of it: handles of the old one stop
+    /// reporting.
+    ///
+    /// - Parameters:
+    ///   - id: the job's id on the service (the same id begins the job again).
+    ///   - label: what the job is, shown beside it.
+    ///   - total: the amount of work; without it the job is indeterminate until a report gives one.
+    ///   - name: what runs of the same job share (`"nightly backup"`), so the service learns how
+    ///     long it takes and shows later runs that report no progress as an estimate.
+    ///   - expected: how long the whole job is expected to take, when the program knows.
+    ///   - showsPercent: whether indicators print its percentage.
+    ///   - controls: the requests from a button this program honours (``Job/events()``).
+    public func begin(
+        _ id: String, label: String? = nil, total: Double? = nil, name: String? = nil, expected: Duration? = nil,
+        showsPercent: Bool = true, controls: JobControls = []
+    ) async throws(ClientError) -> Job {
+        if let total, !(total.isFinite && total > 0) { throw .invalidProgress(.invalidTotal(total)) }
+        let options = BeginOptions(label: label, total: total, name: name, showsPercent: showsPercent, expected: try Self.span(expected, "expected"))
+        return try await begin(id, options, countdownEnd: nil, controls: controls)
+    }
+
+    /// Begins a countdown of `duration` (at most a year), as `headway begin --countdown` does:
+    /// determinate progress driven by the clock, which the service ends as succeeded when it
+    /// runs out (unless the program finishes it first).
+    public func countdown(
+        _ id: String, label: String? = nil, duration: Duration, name: String? = nil, showsPercent: Bool = true, controls: JobControls = []
+    ) async throws(ClientError) -> Job {
+        let seconds = try Self.span(duration, "countdown")!
+        let options = BeginOptions(label: label, countdown: seconds, name: name, showsPercent: showsPercent)
+        return try await begin(id, options, countdownEnd: core.now + seconds, controls: controls)
+    }
+
+    /// A span of time in seconds, checked as the service checks it.
+    static func span(_ duration: Duration?, _ what: String) throws(ClientError) -> Double? {
+        guard let duration else { return nil }
+        let seconds = duration.seconds
+        guard seconds > 0, seconds <= WireProtocol.maxSeconds else {
+            throw .invalidTimer("\(what) \(DurationText.short(seconds)) must be above 0 and at most a year")
+        }
+        return seconds
+    }
+
+    func begin(_ id: String, _ options: BeginOptions, countdownEnd: Seconds?, controls: JobControls) async throws(ClientError) -> Job {
+        if let problem = Identifier.problem(id) { throw .invalidJobID(id, problem: problem) }
+        if let name = options.name, let problem = Identifier.problem(name, maxBytes: 2 * WireProtocol.maxJobBytes) {
+            throw .invalidJobID(name, problem: "(its name) \(problem)")
+        }
+        var options = options
+        options.label = options.label.map { DisplayText.truncated($0, maxBytes: WireProtocol.maxLabelBytes) }
+        let (key, wakeups) = core.act { $0.begin(id, options: options, countdownEnd: countdownEnd, controls: controls, now: core.now) }
+        wakeups.deliver()
+        let job = Job(client: self, key: key)
+        await waitForDelivery(of: key)
+        return job
+    }
+
+    /// Waits until what was reported of `key` (or of every job) is acknowledged, within the
+    /// timeout, and not at all while the service is unavailable.
+    func waitForDelivery(of key: JobKey?) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waiting = core.act { $0.wait(for: key, now: core.now, continuation: continuation) }
+            if !waiting { continuation.resume() }
+        }
+    }
+
+    /// Waits until every job's latest report is acknowledged by the service — at most
+    /// ``timeout``, and not at all while it is unavailable.
+    public func flush() async { await waitForDelivery(of: nil) }
+
+    /// The service's jobs, as `headway status` lists them (the newest 1,000).
+    ///
+    /// - Throws: ``ClientError/unavailable(_:)`` when the service cannot be asked within
+    ///   ``timeout``; ``ClientError/broker(_:)`` for a client of a broker.
+    public func jobs() async throws(ClientError) -> [JobStatus] {
+        if core.read({ $0.settings.overBroker }) { throw .broker("jobs() needs the local service; a broker's jobs are listed by headway --broker status") }
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[JobStatus], ClientError>, Never>) in
+            if let answer = core.act({ $0.ask(now: core.now, continuation: continuation) }) { continuation.resume(returning: answer) }
+        }
+        return try result.get()
+    }
+
+    /// Every job's events from now on, as `headway watch` prints them: jobs beginning and ending,
+    /// pauses, cancel requests. Followed again after a reconnection (events while the service was
+    /// away are not known). The stream keeps the newest 256 events its reader has not taken; it
+    /// ends when the client does. Over a broker it ends at once.
+    public func events() -> AsyncStream<JobEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: JobEvent.self, bufferingPolicy: .bufferingNewest(256))
+        guard !core.read({ $0.settings.overBroker }), let ticket = core.act({ $0.watch(continuation, job: nil) }) else {
+            continuation.finish()
+            return stream
+        }
+        let core = self.core
+        continuation.onTermination = { _ in core.act { $0.unwatch(ticket, job: nil) } }
+        return stream
+    }
+
+    /// Ends every running job as ``/HeadwayCore/Outcome/ended`` (nobody reports to them any more), sends what
+    /// is unsent within ``timeout``, and stops the client's thread. Later reports are refused.
+    /// A client that is released closes the same way, without waiting.
+    public func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            core.act { $0.close(now: core.now, continuation: continuation) }
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as the protocol counts time.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) * 1e-18
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import HeadwayClient
+import Testing
+
+extension EndToEnd {
+/// HeadwayClient given a broker: a real mosquitto on loopback, `headway-mqtt` and
+/// `headway-sim serve` as a Pi that shows the jobs.
+@Suite("HeadwayClient over MQTT", .timeLimit(.minutes(1)))
+struct BrokerClientTests {
+    @Test func aJobReportedOverTheBrokerShowsOnTheDisplay() async throws {
+        let broker = try MosquittoBroker()
+        let display = try MQTTDisplay(broker: broker)
+        #expect(BackgroundProcess.eventually(within: 5) { display.bridge.stderr.contains("subscribed") })
+        let client = try HeadwayClient(broker: broker.url, source: "acme/widgets")
+        let job = try await client.begin("gl-1", label: "Build widgets", total: 10)
+        try await job.update(value: 4)
+        #expect(await HeadwayClientTests.eventually(within: 5) { display.percent(of: "acme/widgets/gl-1") == 40 }, "\(display.bridge.stderr)")
+        #expect(client.isConnected)
+        try await job.finish(.succeeded)
+        #expect(await HeadwayClientTests.eventually(within: 3) { display.phase(of: "acme/widgets/gl-1") == "succeeded" })
+        await #expect(throws: ClientError.self) { _ = try await client.jobs() }
+    }
+
+    /// A long press on the Pi's button reaches the program as a cancel request.
+    @Test func theDisplaysButtonReachesTheProgram() async throws {
+        let broker = try MosquittoBroker()
+        let display = try MQTTDisplay(broker: broker)
+        #expect(BackgroundProcess.eventually(within: 5) { display.bridge.stderr.contains("subscribed") })
+        let client = try HeadwayClient(broker: broker.url, source: "lab")
+        let job = try await client.begin("render", label: "Render", total: 10, controls: .all)
+        try await job.update(value: 2)
+        let events = job.events()
+        var iterator = events.makeAsyncIterator()
+        #expect(await HeadwayClientTests.eventually(within: 5) { display.phase(of: "lab/render") == "active" }, "\(display.bridge.stderr)")
+        _ = try display.service.press(long: false)
+        #expect(await iterator.next()?.kind == .paused)
+        #expect(await HeadwayClientTests.eventually(within: 3) { display.phase(of: "lab/render") == "paused" })
+        _ = try display.service.press(long: false)
+        #expect(await iterator.next()?.kind == .resumed)
+        _ = try display.service.press(long: true)
+        #expect(await iterator.next()?.kind == .cancelRequested)
+        try await job.finish(.cancelled)
+        #expect(await HeadwayClientTests.eventually(within: 3) { display.phase(of: "lab/render") == "cancelled" })
+    }
+
+    /// No broker: nothing waits, and the client says why.
+    @Test func anAbsentBrokerCostsTheTimeoutOnce() async throws {
+        let client = try HeadwayClient(broker: "mqtt://127.0.0.1:\(MosquittoBroker.freePort())", timeout: .milliseconds(300))
+        let start = Date()
+        let job = try await client.begin("x", total: 3)
+        for value in 1...3 { try await job.update(value: Double(value)) }
+        try await job.finish()
+        #expect(Date().timeIntervalSince(start) < 1, "\(Date().timeIntervalSince(start)) s")
+        guard case .unavailable = client.connection else { Issue.record("\(client.connection)"); return }
+        #expect(throws: ClientError.self) { try HeadwayClient(broker: "http://broker.local") }
+    }
+}
+}
