@@ -39,6 +39,36 @@ struct ToolJourney {
         static let none = Pacing()
     }
 
+    /// Walks the journey on a thread of its own, for an async test. A journey blocks for seconds,
+    /// and the tests run on Swift's cooperative pool, which has a thread a core: a test blocking
+    /// one there beside the end-to-end suite's (blocking too) left none for the async tests beside
+    /// them on a machine of two cores (their continuations waited until a journey ended).
+    static func walk(
+        _ service: SimulatedService, job: String, _ arguments: [String], environment: [String: String] = [:], directory: URL, pacing: Pacing = .none,
+        failing: Bool = false, underHeadway: Bool = true
+    ) async throws -> ToolJourney {
+        let journey = Transfer(service)
+        return try await blocking {
+            try ToolJourney(
+                journey.value, job: job, arguments, environment: environment, directory: directory, pacing: pacing, failing: failing, underHeadway: underHeadway)
+        }
+    }
+
+    /// Runs `body`, which blocks, on a thread of its own, off the cooperative pool.
+    static func blocking<T>(_ body: @escaping () throws -> T) async throws -> T {
+        let work = Transfer(body)
+        let outcome: Transfer<Result<T, any Error>> = await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: Transfer(Result { try work.value() })) }.start()
+        }
+        return try outcome.value.get()
+    }
+
+    /// A value handed to another thread that alone uses it from then on.
+    final class Transfer<Value>: @unchecked Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
     /// Whether `program` is installed (Scripts/test installs them; a test without it is skipped).
     static func has(_ program: String) -> Bool {
         (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
@@ -194,7 +224,7 @@ struct ToolJourney {
         #expect(labels.contains { $0.hasPrefix(prefix) }, "labels: \(Set(labels))", sourceLocation: sourceLocation)
         let phase = final?.phase
         if status == 0 {
-            #expect(phase == "succeeded" || phase == "hidden", "\(String(describing: final))", sourceLocation: sourceLocation)
+            #expect(phase == "succeeded" || phase == "hidden", "\(String(describing: final)) stderr: \(run.stderr)", sourceLocation: sourceLocation)
         } else {
             #expect(phase == "failed", "\(String(describing: final))", sourceLocation: sourceLocation)
         }
