@@ -4,7 +4,8 @@
 #                                             from-source command (in the build chroot)
 # then checks what it put where and how large it is, runs every program README's commands use from
 # a folder of no importance (headwayd, headway-sim and headway-mqtt through their links to the one
-# multi-call program), purges it and checks that nothing of it is left. HEADWAY_EMULATED=1 (arm64
+# multi-call program), walks the apt journey when HEADWAY_APT_JOURNEY names the demo repository's
+# server (Scripts/lib/apt-journey.sh), purges it and checks that nothing of it is left. HEADWAY_EMULATED=1 (arm64
 # under qemu-user) leaves out the daemon's memory and the client's start time, which emulation
 # would distort; both are printed, not enforced.
 set -euo pipefail
@@ -150,6 +151,12 @@ headway --strict --job install-check done || fail "headway done"
 kill -TERM "$daemon" && wait "$daemon" || true
 unset HEADWAY_SOCKET
 cd /
+
+if [ -n "${HEADWAY_APT_JOURNEY:-}" ]; then
+    say "the apt journey: headway run -- apt-get install, update, upgrade and a failing install"
+    source /src/Scripts/lib/apt-journey.sh
+    apt_journey "$HEADWAY_APT_JOURNEY" || fail "the apt journey"
+fi
 
 say "purging"
 apt-get purge -y -qq headway >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; fail "apt-get purge"; }

@@ -10,13 +10,15 @@
 #   debian13_arm64_swift ROOT       unpacks Debian 13's aarch64 Swift (modules, runtime, static
 #                                   libraries) at ROOT/opt/swift-arm64 for cross-compiling; prints it
 
-# What the tests need, then what Scripts/package needs: debhelper and lintian (and systemd, which
+# What the tests need (the real tools `headway run` reads among them, for the "Real tools" suites:
+# restic … cargo), then what Scripts/package needs: debhelper and lintian (and systemd, which
 # the package depends on, for the from-source install test), and arm64's C
 # libraries beside amd64's (Debian's multiarch), so the cross-build links against them and
 # dpkg-shlibdeps finds the packages that hold them (and libmosquitto and libcurl, which the aarch64
 # suite of Scripts/test-arm64 loads for its MQTT and headway-ci tests); last, the cross compiler the arm64 kernel
 # test builds its modules with.
 debian13_packages="swiftlang libc6-dev libstdc++-14-dev libgpiod-dev libi2c-dev git rsync pkg-config ca-certificates python3 python3-yaml mosquitto tmux curl openssl \
+restic borgbackup borgmatic rclone ffmpeg wget pv ninja-build cargo \
 debhelper lintian binutils-aarch64-linux-gnu systemd \
 libc6-dev:arm64 libstdc++-14-dev:arm64 libgcc-14-dev:arm64 libgpiod-dev:arm64 libi2c-dev:arm64 libmosquitto1:arm64 libcurl4t64:arm64 \
 gcc-aarch64-linux-gnu make"

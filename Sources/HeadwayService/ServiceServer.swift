@@ -113,9 +113,10 @@ public final class ServiceServer {
             let now = clock.now
             let accepting = acceptPausedUntil.map { now >= $0 } ?? true
             if accepting { acceptPausedUntil = nil }
-            let extra = sources() + core.processDescriptors.map { process in
+            let processes = core.processDescriptors.map { process in
                 Source(fd: process.fd) { [unowned self] in deliver(core.processEnded(process.pid)) }
             }
+            let extra = sources() + processes
             let order = Array(connections.keys)
             var watched: [(fd: Int32, wanted: Readiness)] = [(listener, accepting ? .readable : []), (signals.readEnd, .readable)]
             watched += extra.map { ($0.fd, $0.wanted) }
@@ -140,15 +141,23 @@ public final class ServiceServer {
             }
             if ready[0].contains(.readable) { acceptClients() }
             let afterPoll = clock.now
+            var ended: [Source] = []
             for (index, source) in extra.enumerated() where !ready[2 + index].isEmpty || source.deadline.map({ afterPoll >= $0 }) == true {
-                source.ready()
+                if index >= extra.count - processes.count { ended.append(source) } else { source.ready() }
             }
             for (index, fd) in order.enumerated() {
                 let readiness = ready[2 + extra.count + index]
                 if !readiness.isDisjoint(with: [.readable, .hangUp, .failed]) { readOnce(fd) }
                 if readiness.contains(.writable) { flush(fd) }
             }
-            for fd in order { answer(fd) }
+            // Clients accepted this round are read at once: what they sent may be there already.
+            for fd in connections.keys where !order.contains(fd) { readOnce(fd) }
+            for fd in Array(connections.keys) { answer(fd) }
+            // A process's end is taken after what was sent before it ended: `headway run` sends its
+            // outcome and exits, a hook's `done` comes just before its runner ends, and the service
+            // may find both in one poll. Taken first, the end would fail a job that reported how
+            // it went.
+            for source in ended { source.ready() }
             if let due = core.nextWakeup(), due <= clock.now + 0.001 { tickAndReport() }
             if let watchdog = nextWatchdog, clock.now >= watchdog {
                 notifier.notify("WATCHDOG=1")

@@ -11,6 +11,10 @@ import HeadwayCore
 /// nothing is installed after it (`update`, `download`, `--download-only`).
 /// Read from apt 2.6.1 (Debian 12) and 3.0 (Debian 13); fixtures in Tests/HeadwayToolProgressTests/Fixtures/apt.
 public struct AptFormat: ToolFormat {
+    // The patterns, compiled once (ToolFormat.swift says why they may be shared).
+    nonisolated(unsafe) static let remainingPattern = /\(([^()]*) remaining\)/
+    nonisolated(unsafe) static let unitPattern = /^(\d+)(d|h|min|s)$/
+
     enum Scale { case unknown, twoPhases, installOnly }
     var scale = Scale.unknown
     let downloadOnly: Bool
@@ -70,10 +74,10 @@ public struct AptFormat: ToolFormat {
 
     /// apt's remaining time in a download's status, "(1min 5s remaining)" → 65.
     static func remaining(_ text: Substring) -> Double? {
-        guard let match = text.firstMatch(of: /\(([^()]*) remaining\)/) else { return nil }
+        guard let match = text.firstMatch(of: remainingPattern) else { return nil }
         var seconds = 0.0
         for part in match.1.split(separator: " ") {
-            guard let unit = part.firstMatch(of: /^(\d+)(d|h|min|s)$/), let amount = Double(unit.1) else { return nil }
+            guard let unit = part.firstMatch(of: unitPattern), let amount = Double(unit.1) else { return nil }
             switch unit.2 {
             case "d": seconds += amount * 86_400
             case "h": seconds += amount * 3600

@@ -12,6 +12,10 @@ import HeadwayProtocol
 /// shows a percentage of the archive's size.
 /// Read from borg 1.2.4 (Debian 12) and 1.4 (Debian 13); fixtures in Tests/HeadwayToolProgressTests/Fixtures/borg.
 public struct BorgFormat: ToolFormat {
+    // The patterns, compiled once (ToolFormat.swift says why they may be shared).
+    nonisolated(unsafe) static let createPattern = /\s*([\d.]+ \S+) O ([\d.]+ \S+) C ([\d.]+ \S+) D (\d+) N/
+    nonisolated(unsafe) static let percentPattern = /(\d+(?:\.\d+)?)%/
+
     let asked: Bool
     let json: Bool
     let tool: String
@@ -65,12 +69,12 @@ public struct BorgFormat: ToolFormat {
     /// One redraw of borg's meter.
     static func meter(_ text: Substring) -> ToolReport? {
         // create: "7.63 MB O 7.64 MB C 7.64 MB D 40 N data2/f40"
-        if let match = text.prefixMatch(of: /\s*([\d.]+ \S+) O ([\d.]+ \S+) C ([\d.]+ \S+) D (\d+) N/) {
+        if let match = text.prefixMatch(of: createPattern) {
             let bytes = ToolNumbers.bytes(match.1).map(ToolNumbers.shortBytes) ?? String(match.1)
             return ToolReport(label: "borg: \(match.4) files, \(bytes)")
         }
         // extract, check …: " 45.3% Extracting: path", "Checking segments 45.3%"
-        if let match = text.firstMatch(of: /(\d+(?:\.\d+)?)%/), let percent = Double(match.1) {
+        if let match = text.firstMatch(of: percentPattern), let percent = Double(match.1) {
             let words = (text[..<match.range.lowerBound] + " " + text[match.range.upperBound...]).split(separator: ":").first ?? ""
             return ToolReport(value: max(0, percent - 0.05), total: 100, label: "borg: " + step(words))
         }

@@ -6,10 +6,16 @@
 /// server gave a length.
 /// Read from curl 7.88.1 (Debian 12); fixtures in Tests/HeadwayToolProgressTests/Fixtures/curl.
 public struct CurlFormat: ToolFormat {
+    // The patterns, compiled once (ToolFormat.swift says why they may be shared).
+    nonisolated(unsafe) static let barPattern = /^#*\s+(\d+(?:\.\d)?)%$/
+
     /// The format for the command in `context`.
     public init(_ context: ToolContext) {}
 
     public func invocation(_ context: ToolContext) -> ToolInvocation { ToolInvocation(arguments: context.arguments) }
+
+    /// A redraw is whole once it has all twelve columns (the sizes in columns 2 and 4 then are).
+    public mutating func peek(_ partial: ToolLine) -> ToolReport? { read(partial).report }
 
     public mutating func read(_ line: ToolLine) -> ToolReading {
         guard line.stream == .errors else { return .nothing }
@@ -22,7 +28,7 @@ public struct CurlFormat: ToolFormat {
             return ToolReading(report: ToolReport(value: received, total: total, eta: ToolNumbers.clock(columns[10]), label: "curl: downloading"))
         }
         // -# draws "###########                  15.4%"
-        if let match = line.text.firstMatch(of: /^#*\s+(\d+(?:\.\d)?)%$/), let percent = Double(match.1) {
+        if let match = line.text.firstMatch(of: Self.barPattern), let percent = Double(match.1) {
             return ToolReading(report: ToolReport(value: max(0, percent - 0.05), total: 100, label: "curl: downloading"))
         }
         return .nothing

@@ -7,6 +7,9 @@
 /// its label counts the bytes.
 /// Read from dd (coreutils) 9.1 (Debian 12); fixtures in Tests/HeadwayToolProgressTests/Fixtures/dd.
 public struct DDFormat: ToolFormat {
+    // The patterns, compiled once (ToolFormat.swift says why they may be shared).
+    nonisolated(unsafe) static let bytesPattern = /(\d+) bytes/
+
     let asked: Bool
     let total: Double?
 
@@ -51,14 +54,20 @@ public struct DDFormat: ToolFormat {
     }
 
     public func mayBeMeter(_ partial: String, on stream: ToolStream) -> Bool {
-        asked && stream == .errors && partial.prefixMatch(of: /\d+ bytes/) != nil
+        asked && stream == .errors && partial.prefixMatch(of: Self.bytesPattern) != nil
+    }
+
+    /// A meter line is whole once its rate is written (`…, 1.0 MB/s`).
+    public mutating func peek(_ partial: ToolLine) -> ToolReport? {
+        guard partial.previous == .carriageReturn, partial.text.hasSuffix("/s") else { return nil }
+        return read(partial).report
     }
 
     public mutating func read(_ line: ToolLine) -> ToolReading {
         guard line.stream == .errors else { return .nothing }
         let meter = line.end == .carriageReturn || line.previous == .carriageReturn
         if line.text.isEmpty, line.end == .carriageReturn { return ToolReading(withheld: asked) }
-        guard meter, let match = line.text.prefixMatch(of: /(\d+) bytes/), let bytes = Double(match.1) else { return .nothing }
+        guard meter, let match = line.text.prefixMatch(of: Self.bytesPattern), let bytes = Double(match.1) else { return .nothing }
         guard let total else { return ToolReading(report: ToolReport(label: "dd: \(ToolNumbers.shortBytes(bytes)) copied"), withheld: asked) }
         return ToolReading(report: ToolReport(value: bytes, total: total, label: "dd: copying"), withheld: asked)
     }

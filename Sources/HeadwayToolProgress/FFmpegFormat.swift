@@ -8,6 +8,10 @@
 /// `out_time_us` is read.)
 /// Read from ffmpeg 5.1 (Debian 12); fixtures in Tests/HeadwayToolProgressTests/Fixtures/ffmpeg.
 public struct FFmpegFormat: ToolFormat {
+    // The patterns, compiled once (ToolFormat.swift says why they may be shared).
+    nonisolated(unsafe) static let durationPattern = /^\s+Duration: (\d+:\d\d:\d\d(?:\.\d+)?),/
+    nonisolated(unsafe) static let timePattern = /time=(\d+:\d\d:\d\d(?:\.\d+)?)/
+
     let usesDescriptor: Bool
     var total: Double?
     let totalGiven: Bool
@@ -40,11 +44,11 @@ public struct FFmpegFormat: ToolFormat {
             guard let micros = Double(line.text.dropFirst("out_time_us=".count)), micros.isFinite, micros >= 0 else { return .nothing }
             return ToolReading(report: report(micros / 1_000_000))
         case .errors:
-            if !totalGiven, total == nil, let match = line.text.firstMatch(of: /^\s+Duration: (\d+:\d\d:\d\d(?:\.\d+)?),/) {
+            if !totalGiven, total == nil, let match = line.text.firstMatch(of: Self.durationPattern) {
                 total = ToolNumbers.clock(match.1).flatMap { $0 > 0 ? $0 : nil }
                 return ToolReading(report: ToolReport(label: "ffmpeg: encoding"))
             }
-            guard !usesDescriptor, let match = line.text.firstMatch(of: /time=(\d+:\d\d:\d\d(?:\.\d+)?)/), let seconds = ToolNumbers.clock(match.1) else { return .nothing }
+            guard !usesDescriptor, let match = line.text.firstMatch(of: Self.timePattern), let seconds = ToolNumbers.clock(match.1) else { return .nothing }
             return ToolReading(report: report(seconds))
         case .output:
             return .nothing

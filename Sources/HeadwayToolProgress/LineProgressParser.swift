@@ -2,6 +2,12 @@
 /// `[3/10]`, `(3/10)`, `3 of 10`, or a user's regular expression whose first capture is the value
 /// and whose second (if any) is the total. The fallback for commands no format knows.
 public struct LineProgressParser {
+    // The built-in forms, compiled once (ToolFormat.swift says why they may be shared).
+    nonisolated(unsafe) static let percentPattern = /(\d+(?:\.\d+)?)\s?%/
+    nonisolated(unsafe) static let bracketedPattern = /[\[(](\d+)\s*\/\s*(\d+)[\])]/
+    nonisolated(unsafe) static let fractionPattern = /(?:^|\s)(\d+)\/(\d+)(?=\s|$|[:,.;])/
+    nonisolated(unsafe) static let ofPattern = /\b(\d+) of (\d+)\b/
+
     private let custom: Regex<AnyRegexOutput>?
 
     /// A pattern that cannot be used, with what to do about it.
@@ -48,16 +54,16 @@ public struct LineProgressParser {
             guard total.isFinite, total > 0 else { return nil }
             return (value, total)
         }
-        if let match = line.matches(of: /(\d+(?:\.\d+)?)\s?%/).last, let value = Double(match.1) {
+        if let match = line.matches(of: Self.percentPattern).last, let value = Double(match.1) {
             return (min(value, 100), 100)
         }
-        if let match = line.matches(of: /[\[(](\d+)\s*\/\s*(\d+)[\])]/).last, let pair = Self.pair(match.1, match.2) {
+        if let match = line.matches(of: Self.bracketedPattern).last, let pair = Self.pair(match.1, match.2) {
             return pair
         }
-        if let match = line.matches(of: /(?:^|\s)(\d+)\/(\d+)(?=\s|$|[:,.;])/).last, let pair = Self.pair(match.1, match.2) {
+        if let match = line.matches(of: Self.fractionPattern).last, let pair = Self.pair(match.1, match.2) {
             return pair
         }
-        if let match = line.matches(of: /\b(\d+) of (\d+)\b/).last, let pair = Self.pair(match.1, match.2) {
+        if let match = line.matches(of: Self.ofPattern).last, let pair = Self.pair(match.1, match.2) {
             return pair
         }
         return nil

@@ -12,6 +12,9 @@ import HeadwayProtocol
 /// rclone's own.
 /// Read from rclone 1.60.1 (Debian 12); fixtures in Tests/HeadwayToolProgressTests/Fixtures/rclone.
 public struct RcloneFormat: ToolFormat {
+    // The patterns, compiled once (ToolFormat.swift says why they may be shared).
+    nonisolated(unsafe) static let statsPattern = /NOTICE: +([\d.]+ ?[A-Za-z]*) \/ ([\d.]+ ?[A-Za-z]*), (\d+|-)%?, [^,]*, ETA (\S+)/
+
     let asked: Bool
     let json: Bool
     let step: String
@@ -40,7 +43,7 @@ public struct RcloneFormat: ToolFormat {
     public mutating func read(_ line: ToolLine) -> ToolReading {
         guard line.stream == .errors else { return .nothing }
         if json, line.text.hasPrefix("{") { return readJSON(line.text) }
-        guard let match = line.text.firstMatch(of: /NOTICE: +([\d.]+ ?[A-Za-z]*) \/ ([\d.]+ ?[A-Za-z]*), (\d+|-)%?, [^,]*, ETA (\S+)/) else { return .nothing }
+        guard let match = line.text.firstMatch(of: Self.statsPattern) else { return .nothing }
         guard let done = ToolNumbers.bytes(match.1), let total = ToolNumbers.bytes(match.2, rounding: .down), total > 0 else {
             return ToolReading(report: ToolReport(label: "rclone: \(step)"), withheld: asked)
         }

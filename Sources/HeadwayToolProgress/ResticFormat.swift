@@ -12,9 +12,19 @@ import HeadwayProtocol
 /// final): until then the job is indeterminate, "restic: scanning".
 /// Read from restic 0.14.0 (Debian 12) and 0.18 (Debian 13); fixtures in Tests/HeadwayToolProgressTests/Fixtures/restic.
 public struct ResticFormat: ToolFormat {
+    // The patterns, compiled once (ToolFormat.swift says why they may be shared).
+    nonisolated(unsafe) static let statusPattern = /\[(?:\d+:)?\d+:\d\d\] (.*)/
+    nonisolated(unsafe) static let percentPattern = /(\d+(?:\.\d+)?)%\s+/
+    nonisolated(unsafe) static let etaPattern = /\sETA (\S+)\s*$/
+    nonisolated(unsafe) static let countPattern = /(\d+) \/ (\d+) (.+)/
+    nonisolated(unsafe) static let filesPattern = /^(\d+) (?:files|files\/dirs) ([\d.]+ \S+), total (\d+) (?:files|files\/dirs) ([\d.]+ \S+)/
+    nonisolated(unsafe) static let scanningPattern = /^\d+ files,\s/
+
     enum Mode { case json, asked, given, none }
     var mode: Mode = .none
     var subcommand = ""
+    /// `check --read-data` (or `--read-data-subset`): its data step follows the snapshots.
+    var readsData = false
     var determinate = false
     /// The status line withheld last, while only current-file lines followed it.
     var lastStatus: String?
@@ -39,6 +49,7 @@ public struct ResticFormat: ToolFormat {
     public init(_ context: ToolContext) {
         let arguments = context.toolArguments
         subcommand = ToolArguments.subcommand(arguments, valued: Self.valued) ?? ""
+        readsData = ToolArguments.contains(arguments, ["--read-data", "--read-data-subset"])
         if ToolArguments.contains(arguments, ["--json"]) {
             mode = .json
         } else if context.toolIndex == nil || ToolArguments.contains(arguments, ["--quiet"], letters: "q") {
@@ -77,7 +88,7 @@ public struct ResticFormat: ToolFormat {
     }
 
     mutating func readText(_ text: String, withholding: Bool) -> ToolReading {
-        guard let match = text.wholeMatch(of: /\[(?:\d+:)?\d+:\d\d\] (.*)/) else {
+        guard let match = text.wholeMatch(of: Self.statusPattern) else {
             // The current files restic lists under a status line (absolute paths).
             if withholding, afterStatus, text.hasPrefix("/") { return ToolReading(withheld: true) }
             afterStatus = false
@@ -93,34 +104,39 @@ public struct ResticFormat: ToolFormat {
     mutating func status(_ body: Substring) -> ToolReport? {
         var rest = body
         var percent: Double?
-        if let match = rest.prefixMatch(of: /(\d+(?:\.\d+)?)%\s+/) {
+        if let match = rest.prefixMatch(of: Self.percentPattern) {
             percent = Double(match.1)
             rest = rest[match.range.upperBound...]
         }
         var eta: Double?
-        if let match = rest.firstMatch(of: /\sETA (\S+)\s*$/) {
+        if let match = rest.firstMatch(of: Self.etaPattern) {
             eta = ToolNumbers.clock(match.1)
             rest = rest[..<match.range.lowerBound]
         }
-        // check, prune: "1 / 2 snapshots", "12 / 40 packs".
-        if let match = rest.wholeMatch(of: /(\d+) \/ (\d+) (.+)/), let done = Double(match.1), let total = Double(match.2), total > 0 {
-            determinate = true
+        // check, prune: "1 / 2 snapshots", "12 / 40 packs". Each step counts its own things, from
+        // 0 again: only the step that is the job's work is its progress (check's data when it reads
+        // data, else its snapshots); the others name the step. prune's several steps are
+        // all its work: it stays indeterminate, its label naming each step.
+        if let match = rest.wholeMatch(of: Self.countPattern), let done = Double(match.1), let total = Double(match.2), total > 0 {
             let unit = DisplayText.truncated(DisplayText.sanitised(String(match.3)), maxBytes: 24)
+            guard subcommand == "check", match.3.hasPrefix(readsData ? "packs" : "snapshots") else { return ToolReport(label: "restic: \(step) \(unit)") }
+            determinate = true
             return ToolReport(value: done, total: total, eta: eta, label: "restic: \(step) \(unit)")
         }
         // backup, restore: "201 files 43.034 MiB, total 202 files 61.035 MiB, 0 errors".
-        if let match = rest.firstMatch(of: /^(\d+) (?:files|files\/dirs) ([\d.]+ \S+), total (\d+) (?:files|files\/dirs) ([\d.]+ \S+)/) {
+        if let match = rest.firstMatch(of: Self.filesPattern) {
             guard let done = ToolNumbers.bytes(match.2), let total = ToolNumbers.bytes(match.4, rounding: .down), total > 0 else {
                 return ToolReport(label: "restic: \(step)")
             }
             if percent != nil || subcommand != "backup" { determinate = true }
             guard determinate else { return ToolReport(label: "restic: \(subcommand == "backup" ? "scanning" : step)") }
-            var value = min(done, total)
-            if let percent { value = min(value, max(0, percent - 0.005) / 100 * total) }
-            return ToolReport(value: value, total: total, eta: eta, label: "restic: \(step)")
+            // The bytes done at the low end of their rounding never run ahead of restic's. The
+            // percentage is not used as a second bound: restic prints it only on some lines, and
+            // a bound taken on some lines only would make the value step back on the others.
+            return ToolReport(value: min(done, total), total: total, eta: eta, label: "restic: \(step)")
         }
         // Before the scan has counted anything: "1 files, 0 B, 0 errors".
-        if rest.firstMatch(of: /^\d+ files,\s/) != nil { return ToolReport(label: "restic: \(subcommand == "backup" ? "scanning" : step)") }
+        if rest.firstMatch(of: Self.scanningPattern) != nil { return ToolReport(label: "restic: \(subcommand == "backup" ? "scanning" : step)") }
         return nil
     }
 

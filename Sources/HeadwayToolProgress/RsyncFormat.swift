@@ -10,6 +10,10 @@ import HeadwayCore
 /// With `--progress`/`-P` (per file) the files checked of `to-chk` are the progress.
 /// Read from rsync 3.2.7 (Debian 12); fixtures in Tests/HeadwayToolProgressTests/Fixtures/rsync.
 public struct RsyncFormat: ToolFormat {
+    // The patterns, compiled once (ToolFormat.swift says why they may be shared).
+    nonisolated(unsafe) static let meterStartPattern = /\s*[\d,.']+\s+\d+%/
+    nonisolated(unsafe) static let meterPattern = /\s*([\d,.']+)\s+(\d+)%\s+(\S+)\s+(\d+:\d\d:\d\d)\s*(?:\(xfr#\d+, (ir|to)-chk=(\d+)\/(\d+)\))?\s*/
+
     let asked: Bool
     let perFile: Bool
     var listComplete: Bool
@@ -33,14 +37,20 @@ public struct RsyncFormat: ToolFormat {
     }
 
     public func mayBeMeter(_ partial: String, on stream: ToolStream) -> Bool {
-        asked && stream == .output && partial.prefixMatch(of: /\s*[\d,.']+\s+\d+%/) != nil
+        asked && stream == .output && partial.prefixMatch(of: Self.meterStartPattern) != nil
+    }
+
+    /// A redraw is whole once it has its time (rsync writes each in one piece).
+    public mutating func peek(_ partial: ToolLine) -> ToolReport? {
+        guard partial.text.wholeMatch(of: Self.meterPattern) != nil else { return nil }
+        return read(partial).report
     }
 
     public mutating func read(_ line: ToolLine) -> ToolReading {
         guard line.stream == .output else { return .nothing }
         let text = line.text[...]
         if text.isEmpty, line.end == .carriageReturn { return ToolReading(withheld: asked) }
-        guard let match = text.wholeMatch(of: /\s*([\d,.']+)\s+(\d+)%\s+(\S+)\s+(\d+:\d\d:\d\d)\s*(?:\(xfr#\d+, (ir|to)-chk=(\d+)\/(\d+)\))?\s*/) else {
+        guard let match = text.wholeMatch(of: Self.meterPattern) else {
             return .nothing
         }
         if match.5 == "to" { listComplete = true }

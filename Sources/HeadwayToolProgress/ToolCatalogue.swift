@@ -29,6 +29,7 @@ public enum ToolCatalogue {
         Kind(name: "wget", programs: ["wget"]) { WgetFormat($0) },
         Kind(name: "dd", programs: ["dd"]) { DDFormat($0) },
         Kind(name: "pv", programs: ["pv"]) { PVFormat($0) },
+        Kind(name: "cargo", programs: ["cargo"]) { CargoFormat($0) },
     ]
 
     /// The names `--format` takes.

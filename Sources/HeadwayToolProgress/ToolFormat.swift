@@ -153,6 +153,13 @@ public struct ToolContext: Sendable {
 
 /// A tool's progress format: what it asks of the invocation and how it reads the tool's lines.
 /// One format per tool, beside the others; ``ToolProgress`` holds one and keeps its reports honest.
+///
+/// A format's regular expressions are static: a regex literal in a function is parsed and compiled
+/// again each time it is evaluated, which made reading a line cost a compilation. A `Regex` is a
+/// value whose compiled program is made on its first match and kept, stored with an atomic
+/// compare-and-swap (swift-experimental-string-processing, `Regex.Program.loweredProgram`), so one
+/// shared value may be matched from any thread: hence `nonisolated(unsafe)`, which only says that
+/// the compiler cannot see this (`Regex` is not declared `Sendable`).
 public protocol ToolFormat {
     /// The command line and environment that make the tool tell its progress, never changing
     /// what else it does or shows.
@@ -165,9 +172,15 @@ public protocol ToolFormat {
     /// and dd begin each redraw with a carriage return and end it only with the next): such a line
     /// keeps waiting for its end; any other is shown after a short wait (a prompt).
     func mayBeMeter(_ partial: String, on stream: ToolStream) -> Bool
+    /// Reads a line that has not ended yet, when it is a whole redraw of a meter that ends only
+    /// with the next one (dd prints one a second, rsync and curl each redraw after a carriage
+    /// return): its figures are the tool's now, not a redraw later. The line is read again, as
+    /// usual, when it ends; nil when it is not such a meter (yet).
+    mutating func peek(_ partial: ToolLine) -> ToolReport?
 }
 
 extension ToolFormat {
     public mutating func end(_ stream: ToolStream) -> ToolReading { .nothing }
     public func mayBeMeter(_ partial: String, on stream: ToolStream) -> Bool { false }
+    public mutating func peek(_ partial: ToolLine) -> ToolReport? { nil }
 }

@@ -73,7 +73,12 @@ public struct ToolProgress {
         while start < bytes.endIndex {
             guard let end = bytes[start...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else {
                 state.append(bytes[start...], passing: &result.passed)
-                if state.overflowed { note("a line of more than \(Self.maxLineBytes / 1024) KiB was passed through unread") }
+                if state.overflowed {
+                    note("a line of more than \(Self.maxLineBytes / 1024) KiB was passed through unread")
+                } else {
+                    let partial = ToolLine(String(decoding: state.line, as: UTF8.self), stream: stream, end: .none, previous: state.previousEnd)
+                    if let report = format.peek(partial), let update = guarded(report) { result.updates.append(update) }
+                }
                 break
             }
             state.append(bytes[start..<end], passing: &result.passed)

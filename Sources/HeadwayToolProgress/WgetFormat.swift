@@ -7,6 +7,12 @@ import HeadwayCore
 /// percentage's: wget prints one only when the server gave a length (`Length: 3000000`).
 /// Read from wget 1.21.3 (Debian 12); fixtures in Tests/HeadwayToolProgressTests/Fixtures/wget.
 public struct WgetFormat: ToolFormat {
+    // The patterns, compiled once (ToolFormat.swift says why they may be shared).
+    nonisolated(unsafe) static let lengthPattern = /^Length: (\d+)/
+    nonisolated(unsafe) static let dotsPattern = /\s*\d+[KM] [ .]+\s+(\d+)%\s+\S+\s*(\S*)\s*/
+    nonisolated(unsafe) static let barPattern = /\s(\d+)%\[[^\]]*\]/
+    nonisolated(unsafe) static let etaPattern = /eta (.+?)\s*$/
+
     var length: Double?
 
     /// The format for the command in `context`.
@@ -17,18 +23,18 @@ public struct WgetFormat: ToolFormat {
     public mutating func read(_ line: ToolLine) -> ToolReading {
         guard line.stream == .errors else { return .nothing }
         let text = line.text
-        if let match = text.firstMatch(of: /^Length: (\d+)/) {
+        if let match = text.firstMatch(of: Self.lengthPattern) {
             length = Double(match.1)
             return ToolReading(report: ToolReport(label: "wget: downloading"))
         }
         // Dots: offset, dots, percent, speed, ETA (or "=time taken").
-        if let match = text.wholeMatch(of: /\s*\d+[KM] [ .]+\s+(\d+)%\s+\S+\s*(\S*)\s*/), let percent = Double(match.1) {
+        if let match = text.wholeMatch(of: Self.dotsPattern), let percent = Double(match.1) {
             let eta = match.2.contains("=") ? nil : Self.eta(match.2)
             return ToolReading(report: report(percent, eta: eta))
         }
         // Bar: "name  45%[=====>      ]   1.2M  1.0MB/s    eta 2s"
-        if let match = text.firstMatch(of: /\s(\d+)%\[[^\]]*\]/), let percent = Double(match.1) {
-            let eta = text.firstMatch(of: /eta (.+?)\s*$/).flatMap { Self.eta($0.1) }
+        if let match = text.firstMatch(of: Self.barPattern), let percent = Double(match.1) {
+            let eta = text.firstMatch(of: Self.etaPattern).flatMap { Self.eta($0.1) }
             return ToolReading(report: report(percent, eta: eta))
         }
         return .nothing

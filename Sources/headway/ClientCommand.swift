@@ -29,6 +29,8 @@ struct ClientCommand {
         var format: String?
         var pattern: String?
         var size: Double?
+        /// The user named the job (`--label`): the tool's steps do not rename it.
+        var labelGiven = false
     }
 
     /// A `set` value: an amount (of a total, when given) or a percentage of the job's total.
@@ -83,8 +85,10 @@ struct ClientCommand {
         (--info=progress2), rclone (--stats 1s --stats-one-line --stats-log-level NOTICE), ffmpeg
         (-progress pipe:N; the total from -t or the input's Duration, or --total SECONDS), apt-get and
         apt (-o APT::Status-Fd=N), dd (status=progress; --size or count= and bs=, or if='s size), pv
-        (-n -b; --size or -s), curl and wget (their meters, as they are); --format lines reads 42%
-        and 3/10 only. Nothing is added that CMD already has.
+        (-n -b; --size or -s), cargo (sets CARGO_TERM_PROGRESS_WHEN=always), curl and wget (their
+        meters, as they are); --format lines reads 42% and 3/10 only. Nothing is added that CMD
+        already has. The label names the tool's step unless --label gives one; a tool's own
+        remaining time is shown as its estimate.
         DURATION: 90, 90s, 5m, 1h30m. TIME: 14:30, 14:30:15 (today, or tomorrow when past) or
         2026-11-22T14:30:00Z. --job defaults to the CI runner's job and --name to the runner's job
         name (GitHub Actions, GitLab, Buildkite), or in a systemd service to the unit
@@ -237,10 +241,11 @@ struct ClientCommand {
                 throw UsageError(message: "--format \"\(DisplayText.sanitised(format))\" is not one of \(ToolCatalogue.names.joined(separator: ", "))")
             }
             if format != nil, pattern != nil { throw UsageError(message: "give --format or --pattern, not both") }
+            let labelGiven = options.label != nil
             // In a unit the command line is no label: the service keeps the unit's Description.
             if options.label == nil { options.label = unit ?? String(command.joined(separator: " ").prefix(60)) }
             if options.name == nil { options.name = options.label }
-            action = .run(command: command, reading: RunReading(format: format, pattern: pattern, size: size), options: options)
+            action = .run(command: command, reading: RunReading(format: format, pattern: pattern, size: size, labelGiven: labelGiven), options: options)
         case "pipe":
             try noMore()
             if options.label == nil { options.label = "pipe" }

@@ -64,7 +64,7 @@ struct RunCommand {
         let clock = MonotonicClock()
         var streams: [(fd: Int32, to: Int32?, stream: ToolStream)] = [(output.read, Platform.standardOutput, .output), (errors.read, Platform.standardError, .errors)]
         if invocation.usesDescriptor { streams.append((status.read, nil, .progress)) }
-        var reporter = RunReporter(client: client, job: job, connection: connection, remote: remote)
+        var reporter = RunReporter(client: client, job: job, connection: connection, remote: remote, keepsLabel: reading.labelGiven)
         /// Since when a line that may be the meter has waited unshown (a prompt must not wait long).
         var waitingSince: Double?
         var stop: Stop?

@@ -24,7 +24,10 @@ struct ClientManualTests {
                 commands.append(String(words[index + 1]))
             }
         }
-        let options = run.stdout.matches(of: /--[a-z][a-z-]*/).map { String($0.output) }
+        // The options are headway's where the synopsis lists them (the usage line and the
+        // commands' lines); the prose after it names the tools' own flags too (rsync's --info=…).
+        let synopsis = run.stdout.split(separator: "\n").filter { $0.hasPrefix("usage:") || $0.hasPrefix(" ") }.joined(separator: "\n")
+        let options = synopsis.matches(of: /--[a-z][a-z-]*/).map { String($0.output) }
         return (commands, Array(Set(options)).sorted())
     }
 

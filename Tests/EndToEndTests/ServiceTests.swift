@@ -81,6 +81,33 @@ struct ServiceTests {
         #expect(job.phase == "failed" && job.total == 4)
     }
 
+    /// A job's process that reports its outcome and ends at once is shown with that outcome, not
+    /// as a process that ended without one, even when the service takes both in one round.
+    /// Stopping the service makes that round certain: the outcome waits in the socket and the
+    /// process ends while the service cannot read; it reads both when it continues. `headway run`
+    /// sends its outcome on the connection it holds, then exits; a hook's `done` comes on a new
+    /// connection just before its runner ends.
+    @Test func anOutcomeSentJustBeforeTheProcessEndsIsKept() throws {
+        let service = try SimulatedService()
+        let environment = ["HEADWAY_SOCKET": service.socket, "HEADWAY_TIMEOUT_MS": "300"]
+        let run = try BackgroundProcess(Binaries.url("headway"), ["--job", "run", "run", "--", "sleep", "1"], environment: environment)
+        #expect(try BackgroundProcess.eventually(within: 3) { try service.status().contains { $0.job == "run" } })
+        service.signal(SIGSTOP)
+        #expect(run.waitForExit() == 0)
+        service.signal(SIGCONT)
+        #expect(try BackgroundProcess.eventually(within: 3) { try service.status().first { $0.job == "run" }?.phase == "succeeded" }, "\(service.logged)")
+
+        let runner = try BackgroundProcess(URL(fileURLWithPath: "/bin/sleep"), ["30"])
+        #expect(try service.headway(["--job", "hook", "begin", "--pid", String(runner.pid)]).status == 0)
+        service.signal(SIGSTOP)
+        let done = try BackgroundProcess(Binaries.url("headway"), ["--job", "hook", "done"], environment: environment)
+        #expect(done.waitForExit() == 0)
+        runner.signal(SIGKILL)
+        #expect(runner.waitForExit() != nil)
+        service.signal(SIGCONT)
+        #expect(try BackgroundProcess.eventually(within: 3) { try service.status().first { $0.job == "hook" }?.phase == "succeeded" }, "\(service.logged)")
+    }
+
     @Test func pipeCountsBytes() throws {
         let service = try SimulatedService(grace: 0)
         let data = Data(repeating: 7, count: 300_000)

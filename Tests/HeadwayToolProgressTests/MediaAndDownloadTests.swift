@@ -116,4 +116,25 @@ struct MediaAndDownloadTests {
         percent.feed(.errors, fixture)
         #expect(percent.passed[.errors] == fixture && percent.determinate.map(\.value) == [34, 69, 100])
     }
+
+    /// dd, rsync and curl begin each redraw with a carriage return and end it only with the next
+    /// one (dd's comes a second later): a whole redraw is read at once, not a redraw late, and still
+    /// withheld when it ends.
+    @Test func aRedrawIsReadBeforeTheNextEndsIt() throws {
+        var dd = try Run(["dd", "of=x"], size: 2_000_000)
+        let meter = Array("\r1114112 bytes (1.1 MB, 1.1 MiB) copied, 1 s, 1.0 MB/s".utf8)
+        let partial = dd.progress.feed(.errors, meter[0..<30])
+        #expect(partial.updates.isEmpty, "half a redraw is not read")
+        #expect(dd.progress.feed(.errors, meter[30...]).updates.map(\.value) == [1_114_112])
+        #expect(dd.progress.feed(.errors, Array("\n2000000 bytes (2.0 MB, 1.9 MiB) copied, 1.9 s, 1.0 MB/s\n".utf8)[...]).passed == Array("2000000 bytes (2.0 MB, 1.9 MiB) copied, 1.9 s, 1.0 MB/s\n".utf8))
+
+        var rsync = try Run(["rsync", "-a", "s/", "d/"])
+        _ = rsync.progress.feed(.output, Array("\r      1,000,000  33%    1.74MB/s    0:00:00 (xfr#1, to-chk=2/4)\r".utf8)[...])
+        let redraw = rsync.progress.feed(.output, Array("      1,688,128  56%    1.47MB/s    0:00:02  ".utf8)[...])
+        #expect(redraw.updates.map(\.value) == [56] && redraw.updates.first?.eta == 2 && redraw.passed.isEmpty)
+
+        var curl = try Run(["curl", "-o", "f", "u"])
+        let line = curl.progress.feed(.errors, Array("\r 45 2000k   45  900k    0     0   998k      0  0:00:02  0:00:01  0:00:01  998k".utf8)[...])
+        #expect(line.updates.first.map { $0.value == 900 * 1024 && $0.total == 2000 * 1024 && $0.eta == 1 } == true)
+    }
 }

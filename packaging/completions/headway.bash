@@ -12,13 +12,14 @@ _headway() {
     case "$previous" in
         --socket) COMPREPLY=($(compgen -f -- "$current")); return ;;
         --job | --broker | --source | --timeout-ms | --label | --total | --countdown | --until | --name | --pid | --heartbeat | --pattern | --size) return ;;
+        --format) COMPREPLY=($(compgen -W "restic borg borgmatic rsync rclone ffmpeg apt curl wget dd pv cargo lines" -- "$current")); return ;;
     esac
     local options
     case "$command" in
         "") COMPREPLY=($(compgen -W "$commands $global" -- "$current")); return ;;
         begin) options="--label --total --countdown --until --name --pid --heartbeat --no-percent" ;;
         set) options="--label" ;;
-        run) options="--pattern --label --name --" ;;
+        run) options="--format --pattern --size --total --label --name --" ;;
         pipe) options="--size --label" ;;
         finish) COMPREPLY=($(compgen -W "success failure cancelled unknown" -- "$current")); return ;;
         *) options="" ;;

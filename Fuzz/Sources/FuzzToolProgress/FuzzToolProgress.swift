@@ -7,7 +7,7 @@ let commands: [[String]] = [
     ["rsync", "-a", "src/", "dst/"], ["rsync", "-aP", "src/", "dst/"], ["rclone", "copy", "a", "b"], ["rclone", "copy", "--use-json-log", "a", "b"],
     ["ffmpeg", "-i", "in.mp4", "out.mp4"], ["ffmpeg", "-progress", "x", "-i", "in", "out"], ["apt-get", "install", "-y", "x"], ["apt", "update"],
     ["curl", "-o", "f", "u"], ["wget", "u"], ["dd", "if=a", "of=b", "bs=1M", "count=4"], ["pv", "-s", "100", "f"], ["pv", "-n", "f"],
-    ["make", "-j4"],
+    ["make", "-j4"], ["cargo", "build"],
 ]
 
 /// Feeds `data` to the format its first byte picks, as a command's output: the rest is cut into
