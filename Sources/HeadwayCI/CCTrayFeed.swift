@@ -1,3 +1,5 @@
+import HeadwayCore
+
 /// A cctray feed (`cc.xml`) as https://cctray.org/v1/ describes it: one `<Projects>` root holding
 /// `<Project>` elements whose attributes say everything (`name`, `activity`, `lastBuildStatus`,
 /// `lastBuildLabel`, `lastBuildTime`, `webUrl`). Read by a small scanner of its own (no XML
@@ -13,7 +15,11 @@ public enum CCTrayFeed {
     public struct Malformed: Error, Sendable, Equatable, CustomStringConvertible {
         public var offset: Int
         public var problem: String
-        public var description: String { "not a cctray feed at byte \(offset): \(problem)" }
+        /// The problem quotes the feed's own names (a tag, an attribute, an entity): made safe to
+        /// show, as everything a server sends is.
+        public var description: String {
+            "not a cctray feed at byte \(offset): \(DisplayText.truncated(DisplayText.sanitised(problem), maxBytes: 200))"
+        }
     }
 
     /// More projects than any CI server lists; past it the feed is refused.
