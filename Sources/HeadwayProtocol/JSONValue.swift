@@ -230,7 +230,10 @@ struct JSONParser {
             case UInt8(ascii: "r"): scalars.append("\r")
             case UInt8(ascii: "t"): scalars.append("\t")
             case UInt8(ascii: "u"): scalars.append(try unicodeEscape())
-            default: throw error("unknown escape \\\(Character(Unicode.Scalar(escape)))")
+            default:
+                // The byte quoted as itself only when it is printable: this text reaches terminals.
+                let shown = (0x21...0x7E).contains(escape) ? "\\" + String(Character(Unicode.Scalar(escape))) : "\\ followed by byte 0x" + String(escape, radix: 16, uppercase: true)
+                throw error("unknown escape \(shown)")
             }
             runStart = index
         }
