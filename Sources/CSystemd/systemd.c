@@ -261,13 +261,22 @@ static int read_properties(sd_bus_message *m, hw_sd_event *event) {
 static int on_properties_changed(sd_bus_message *m, void *userdata, sd_bus_error *error) {
     (void)error;
     hw_sd *sd = userdata;
-    hw_sd_event event = {.kind = HW_SD_PROPERTIES};
+    const char *path = lib.message_get_path(m);
     const char *interface;
+    // A change between a watch's first answer and its last belongs to that watch's answer, in
+    // the order it came: queued on its own it would reach a reader that does not know the path
+    // yet (and a timer started meanwhile would never show its next elapse).
+    for (struct pending *p = sd->pending; p && path; p = p->next) {
+        if (!p->event.path || strcmp(p->event.path, path) != 0) continue;
+        if (lib.message_read_basic(m, 's', &interface) >= 0) read_properties(m, &p->event);
+        return 0;
+    }
+    hw_sd_event event = {.kind = HW_SD_PROPERTIES};
     if (lib.message_read_basic(m, 's', &interface) < 0 || read_properties(m, &event) < 0) {
         hw_sd_event_clear(&event);
         return 0;
     }
-    event.path = copy(lib.message_get_path(m));
+    event.path = copy(path);
     enqueue(sd, &event);
     return 0;
 }

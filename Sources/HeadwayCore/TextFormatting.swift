@@ -61,6 +61,21 @@ public enum NumberText {
         return fraction == 0 ? "\(whole)" : "\(sign)\(whole).\(fraction)"
     }
 
+    /// A count of bytes as a label shows it, in decimal units with at most one decimal: "7.6 MB",
+    /// "512 B". Rounded down, so that a count of what is done never reads as more; "?" for a
+    /// count that is not one.
+    public static func bytes(_ count: Double) -> String {
+        guard count.isFinite, count >= 0 else { return "?" }
+        let units = ["B", "kB", "MB", "GB", "TB", "PB", "EB"]
+        var value = count
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return "\(compact(unit == 0 ? value.rounded(.down) : (value * 10).rounded(.down) / 10)) \(units[unit])"
+    }
+
     /// "2.5e19": one decimal of mantissa, the exponent in full.
     private static func scientific(_ value: Double) -> String {
         var exponent = Int(Double.log10(abs(value)).rounded(.down))

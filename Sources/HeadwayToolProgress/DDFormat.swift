@@ -1,3 +1,4 @@
+import HeadwayCore
 /// dd (coreutils). Headway adds `status=progress` unless a `status=` is given: dd then prints on
 /// stderr, once a second, `1114112 bytes (1.1 MB, 1.1 MiB) copied, 1 s, 1.0 MB/s`, each after a
 /// carriage return, ending the last with a line feed before its summary; Headway withholds those
@@ -68,7 +69,7 @@ public struct DDFormat: ToolFormat {
         let meter = line.end == .carriageReturn || line.previous == .carriageReturn
         if line.text.isEmpty, line.end == .carriageReturn { return ToolReading(withheld: asked) }
         guard meter, let match = line.text.prefixMatch(of: Self.bytesPattern), let bytes = Double(match.1) else { return .nothing }
-        guard let total else { return ToolReading(report: ToolReport(label: "dd: \(ToolNumbers.shortBytes(bytes)) copied"), withheld: asked) }
+        guard let total else { return ToolReading(report: ToolReport(label: "dd: \(NumberText.bytes(bytes)) copied"), withheld: asked) }
         return ToolReading(report: ToolReport(value: bytes, total: total, label: "dd: copying"), withheld: asked)
     }
 }

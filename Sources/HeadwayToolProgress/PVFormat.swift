@@ -1,3 +1,4 @@
+import HeadwayCore
 /// pv. Headway adds `-n -b` unless the user chose a numeric or quiet display (`-n`, `-q`) or forced
 /// one (`-f`): pv then prints the bytes that passed, one number a line, on stderr (pv draws nothing
 /// without a terminal otherwise), and Headway withholds those lines. The total is
@@ -57,7 +58,7 @@ public struct PVFormat: ToolFormat {
         else { return .nothing }
         if percent { return ToolReading(report: ToolReport(value: number, total: 100, label: "pv: copying")) }
         guard asked else { return .nothing }
-        guard let total else { return ToolReading(report: ToolReport(label: "pv: \(ToolNumbers.shortBytes(number))"), withheld: true) }
+        guard let total else { return ToolReading(report: ToolReport(label: "pv: \(NumberText.bytes(number))"), withheld: true) }
         return ToolReading(report: ToolReport(value: number, total: total, label: "pv: copying"), withheld: true)
     }
 }

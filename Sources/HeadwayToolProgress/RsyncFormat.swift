@@ -60,7 +60,7 @@ public struct RsyncFormat: ToolFormat {
         }
         let bytes = ToolNumbers.grouped(match.1) ?? 0
         guard listComplete, let percent = Double(match.2) else {
-            return ToolReading(report: ToolReport(label: "rsync: \(ToolNumbers.shortBytes(bytes)), listing files"), withheld: asked)
+            return ToolReading(report: ToolReport(label: "rsync: \(NumberText.bytes(bytes)), listing files"), withheld: asked)
         }
         let eta = match.5 == nil ? ToolNumbers.clock(match.4) : nil
         return ToolReading(report: ToolReport(value: percent, total: 100, eta: eta, label: "rsync: transferring"), withheld: asked)

@@ -11,7 +11,7 @@ public enum ToolNumbers {
     /// A size such as `7.629 MiB`, `909.250 KiB`, `0 B`, `7.63 MB`, `2929k`, `1.1M` or
     /// `195.312Ki`, in bytes: the lowest number of bytes the text can stand for, so that a value
     /// read from it never runs ahead of the tool's own (`7.629 MiB` rounded to nearest is at least
-    /// 7.6285 MiB). Binary units for the IEC forms and for curl's single letters (`k`, `M`: 1024,
+    /// 7.6285 MiB), in whole bytes (a byte is not split). Binary units for the IEC forms and for curl's single letters (`k`, `M`: 1024,
     /// `decimalLetters` false), decimal ones for `kB`, `MB`.
     public static func bytes(_ text: Substring, rounding: Rounding = .nearest, decimalLetters: Bool = false) -> Double? {
         let trimmed = text.drop { $0 == " " }
@@ -23,7 +23,7 @@ public enum ToolNumbers {
         var step = 1.0
         for _ in 0..<decimals { step /= 10 }
         let low = rounding == .nearest ? max(0, amount - step / 2) : amount
-        return unit == 1 ? amount : low * unit
+        return unit == 1 ? amount : (low * unit).rounded(.up)
     }
 
     static func multiplier(_ unit: Substring, decimalLetters: Bool) -> Double? {
@@ -73,20 +73,5 @@ public enum ToolNumbers {
         let digits = text.filter { $0 != "," && $0 != "." && $0 != "'" }
         guard !digits.isEmpty, digits.count <= 20, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         return Double(digits)
-    }
-
-    /// Bytes as a label shows them: `7.6 MB`.
-    public static func shortBytes(_ count: Double) -> String {
-        guard count.isFinite, count >= 0 else { return "?" }
-        let units = ["B", "kB", "MB", "GB", "TB", "PB", "EB"]
-        var value = count
-        var unit = 0
-        while value >= 1000, unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        let tenths = (value * 10).rounded(.down)
-        let text = tenths.truncatingRemainder(dividingBy: 10) == 0 || unit == 0 ? "\(Int(tenths / 10))" : "\(Int(tenths / 10)).\(Int(tenths.truncatingRemainder(dividingBy: 10)))"
-        return "\(text) \(units[unit])"
     }
 }

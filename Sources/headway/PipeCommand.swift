@@ -54,7 +54,7 @@ struct PipeCommand {
             let now = clock.now
             guard now - lastSent >= 0.1 else { continue }
             let request: Request = size.map { .update(job: job, value: min(passed, $0), total: $0, label: nil) }
-                ?? .label(job: job, label: "\(title): \(Self.bytes(passed))")
+                ?? .label(job: job, label: "\(title): \(NumberText.bytes(passed))")
             if let remote {
                 lastSent = now
                 remote.report(request)
@@ -79,16 +79,5 @@ struct PipeCommand {
             do throws(ServiceConnection.Failure) { _ = try live.send(.finish(job: job, outcome: outcome)) } catch { _ = client.soft(error.message) }
         }
         return outcome == .succeeded ? 0 : 1
-    }
-
-    static func bytes(_ count: Double) -> String {
-        let units = ["B", "kB", "MB", "GB", "TB", "PB", "EB"]
-        var value = count
-        var unit = 0
-        while value >= 1000, unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        return "\(NumberText.compact((value * 10).rounded() / 10)) \(units[unit])"
     }
 }

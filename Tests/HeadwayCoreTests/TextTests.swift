@@ -20,6 +20,15 @@ struct TextTests {
         #expect(NumberText.compact(9.99e15) == "1e16")
     }
 
+    /// A count of what is done, rounded down: 7.69 MB done never reads as 7.7 MB.
+    @Test func byteCounts() {
+        #expect(NumberText.bytes(512) == "512 B")
+        #expect(NumberText.bytes(7_690_000) == "7.6 MB")
+        #expect(NumberText.bytes(999_999) == "999.9 kB")
+        #expect(NumberText.bytes(1e21) == "1000 EB")
+        #expect(NumberText.bytes(.nan) == "?" && NumberText.bytes(-1) == "?")
+    }
+
     @Test(arguments: [1e19, 9.3e18, .infinity, .nan, -5, 1e300])
     func anyDurationHasAShortText(seconds: Double) {
         let text = DurationText.short(seconds, rounding: .up)

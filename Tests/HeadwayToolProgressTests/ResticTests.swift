@@ -18,9 +18,10 @@ struct ResticTests {
         // Determinate once restic's scan has finished (its percent and ETA appear), never ahead of it.
         let first = try #require(run.determinate.first)
         #expect(first.label == "restic: backing up" && first.eta == 1)
-        #expect(first.total! >= 57.2195 * 1_048_576 && first.total! <= 57.220 * 1_048_576)
-        // 26.529 MiB at the low end of its rounding: never more than restic has done.
-        #expect(first.value! >= 26.528 * 1_048_576 && first.value! <= 26.5285 * 1_048_576)
+        // Whole bytes at the low end of restic's rounding (26.529 MiB is at least 26.5285 MiB):
+        // never more than restic has done. Its total is the figure as printed.
+        #expect(first.total == (57.220 * 1_048_576).rounded(.up))
+        #expect(first.value == (26.5285 * 1_048_576).rounded(.up))
         #expect(run.determinate.allSatisfy { $0.value! <= $0.total! })
         #expect(run.determinate.last!.value! <= 55.490 * 1_048_576)
         #expect(run.updates.last?.total != nil, "determinate to the end")

@@ -159,6 +159,8 @@ check "one job for the unit at every moment: no duplicate" bash -c \
     "[ \$(awk '\$2 == \"backup.service\" { print \$1 }' $timeline | sort | uniq -d | wc -l) -eq 0 ]"
 echo "   backup.service and nightly-encode.service in headway status over their runs (every 0.5 s, repeats left out):"
 grep -E " (backup|nightly-encode).service " $timeline | uniq -f1 | sed 's/^/     /'
+echo "   backup.timer in headway status until it started the backup (the first lines):"
+grep -E " backup.timer " $timeline | uniq -f1 | head -4 | sed 's/^/     /'
 check "systemd agrees: the backup's Result is success, restic saved a snapshot" bash -c \
     '[ "$(systemctl show -P Result backup.service)" = success ] && journalctl --no-pager -u backup.service | grep -q "snapshot .* saved"'
 doctor_units=$(as_pi headwayd doctor)
