@@ -153,22 +153,9 @@ public struct GitHubSource: CISource {
         guard let start = url.firstRange(of: "/workflows/") else { return nil }
         let workflow = url[start.upperBound...].prefix { $0 != "/" }
         let branch = url.firstRange(of: "&branch=").map { String(url[$0.upperBound...]) } ?? ""
-        return "\(workflow)/\(Self.decoded(branch))"
+        return "\(workflow)/\(URLText.decoded(branch))"
     }
 
-    private static func decoded(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        var rest = Array(text.utf8)[...]
-        while let byte = rest.popFirst() {
-            if byte == UInt8(ascii: "%"), rest.count >= 2, let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(value)
-                rest = rest.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 
     private static func runID(in url: String, before marker: String) -> Int? {
         guard let runs = url.firstRange(of: "/actions/runs/") else { return nil }

@@ -12,9 +12,14 @@ import HeadwayProtocol
 ///   followed that left the list.
 /// - "List pipeline jobs" (`/projects/:id/pipelines/:pipeline_id/jobs`, the latest try of each):
 ///   `name`, `stage`, `status` and `started_at`.
+/// - "List project pipelines" with `status=success`, `ref` and `per_page=3`: `created_at` and
+///   `updated_at` of the last three successful pipelines of a ref.
 /// A pipeline's progress is its jobs finished (`success`, `failed`, `canceled`, `skipped`) of its
 /// jobs, leaving out the `manual` ones nobody started; its label names the first running job.
-/// Its expected duration is the service's to learn (the job's `name` is the project and ref).
+/// Its expected duration is the mean of the last three successful pipelines of its ref, each
+/// `updated_at - created_at` (the list says no more): their wait for a runner is in it, so the
+/// estimate errs late, never early. It is read once per ref and kept up to date with the
+/// successful pipelines seen finishing; the service learns durations from the job's `name` too.
 public struct GitLabSource: CISource {
     public let project: String
     public let branch: String?
@@ -22,6 +27,8 @@ public struct GitLabSource: CISource {
     private let base: String
 
     private var followed: Set<Int> = []
+    /// Durations of the last successful pipelines, newest first, by ref.
+    private var history: [String: [Double]] = [:]
     private var look = Look()
 
     private struct Look {
@@ -53,6 +60,10 @@ public struct GitLabSource: CISource {
         "\(base)/pipelines?per_page=10" + (branch.map { "&ref=\(URLText.component($0))" } ?? "")
     }
 
+    private static let historyQuery = "/pipelines?status=success&per_page=3&ref="
+
+    private func historyURL(_ ref: String) -> String { "\(base)\(Self.historyQuery)\(URLText.component(ref))" }
+
     public mutating func requests() -> [HTTPRequest] {
         var urls: [String] = []
         if !look.listed {
@@ -60,6 +71,11 @@ public struct GitLabSource: CISource {
         } else {
             for id in look.order where Self.phase(look.pipelines[id]) == .running { urls.append("\(base)/pipelines/\(id)/jobs?per_page=100") }
             for id in followed.sorted() where look.pipelines[id] == nil { urls.append("\(base)/pipelines/\(id)") }
+            for id in look.order {
+                guard let pipeline = look.pipelines[id], Self.phase(pipeline) != .finished, let ref = pipeline["ref"]?.string,
+                      history[ref] == nil else { continue }
+                urls.append(historyURL(ref))
+            }
         }
         let fresh = urls.filter { !look.asked.contains($0) }
         look.asked.formUnion(fresh)
@@ -80,6 +96,11 @@ public struct GitLabSource: CISource {
                 look.order.append(id)
             }
             look.listed = true
+        } else if url.hasPrefix(base + Self.historyQuery) {
+            // History is a nicety: a failure to read it leaves the pipeline without an estimate.
+            let ref = URLText.decoded(String(url.dropFirst(base.count + Self.historyQuery.count)))
+            guard response.status == 200, let pipelines = try? JSONBody.parse(response.body, from: description).array else { return }
+            history[ref] = pipelines.prefix(3).compactMap(Self.duration)
         } else if rest.hasSuffix("/jobs?per_page=100"), let id = Int(rest.dropFirst().prefix { $0.isNumber }) {
             try requireOK(response, request)
             look.jobs[id] = Array((try JSONBody.parse(response.body, from: description).array ?? []).prefix(512))
@@ -128,6 +149,12 @@ public struct GitLabSource: CISource {
         }
     }
 
+    static func duration(_ pipeline: JSONValue) -> Double? {
+        guard let start = pipeline["created_at"]?.string.flatMap(ServerTime.iso8601), let end = pipeline["updated_at"]?.string.flatMap(ServerTime.iso8601),
+              end > start, end - start < 35 * 86_400 else { return nil }
+        return end - start
+    }
+
     public mutating func abandonLook() { look = Look() }
 
     public mutating func finishLook(serverTime: Double) -> [CIRun] {
@@ -139,10 +166,14 @@ public struct GitLabSource: CISource {
             if phase == .finished, !followed.contains(id) { continue }
             if phase != .finished { stillFollowed.insert(id) }
             let ref = pipeline["ref"]?.string ?? ""
+            if phase == .finished, Self.outcome(pipeline["status"]?.string) == .succeeded, let duration = Self.duration(pipeline) {
+                history[ref] = Array(([duration] + (history[ref] ?? [])).prefix(3))
+            }
             var run = CIRun(
                 key: "\(id)", title: "\(DisplayText.sanitised(ref)) #\(id)",
                 state: phase == .queued ? .queued : phase == .running ? .running : .finished(Self.outcome(pipeline["status"]?.string)),
                 name: "gitlab/\(project)/\(ref)")
+            if let durations = history[ref], !durations.isEmpty { run.expected = durations.reduce(0, +) / Double(durations.count) }
             if phase == .running, let jobs = look.jobs[id], !jobs.isEmpty { Self.progress(of: jobs, into: &run) }
             seen.append(run)
         }

@@ -17,6 +17,21 @@ enum URLText {
         return out
     }
 
+    /// A percent-encoded component as it was (the reverse of ``component(_:)``).
+    static func decoded(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        var rest = Array(text.utf8)[...]
+        while let byte = rest.popFirst() {
+            if byte == UInt8(ascii: "%"), rest.count >= 2, let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                rest = rest.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// `url` without the slashes it ends with.
     static func trimmed(_ url: String) -> String {
         var url = Substring(url)

@@ -20,17 +20,23 @@ struct SourceMappingTests {
                 return ok(Array(#"[{"id":88,"iid":3,"status":"\#(status)","ref":"main","created_at":"2026-11-26T09:00:00.000Z"}]"#.utf8))
             }
             if request.url.hasSuffix("/pipelines/88/jobs?per_page=100") { return ok(Array(jobs.utf8)) }
+            if request.url == "https://gitlab.com/api/v4/projects/group%2Fwidgets/pipelines?status=success&per_page=3&ref=main" {
+                // The ref's last successful pipelines: 5 and 7 minutes from created to their last update.
+                return ok(Array(#"[{"id":80,"status":"success","ref":"main","created_at":"2026-11-25T10:00:00.000Z","updated_at":"2026-11-25T10:05:00.000Z"},{"id":79,"status":"success","ref":"main","created_at":"2026-11-25T09:00:00.000Z","updated_at":"2026-11-25T09:07:00.000Z"}]"#.utf8))
+            }
             return .success(HTTPResponse(status: 404))
         }
         var follower = Follower(source: try GitLabSource(project: "group/widgets", branch: "main"), policy: PollingPolicy(), token: "glpat")
         let first = server.look(&follower, at: at(65))
+        // An estimate from the ref's history beside the jobs done: 6 minutes expected, 1 gone.
         #expect(first.jobRequests == [
-            .begin(job: "group/widgets/88", BeginOptions(label: "build: compile (1/2)", name: "gitlab/group/widgets/main", follow: 15, elapsed: 60)),
-            .update(job: "group/widgets/88", value: 0, total: 2, label: nil),
+            .begin(job: "group/widgets/88", BeginOptions(label: "build: compile (1/2)", name: "gitlab/group/widgets/main", follow: 15, elapsed: 60, expected: 360)),
+            .update(job: "group/widgets/88", value: 0, total: 2, label: nil, eta: 300),
         ])
         #expect(server.log.first?.headers.contains("Authorization: Bearer glpat") == true)
         jobs = #"[{"id":1,"name":"compile","stage":"build","status":"success","started_at":"2026-11-26T09:00:05.000Z"},{"id":2,"name":"unit","stage":"test","status":"running","started_at":"2026-11-26T09:02:00.000Z"},{"id":3,"name":"deploy","stage":"deploy","status":"manual"}]"#
-        #expect(server.look(&follower, at: at(130)).jobRequests == [.update(job: "group/widgets/88", value: 1, total: 2, label: "test: unit (2/2)")])
+        #expect(server.look(&follower, at: at(130)).jobRequests == [.update(job: "group/widgets/88", value: 1, total: 2, label: "test: unit (2/2)", eta: 235)])
+        #expect(server.log.filter { $0.url.contains("status=success") }.count == 1, "a ref's history is read once")
         status = "failed"
         #expect(server.look(&follower, at: at(145)).jobRequests == [.label(job: "group/widgets/88", label: "main #88"), .finish(job: "group/widgets/88", outcome: .failed)])
         #expect(GitLabSource.outcome("canceled") == .cancelled && GitLabSource.outcome("manual") == .ended)

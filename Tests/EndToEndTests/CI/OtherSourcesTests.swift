@@ -45,13 +45,16 @@ extension RealPrograms {
         }
 
         /// Pipeline 201: compile pending, then build, test (two jobs side by side) and deploy stages,
-        /// jobs finished of four; its result.
+        /// jobs finished of four, the time left estimated from main's last success; its result.
         @Test func aGitLabPipeline() throws {
             let watch = try Watch(scenario: "gitlab.json", token: "glpat-reader") { ["gitlab", "acme/widgets", "--branch", "main", "--api", $0.url + "/api/v4"] }
             try watch.at(5, "acme/widgets/201", "pending") { $0.phase == "queued" }
             try watch.at(20, "acme/widgets/201", "compiling") { $0.phase == "active" && $0.label == "build: compile (1/4)" }
             let testing = try watch.at(150, "acme/widgets/201", "testing") { $0.phase == "active" && $0.label?.hasPrefix("test: ") == true }
             #expect(testing?.label?.hasSuffix("(2/4)") == true, "\(testing?.label ?? "")")
+            // Pipeline 190, main's last success, took 380 s from created to its last update: about
+            // 140 s gone, the rest is GitLab's history's estimate.
+            #expect(testing?.etaReported == true && (150...300).contains(testing?.etaSeconds ?? 0), "\(testing?.etaSeconds ?? -1)")
             try watch.at(460, "acme/widgets/201", "the result") { $0.phase == "succeeded" }
             #expect(!watch.follower.stderr.contains("glpat-reader"))
         }
