@@ -17,7 +17,7 @@
 # dpkg-shlibdeps finds the packages that hold them (and libmosquitto and libcurl, which the aarch64
 # suite of Scripts/test-arm64 loads for its MQTT and headway-ci tests); last, the cross compiler the arm64 kernel
 # test builds its modules with.
-debian13_packages="swiftlang libc6-dev libstdc++-14-dev libgpiod-dev libi2c-dev git rsync pkg-config ca-certificates python3 python3-yaml mosquitto tmux curl openssl \
+debian13_packages="swiftlang libc6-dev libstdc++-14-dev libgpiod-dev libi2c-dev git rsync pkg-config ca-certificates python3 python3-yaml mosquitto tmux curl openssl tinyproxy \
 restic borgbackup borgmatic rclone ffmpeg wget pv ninja-build cargo \
 debhelper lintian binutils-aarch64-linux-gnu systemd \
 libc6-dev:arm64 libstdc++-14-dev:arm64 libgcc-14-dev:arm64 libgpiod-dev:arm64 libi2c-dev:arm64 libmosquitto1:arm64 libcurl4t64:arm64 \

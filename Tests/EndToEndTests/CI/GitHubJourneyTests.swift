@@ -35,14 +35,14 @@ extension RealPrograms {
             let follower: BackgroundProcess
             let token: URL
 
-            init(scenario: String, manualClock: Bool = true, arguments: [String] = []) throws {
+            init(scenario: String, manualClock: Bool = true, arguments: [String] = [], environment: [String: String] = [:]) throws {
                 server = try CIServerFixture(scenario: scenario, manualClock: manualClock)
                 token = server.folder.appendingPathComponent("github.token")
                 try "ghp_journey\n".write(to: token, atomically: true, encoding: .utf8)
                 follower = try BackgroundProcess(Binaries.url("headway-ci"), [
                     "github", "acme/widgets", "--api", server.url, "--ca-file", server.caFile, "--token-file", token.path,
                     "--interval", "1", "--idle-interval", "1", "--budget", "100000", "--socket", service.socket,
-                ] + arguments)
+                ] + arguments, environment: environment)
             }
 
             deinit { follower.signal(SIGTERM) }
@@ -83,6 +83,29 @@ extension RealPrograms {
             #expect(requests.allSatisfy { (($0["request_headers"] as? [String: Any])?["Authorization"] as? [String: Any])?["scheme"] as? String == "Bearer" })
             #expect(requests.contains { $0["status"] as? Int == 304 })
             #expect(!setup.follower.stderr.contains("ghp_journey"))
+        }
+
+        /// Through the proxy `https_proxy` names (a real tinyproxy on loopback): every request is
+        /// tunnelled by it, and the run shows as without one.
+        @Test(.enabled(if: Tinyproxy.available, "Scripts/test installs tinyproxy"))
+        func throughTheProxyTheEnvironmentNames() throws {
+            let server = try CIServerFixture(scenario: try Self.journey())
+            let proxy = try Tinyproxy(connectPort: server.port)
+            let service = try SimulatedService(linger: 30)
+            let token = server.folder.appendingPathComponent("github.token")
+            try "ghp_journey\n".write(to: token, atomically: true, encoding: .utf8)
+            let follower = try BackgroundProcess(Binaries.url("headway-ci"), [
+                "github", "acme/widgets", "--api", server.url, "--ca-file", server.caFile, "--token-file", token.path,
+                "--interval", "1", "--idle-interval", "1", "--budget", "100000", "--socket", service.socket,
+            ], environment: ["https_proxy": proxy.url, "HTTPS_PROXY": proxy.url, "no_proxy": "", "NO_PROXY": ""])
+            defer { follower.signal(SIGTERM) }
+            try server.advance(to: 150)
+            let shown = try BackgroundProcess.eventually(within: 10) {
+                try service.status().first { $0.job == "acme/widgets/9001" }?.label == "build: Build (6/12)"
+            }
+            #expect(shown, "\(follower.stderr)")
+            // tinyproxy's log says the requests went through it, not beside it.
+            #expect(proxy.log.contains("CONNECT 127.0.0.1:\(server.port) "), "\(proxy.log)")
         }
 
         /// Faults placed on the runs list one after another: each is one line naming the source and
