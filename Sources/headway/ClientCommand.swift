@@ -76,8 +76,9 @@ struct ClientCommand {
           status                             list the jobs
           watch                              print events (cancel requests, pauses) as they happen
           run [--format TOOL | --pattern REGEX] [--size BYTES] [--total N] [--label TEXT]
-              [--name NAME] -- CMD ARGS...
-                                             run CMD, showing its progress (42%, 3/10, [3/10], or REGEX)
+              [--name NAME] [--] CMD ARGS...
+                                             run CMD, showing its progress (42%, 3/10, [3/10], or REGEX);
+                                             headway's options end at CMD
           pipe [--size BYTES] [--label TEXT] copy stdin to stdout, showing the bytes that passed
         run reads these tools' own progress (by CMD's name, or --format TOOL), asking for it where
         the tool needs it and withholding only the meter it asked for; the rest of CMD's output is
@@ -194,6 +195,13 @@ struct ClientCommand {
             case "--size": size = try number(try value(for: argument, &rest), "--size", positive: true)
             default:
                 if argument.hasPrefix("--") { throw UsageError(message: "unknown option \(argument) for \(name)") }
+                // run's command may also start without "--", as after nice or env: its first word
+                // ends headway's options (restic's --repo is restic's).
+                if name == "run" {
+                    command = [argument] + rest
+                    rest = []
+                    break
+                }
                 positional.append(argument)
             }
         }
@@ -233,7 +241,7 @@ struct ClientCommand {
         case "watch": try noMore(); action = .watch
         case "run":
             try noMore()
-            guard !command.isEmpty else { throw UsageError(message: "run needs a command after --, e.g. headway run -- make -j4") }
+            guard !command.isEmpty else { throw UsageError(message: "run needs a command, e.g. headway run -- make -j4") }
             if let pattern {
                 do throws(LineProgressParser.PatternError) { _ = try LineProgressParser(pattern: pattern) } catch { throw UsageError(message: error.message) }
             }

@@ -81,6 +81,18 @@ struct ServiceTests {
         #expect(job.phase == "failed" && job.total == 4)
     }
 
+    /// The command may start without "--", as after nice or env: from its first word on, every
+    /// option is the command's (printf's --total here, as restic's --repo would be).
+    @Test func runsCommandStartsAtItsFirstWord() throws {
+        let service = try SimulatedService()
+        let run = try service.headway(["--job", "w", "run", "--label", "Words", "printf", "%s\\n", "--total", "1/2", "2/2"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "--total\n1/2\n2/2\n")
+        let job = try #require(try service.status().first)
+        // (Done within the grace delay, it may never have been shown: "hidden".)
+        #expect(["succeeded", "hidden"].contains(job.phase) && job.label == "Words" && job.value == 2 && job.total == 2, "\(job)")
+    }
+
     /// A job's process that reports its outcome and ends at once is shown with that outcome, not
     /// as a process that ended without one, even when the service takes both in one round.
     /// Stopping the service makes that round certain: the outcome waits in the socket and the

@@ -76,6 +76,12 @@ final class TmuxPane {
     }
 
     deinit {
+        // The pane's command goes first, with all it started (its process group): tmux's SIGHUP
+        // does not end a program that takes SIGHUP as "reload" (headway-sim serve), nor one whose
+        // mask, inherited from the test runner, blocks it.
+        if let pane = Int32(((try? tmux(["display-message", "-p", "-t", "0", "#{pane_pid}"])) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)), pane > 1 {
+            kill(-pane, SIGKILL)
+        }
         _ = try? tmux(["kill-server"])
         if !BackgroundProcess.eventually(within: 2, { !server.isRunning }) {
             kill(server.processIdentifier, SIGKILL)
