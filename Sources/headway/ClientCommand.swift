@@ -93,7 +93,7 @@ struct ClientCommand {
         DURATION: 90, 90s, 5m, 1h30m. TIME: 14:30, 14:30:15 (today, or tomorrow when past) or
         2026-11-22T14:30:00Z. --job defaults to the CI runner's job and --name to the runner's job
         name (GitHub Actions, GitLab, Buildkite), or in a systemd service to the unit
-        (backup.service). A hook never fails its job: when the service is absent or slow, or a value
+        (backup.service); elsewhere run and pipe name their own (restic-4242). A hook never fails its job: when the service is absent or slow, or a value
         is wrong, commands warn once, give up within 200 ms (--timeout-ms, or HEADWAY_TIMEOUT_MS) and
         exit 0 (--strict: 1, or 2 for a wrong value). With --broker mqtt://HOST[:PORT] or mqtts://…
         (or HEADWAY_BROKER) the job commands publish to an MQTT broker instead, and status lists the
@@ -116,7 +116,9 @@ struct ClientCommand {
         return "usage: headway " + line
     }
 
-    static func parse(_ arguments: [String], environment: (String) -> String?, clock: TimeOfDayParser = TimeOfDayParser()) throws(UsageError) -> ClientCommand {
+    static func parse(
+        _ arguments: [String], environment: (String) -> String?, clock: TimeOfDayParser = TimeOfDayParser(), processID: Int32 = Platform.processID
+    ) throws(UsageError) -> ClientCommand {
         var rest = arguments[...]
         var job: String?, socket: String?, strict = false
         var timeout: Double?
@@ -142,7 +144,7 @@ struct ClientCommand {
         rest = rest.dropFirst()
         let soft = hookCommands.contains(name)
         do throws(UsageError) {
-            var result = try parseCommand(name, &rest, job: &job, socket: &socket, strict: &strict, environment: environment, clock: clock)
+            var result = try parseCommand(name, &rest, job: &job, socket: &socket, strict: &strict, environment: environment, clock: clock, processID: processID)
             // A slow machine may give every hook more time without editing them.
             if timeout == nil, let text = environment("HEADWAY_TIMEOUT_MS") {
                 guard let ms = Double(text), ms.isFinite, ms > 0 else {
@@ -166,7 +168,7 @@ struct ClientCommand {
 
     private static func parseCommand(
         _ name: String, _ rest: inout ArraySlice<String>, job: inout String?, socket: inout String?, strict: inout Bool,
-        environment: (String) -> String?, clock: TimeOfDayParser
+        environment: (String) -> String?, clock: TimeOfDayParser, processID: Int32
     ) throws(UsageError) -> ClientCommand {
         var options = BeginOptions()
         var pattern: String?, size: Double?, format: String?
@@ -263,6 +265,15 @@ struct ClientCommand {
         }
         var result = ClientCommand(action: action, job: job, socket: socket, strict: strict)
         if result.job == nil { result.job = JobIdentity.job(environment) ?? unit }
+        // A run or pipe started by hand holds its job for its whole life: its program's name and
+        // headway's process id make an id of its own ("restic-4242").
+        if result.job == nil {
+            switch action {
+            case .run(let command, _, _): result.job = ownJob(command.first ?? "run", processID: processID)
+            case .pipe: result.job = ownJob("pipe", processID: processID)
+            default: break
+            }
+        }
         if let id = result.job, let problem = Identifier.problem(id) {
             throw UsageError(message: "job id \"\(DisplayText.truncated(DisplayText.sanitised(id), maxBytes: 60))\" \(problem)")
         }
@@ -270,10 +281,18 @@ struct ClientCommand {
         case .status, .watch, .help, .version: break
         default:
             guard result.job != nil else {
-                throw UsageError(message: "--job ID is needed here (outside GitHub Actions, GitLab CI, Buildkite and systemd services there is no job id to take)")
+                throw UsageError(message: "--job ID is needed here (outside GitHub Actions, GitLab CI, Buildkite and systemd services there is no job id to take; run and pipe make their own)")
             }
         }
         return result
+    }
+
+    /// `program`'s name (without its folder, in the characters a job id takes) and `processID`.
+    static func ownJob(_ program: String, processID: Int32) -> String {
+        let name = (program.split(separator: "/").last.map(String.init) ?? "run")
+            .unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "._-".unicodeScalars.contains($0)) }
+        let short = String(String.UnicodeScalarView(name.prefix(40)))
+        return "\(short.isEmpty ? "run" : short)-\(processID)"
     }
 
     private static func value(for option: String, _ rest: inout ArraySlice<String>) throws(UsageError) -> String {

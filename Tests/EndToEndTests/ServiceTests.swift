@@ -227,6 +227,11 @@ struct ServiceTests {
         let missing = try service.headway(["begin"])
         #expect(missing.status == 0 && missing.stderr.contains("--job ID is needed"))
         #expect(try service.headway(["--strict", "begin"]).status == 2)
+        // run and pipe hold their job for their whole life: outside a runner, the program's name
+        // and headway's process id name it.
+        let run = try service.headway(["run", "/bin/echo", "1/1"])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
+        #expect(try service.status().contains { $0.job.hasPrefix("echo-") && Int($0.job.dropFirst(5)) != nil })
     }
 }
 }
