@@ -9,7 +9,8 @@ import HeadwayProtocol
 /// current files under it. What restic prints anyway, the last status of each step of a command
 /// other than `backup` (`check`'s `[0:02] 100.00%  3 / 3 packs`), is given back before the line
 /// that follows it. Percent and ETA appear once restic's scan has finished (its total is
-/// final): until then the job is indeterminate, "restic: scanning".
+/// final) and a second or more is left: until then the job is indeterminate, "restic: scanning"
+/// until files are read, then "restic: backing up".
 /// Read from restic 0.14.0 (Debian 12) and 0.18 (Debian 13); fixtures in Tests/HeadwayToolProgressTests/Fixtures/restic.
 public struct ResticFormat: ToolFormat {
     // The patterns, compiled once (ToolFormat.swift says why they may be shared).
@@ -129,7 +130,8 @@ public struct ResticFormat: ToolFormat {
                 return ToolReport(label: "restic: \(step)")
             }
             if percent != nil || subcommand != "backup" { determinate = true }
-            guard determinate else { return ToolReport(label: "restic: \(subcommand == "backup" ? "scanning" : step)") }
+            // Files read while the scan may still be counting: backing up, its total not final.
+            guard determinate else { return ToolReport(label: "restic: \(done > 0 ? step : "scanning")") }
             // The bytes done at the low end of their rounding never run ahead of restic's. The
             // percentage is not used as a second bound: restic prints it only on some lines, and
             // a bound taken on some lines only would make the value step back on the others.
@@ -150,7 +152,8 @@ public struct ResticFormat: ToolFormat {
             let eta = json["seconds_remaining"]?.number
             if eta != nil || (subcommand != "backup" && total != nil) { determinate = true }
             guard determinate, let total, total > 0, let done else {
-                return ToolReading(report: ToolReport(label: "restic: \(subcommand == "backup" ? "scanning" : step)"))
+                let reading = (done ?? 0) > 0 || subcommand != "backup"
+                return ToolReading(report: ToolReport(label: "restic: \(reading ? step : "scanning")"))
             }
             var value = done
             if let fraction = json["percent_done"]?.number { value = min(value, fraction * total) }

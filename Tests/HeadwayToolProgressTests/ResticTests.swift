@@ -42,6 +42,22 @@ struct ResticTests {
         }
     }
 
+    /// A backup shorter than restic's first whole second of ETA prints no percent: indeterminate
+    /// throughout, scanning until it reads files, then backing up (restic 0.14, 60 files of 2 MB
+    /// at 20 MB/s).
+    @Test func aQuickBackupSaysWhatItDoesWithoutAPercent() throws {
+        var run = try Run(["restic", "backup", "--repo", "r", "data"])
+        run.feed(.output, Array("""
+            [0:00] 1 files, 0 B, 0 errors
+            [0:00] 0 files 0 B, total 1 files 1.907 MiB, 0 errors
+            [0:00] 17 files 35.763 MiB, total 60 files 114.441 MiB, 0 errors
+            [0:04] 60 files 114.441 MiB, total 60 files 114.441 MiB, 0 errors
+
+            """.utf8))
+        #expect(run.labels == ["restic: scanning", "restic: backing up"])
+        #expect(run.determinate.isEmpty)
+    }
+
     @Test func theUsersOwnJSONPassesUntouched() throws {
         var run = try Run(["restic", "backup", "--json", "--force", "d6"])
         #expect(run.progress.invocation.environment.isEmpty && run.progress.invocation.withholds.isEmpty)
@@ -49,8 +65,8 @@ struct ResticTests {
         run.feed(.output, fixture)
         #expect(run.passed[.output] == fixture)
         // restic gave no seconds_remaining (the run was quicker than a second): its total was never
-        // known to be final, so the job stays indeterminate.
-        #expect(run.determinate.isEmpty && run.labels == ["restic: scanning"])
+        // known to be final, so the job stays indeterminate, scanning, then backing up.
+        #expect(run.determinate.isEmpty && run.labels == ["restic: scanning", "restic: backing up"], "\(run.labels)")
 
         var restore = try Run(["restic", "restore", "--json", "latest", "--target", "x"])
         try restore.feed(.output, fixture: "restic/restore-0.18.json")
