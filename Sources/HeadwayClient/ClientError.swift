@@ -13,8 +13,8 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidTimer(String)
     /// The service could not be asked (``HeadwayClient/jobs()``): absent, stopped or too slow.
     case unavailable(String)
-    /// What was asked is not carried over an MQTT broker (``HeadwayClient/jobs()`` and
-    /// ``HeadwayClient/events()`` need the local service), or the broker's address is wrong.
+    /// The broker's address is wrong, or the broker could not be asked (``HeadwayClient/jobs()``
+    /// of a client of a broker).
     case broker(String)
 
     public var description: String {

@@ -36,12 +36,15 @@ public final class HeadwayClient: Sendable {
     let core: ClientCore
     /// How long a caller waits for the service at most, once.
     public let timeout: Duration
+    /// The broker reported to, for a client of one.
+    let broker: BrokerSettings?
 
     /// A client of the local service: the socket at `socket`, else where `headway` would look
     /// (`$HEADWAY_SOCKET`, the system service's socket, the user's). Nothing is sent until the
     /// first job begins.
     public init(socket: String? = nil, timeout: Duration = .milliseconds(200)) {
         self.timeout = timeout
+        broker = nil
         core = ClientCore(settings: Self.settings(timeout))
         let link = SocketLink(core: core, path: socket ?? SocketPath.forClient())
         nonisolated(unsafe) let owned = link
@@ -53,13 +56,15 @@ public final class HeadwayClient: Sendable {
     /// second level of the jobs' topics; default: this machine's name). Credentials come from
     /// `HEADWAY_BROKER_USER` and `HEADWAY_BROKER_PASSWORD_FILE` (or `_PASSWORD`), a CA from
     /// `HEADWAY_BROKER_CA`. Each job holds a connection whose will ends it as failed if this
-    /// process (or its machine) dies. ``jobs()`` and ``events()`` need the local service.
+    /// process (or its machine) dies. ``jobs()`` lists the jobs the broker holds; ``events()``
+    /// needs the local service.
     public init(broker: String, source: String? = nil, timeout: Duration = .seconds(1)) throws(ClientError) {
         let settings: BrokerSettings
         do throws(BrokerSettings.Problem) { settings = try BrokerSettings(url: broker) } catch { throw .broker(error.description) }
         let source = source ?? JobPublication.defaultSource
         if let problem = Identifier.problem(source) { throw .broker("source \"\(DisplayText.sanitised(String(source.prefix(60))))\" \(problem)") }
         self.timeout = timeout
+        self.broker = settings
         var clientSettings = Self.settings(timeout)
         clientSettings.overBroker = true
         core = ClientCore(settings: clientSettings)
@@ -157,14 +162,31 @@ public final class HeadwayClient: Sendable {
     /// ``timeout``, and not at all while it is unavailable.
     public func flush() async { await waitForDelivery(of: nil) }
 
-    /// The service's jobs, as `headway status` lists them (the newest 1,000).
+    /// The service's jobs, as `headway status` lists them (the newest 1,000); for a client of a
+    /// broker, the jobs it holds as `headway --broker status` lists them (``/HeadwayMQTT/RetainedJobs``).
     ///
     /// - Throws: ``ClientError/unavailable(_:)`` when the service cannot be asked within
-    ///   ``timeout``; ``ClientError/broker(_:)`` for a client of a broker.
+    ///   ``timeout``; ``ClientError/broker(_:)`` when the broker cannot.
     public func jobs() async throws(ClientError) -> [JobStatus] {
-        if core.read({ $0.settings.overBroker }) { throw .broker("jobs() needs the local service; a broker's jobs are listed by headway --broker status") }
+        if let broker { return try await retainedJobs(broker) }
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[JobStatus], ClientError>, Never>) in
             if let answer = core.act({ $0.ask(now: core.now, continuation: continuation) }) { continuation.resume(returning: answer) }
+        }
+        return try result.get()
+    }
+
+    /// The jobs `broker` holds, read on a thread of its own: the read blocks up to ``timeout``.
+    private func retainedJobs(_ broker: BrokerSettings) async throws(ClientError) -> [JobStatus] {
+        let seconds = max(0.001, timeout.seconds)
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[JobStatus], ClientError>, Never>) in
+            let started = Platform.startedThread {
+                do throws(MQTTSession.Failure) {
+                    continuation.resume(returning: .success(try RetainedJobs.read(broker, clientID: JobPublication.clientID("swift-jobs"), within: seconds)))
+                } catch {
+                    continuation.resume(returning: .failure(.broker("the broker could not be asked: \(error.description)")))
+                }
+            }
+            if started != 0 { continuation.resume(returning: .failure(.broker("no thread to ask the broker on (pthread_create: \(started))"))) }
         }
         return try result.get()
     }

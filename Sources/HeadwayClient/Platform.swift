@@ -19,6 +19,12 @@ enum Platform {
     /// Runs `body` on a thread of its own (a detached POSIX thread), outside Swift's concurrency
     /// pool: the reporting thread waits in poll(2), which must never hold up a pool thread.
     static func startThread(_ body: @escaping @Sendable () -> Void) {
+        let started = startedThread(body)
+        precondition(started == 0, "cannot start HeadwayClient's reporting thread (pthread_create: \(started))")
+    }
+
+    /// Runs `body` on a detached thread of its own; pthread_create's answer (0: started).
+    static func startedThread(_ body: @escaping @Sendable () -> Void) -> Int32 {
         final class Box: Sendable {
             let body: @Sendable () -> Void
             init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -30,8 +36,12 @@ enum Platform {
             box.body()
             return nil
         }, context)
-        precondition(started == 0, "cannot start HeadwayClient's reporting thread (pthread_create: \(started))")
+        guard started == 0 else {
+            Unmanaged<AnyObject>.fromOpaque(context).release()
+            return started
+        }
         pthread_detach(thread)
+        return 0
     }
 
     /// A non-blocking, close-on-exec pipe: writing a byte wakes the thread polling its read end.

@@ -16,9 +16,22 @@ struct BrokerClientTests {
         try await job.update(value: 4)
         #expect(await HeadwayClientTests.eventually(within: 5) { display.percent(of: "acme/widgets/gl-1") == 40 }, "\(display.bridge.stderr)")
         #expect(client.isConnected)
+        // jobs() lists what the broker holds, as headway --broker status does: this job, and
+        // another program's.
+        let other = try HeadwayClient(broker: broker.url, source: "lab")
+        let render = try await other.begin("render", label: "Render", total: 4)
+        try await render.update(value: 1)
+        await other.flush()
+        var listed: [JobStatus] = []
+        #expect(await HeadwayClientTests.eventually(within: 5) {
+            listed = (try? await client.jobs()) ?? []
+            return listed.map(\.job) == ["acme/widgets/gl-1", "lab/render"] && listed.last?.percent == 25
+        }, "\(listed)")
+        #expect(listed.first.map { $0.label == "Build widgets" && $0.value == 4 && $0.total == 10 && $0.phase == "active" } == true, "\(listed)")
         try await job.finish(.succeeded)
         #expect(await HeadwayClientTests.eventually(within: 3) { display.phase(of: "acme/widgets/gl-1") == "succeeded" })
-        await #expect(throws: ClientError.self) { _ = try await client.jobs() }
+        #expect(await HeadwayClientTests.eventually(within: 3) { (try? await client.jobs().map(\.job)) == ["lab/render"] })
+        try await render.finish(.succeeded)
     }
 
     /// A long press on the Pi's button reaches the program as a cancel request.
@@ -52,6 +65,10 @@ struct BrokerClientTests {
         try await job.finish()
         #expect(Date().timeIntervalSince(start) < 1, "\(Date().timeIntervalSince(start)) s")
         guard case .unavailable = client.connection else { Issue.record("\(client.connection)"); return }
+        // Asked for its jobs, the absent broker says so within the timeout.
+        let asked = Date()
+        await #expect(throws: ClientError.self) { _ = try await client.jobs() }
+        #expect(Date().timeIntervalSince(asked) < 1)
         #expect(throws: ClientError.self) { try HeadwayClient(broker: "http://broker.local") }
     }
 }
