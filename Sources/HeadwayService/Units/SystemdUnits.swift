@@ -18,6 +18,9 @@ public final class SystemdUnits: UnitSource {
     private var paths: [String: String] = [:]
     /// Units asked for whose answer has not come yet.
     private var asked: Set<String> = []
+    /// Units asked for again, after a change of systemd's, while their answer was on its way:
+    /// that answer may tell of a time before the change, so they are asked once more when it comes.
+    private var askAgain: Set<String> = []
     private var retryAt: Seconds?
     private var retryDelay: Seconds = 5
     private var unavailable = false
@@ -89,13 +92,14 @@ public final class SystemdUnits: UnitSource {
             states = [:]
             paths = [:]
             asked = []
+            askAgain = []
             return unavailableEvent("the system bus went away (\(error.description))")
         }
         var events: [UnitEvent] = []
         for message in bus.messages() {
             switch message {
             case .loaded(let unit, let path, let properties):
-                asked.remove(unit)
+                answered(unit)
                 guard wanted.contains(unit) || timers.contains(unit) else { continue }
                 paths[path] = unit
                 let state = properties.applied(to: UnitState(name: unit))
@@ -104,7 +108,9 @@ public final class SystemdUnits: UnitSource {
                 states[unit] = state
                 events.append(.state(state))
             case .failed(let unit, let reason):
-                asked.remove(unit)
+                answered(unit)
+                // A timer that could not be read is found again when its unit is read next.
+                if !wanted.contains(unit) { timers.removeAll { $0 == unit } }
                 var state = UnitState(name: unit)
                 state.problem = reason
                 states[unit] = nil
@@ -126,13 +132,14 @@ public final class SystemdUnits: UnitSource {
                 // bus_unit_send_change_signal). A unit without a file is not asked for again
                 // here: each question would load it anew, and systemd drop it again, without end.
                 ask(unit)
-            case .unitNew(let unit, _) where unit.hasSuffix(".timer"):
-                // A timer loaded (enabled, started) may start a watched unit, whose TriggeredBy
-                // systemd does not announce as changed.
-                for name in wanted where !name.hasSuffix(".timer") { ask(name) }
+            case .unitNew(let unit, _) where unit.hasSuffix(".timer"),
+                 .jobRemoved(let unit, _) where unit.hasSuffix(".timer") && !timers.contains(unit) && !wanted.contains(unit):
+                // A timer loaded (enabled), or started or stopped without being followed yet, may
+                // start a watched unit, whose TriggeredBy systemd does not announce as changed.
+                for name in wanted where !name.hasSuffix(".timer") { ask(name, again: true) }
             case .reloaded:
                 // After a daemon-reload a unit file may have come or gone.
-                for name in wanted + timers { ask(name) }
+                for name in wanted + timers { ask(name, again: true) }
             default:
                 break
             }
@@ -171,15 +178,28 @@ public final class SystemdUnits: UnitSource {
         }
     }
 
-    /// Asks systemd for `name`'s state (once at a time); the answer comes through ``process()``.
-    private func ask(_ name: String) {
-        guard let bus, !asked.contains(name) else { return }
+    /// Asks systemd for `name`'s state (once at a time; `again`, after a change of systemd's, once
+    /// more when an answer on its way comes); the answer comes through ``process()``. (Not again
+    /// for a unit's own UnitNew: the question itself loads a unit systemd had dropped, whose
+    /// UnitNew would ask again without end.)
+    private func ask(_ name: String, again: Bool = false) {
+        guard let bus else { return }
+        guard !asked.contains(name) else {
+            if again { askAgain.insert(name) }
+            return
+        }
         do throws(SystemdBus.Failure) {
             try bus.watch(name)
             asked.insert(name)
         } catch {
             lastFailure = error.description
         }
+    }
+
+    /// `unit`'s answer came: asked again if it was asked for meanwhile.
+    private func answered(_ unit: String) {
+        asked.remove(unit)
+        if askAgain.remove(unit) != nil { ask(unit) }
     }
 
     /// Follows the timers that start `state`'s unit, when not followed yet.
