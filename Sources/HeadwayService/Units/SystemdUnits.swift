@@ -18,6 +18,8 @@ public final class SystemdUnits: UnitSource {
     private var paths: [String: String] = [:]
     /// Units asked for whose answer has not come yet.
     private var asked: Set<String> = []
+    /// When each unit was last asked for or answered, on `clock`.
+    private var lastQuestion: [String: Seconds] = [:]
     /// Units asked for again, after a change of systemd's, while their answer was on its way:
     /// that answer may tell of a time before the change, so they are asked once more when it comes.
     private var askAgain: Set<String> = []
@@ -126,11 +128,16 @@ public final class SystemdUnits: UnitSource {
                 events.append(.jobQueued(unit: unit))
             case .jobRemoved(let unit, let result) where states[unit] != nil:
                 events.append(.jobRemoved(unit: unit, result: result))
+            case .unitNew(let unit, _) where loadedByAQuestion(unit):
+                // Each question loads a unit systemd had dropped (an inactive unit nothing needs),
+                // which announces itself: asked again for that, it would be loaded and dropped
+                // again without end.
+                break
             case .unitNew(let unit, _) where states[unit].map({ !$0.isMissing }) == true:
                 // A unit dropped while inactive and loaded again (started again) announces its
                 // first change as UnitNew, not as PropertiesChanged (src/core/dbus-unit.c,
                 // bus_unit_send_change_signal). A unit without a file is not asked for again
-                // here: each question would load it anew, and systemd drop it again, without end.
+                // here, for the same reason as above.
                 ask(unit)
             case .unitNew(let unit, _) where unit.hasSuffix(".timer"),
                  .jobRemoved(let unit, _) where unit.hasSuffix(".timer") && !timers.contains(unit) && !wanted.contains(unit):
@@ -191,14 +198,22 @@ public final class SystemdUnits: UnitSource {
         do throws(SystemdBus.Failure) {
             try bus.watch(name)
             asked.insert(name)
+            lastQuestion[name] = clock.now
         } catch {
             lastFailure = error.description
         }
     }
 
+    /// Whether `unit` was asked for (or answered) within the last 2 s: a UnitNew for it then is
+    /// systemd loading it to answer.
+    private func loadedByAQuestion(_ unit: String) -> Bool {
+        asked.contains(unit) || lastQuestion[unit].map { clock.now - $0 < 2 } == true
+    }
+
     /// `unit`'s answer came: asked again if it was asked for meanwhile.
     private func answered(_ unit: String) {
         asked.remove(unit)
+        lastQuestion[unit] = clock.now
         if askAgain.remove(unit) != nil { ask(unit) }
     }
 

@@ -180,6 +180,21 @@ check "the journal says how each unit ended" bash -c \
     "journalctl --no-pager -u headway.service --since '$since_watch' | grep -q 'backup.service succeeded after' &&
      journalctl --no-pager -u headway.service --since '$since_watch' | grep -q 'nightly-encode.service failed after .*: exit status 3'"
 
+echo "== the timer disabled, dropped by systemd, then enabled again"
+# Disabled and stopped, the timer is nobody's dependency: systemd may drop it, and the service
+# (reloaded) no longer follows it. Enabled again, its next elapse shows again.
+check "sudo systemctl disable --now backup.timer, then daemon-reload (as pi)" as_pi bash -c \
+    'sudo systemctl disable --now backup.timer 2>/dev/null && sudo systemctl daemon-reload'
+check "sudo systemctl reload headway (as pi)" as_pi timeout 60 sudo systemctl reload headway
+sleep 2
+echo "   before: $(as_pi timeout 10 headway status | grep '^backup.timer' || echo 'backup.timer not in headway status')"
+check "headwayd is idle meanwhile (under 20 % of a CPU over 3 s)" bash -c \
+    'pid=$(systemctl show -P MainPID headway.service); t0=$(awk "{ print \$14 + \$15 }" /proc/$pid/stat); sleep 3;
+     t1=$(awk "{ print \$14 + \$15 }" /proc/$pid/stat); echo "   headwayd: $((t1 - t0)) ticks of $((3 * $(getconf CLK_TCK))) in 3 s"; [ $((t1 - t0)) -lt $((3 * $(getconf CLK_TCK) / 5)) ]'
+check "sudo systemctl enable --now backup.timer again (as pi)" as_pi bash -c 'timeout 60 sudo systemctl enable --now backup.timer 2>/dev/null'
+check "headway status shows its next elapse again" eventually 10 bash -c \
+    'as_pi headway status | grep -Eq "^backup.timer +next [0-9]{2}:[0-9]{2} \(in [0-9hms]+\), starts backup.service"'
+
 if [ $status -ne 0 ]; then
     as_runner headway status
     echo "the service's events:" && cat /run/events /run/events.err
