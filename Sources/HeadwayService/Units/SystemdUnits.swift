@@ -95,6 +95,7 @@ public final class SystemdUnits: UnitSource {
             paths = [:]
             asked = []
             askAgain = []
+            lastQuestion = [:]
             return unavailableEvent("the system bus went away (\(error.description))")
         }
         var events: [UnitEvent] = []
@@ -186,9 +187,7 @@ public final class SystemdUnits: UnitSource {
     }
 
     /// Asks systemd for `name`'s state (once at a time; `again`, after a change of systemd's, once
-    /// more when an answer on its way comes); the answer comes through ``process()``. (Not again
-    /// for a unit's own UnitNew: the question itself loads a unit systemd had dropped, whose
-    /// UnitNew would ask again without end.)
+    /// more when an answer on its way comes); the answer comes through ``process()``.
     private func ask(_ name: String, again: Bool = false) {
         guard let bus else { return }
         guard !asked.contains(name) else {
