@@ -179,7 +179,7 @@ let package = Package(
         ),
         .testTarget(name: "HeadwayCoreTests", dependencies: ["HeadwayCore"]),
         .testTarget(name: "HeadwayRenderTests", dependencies: ["HeadwayRender"], exclude: ["Golden"]),
-        .testTarget(name: "HeadwaySimulatorTests", dependencies: ["HeadwaySimulator", "HeadwayDevices", "HeadwayCore"]),
+        .testTarget(name: "HeadwaySimulatorTests", dependencies: ["HeadwaySimulator", "HeadwayDevices", "HeadwayCore", "HeadwayService", "HeadwaySimProgram"]),
         .testTarget(name: "HeadwayTests", dependencies: ["Headway", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayProtocolTests", dependencies: ["HeadwayProtocol"]),
         .testTarget(name: "HeadwayToolProgressTests", dependencies: ["HeadwayToolProgress"], exclude: ["Fixtures"]),

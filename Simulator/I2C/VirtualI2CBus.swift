@@ -44,6 +44,11 @@ public final class VirtualI2CBus: I2CBus {
         state.withLock { $0.targets[target.address] = target }
     }
 
+    /// Whether a chip is attached at `address`.
+    public func hasTarget(at address: UInt8) -> Bool {
+        state.withLock { $0.targets[address] != nil }
+    }
+
     /// Makes the bus misbehave as `fault` says, from now on.
     public func inject(_ fault: BusFault) {
         state.withLock { $0.faults.append(fault) }

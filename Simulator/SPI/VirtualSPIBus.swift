@@ -15,7 +15,7 @@ public final class VirtualSPIBus: SPIBus {
     public let name: String
     public let maxTransferLength: Int
     public let clockModel: SPIClockModel
-    private let clock: any ProgressClock
+    public let clock: any ProgressClock
 
     private struct State {
         var target: (any SPITarget)?

@@ -14,21 +14,32 @@ public struct SnapshotWriter {
     public func write(_ rig: SimulatorRig) throws -> [String] {
         try createDirectory()
         var written: [String] = []
-        for chain in rig.chains {
-            let light = chain.light
-            written.append(try save(Netpbm.ppm(light), as: "\(chain.name).ppm"))
-            let svg = chain.layout.isRing ? SVGPicture.ring(light) : SVGPicture.strip(light)
-            written.append(try save(Array(svg.utf8), as: "\(chain.name).svg"))
-        }
-        for display in rig.displays {
-            written += display.isGreyscale ? try write(display.glass, named: display.name) : try write(display.picture, named: display.name)
-        }
-        for lights in rig.lights {
-            let light = lights.lit.map { $0 ? LinearColour(red: 1, green: 0.08, blue: 0.03) : LinearColour.black }
-            written.append(try save(Netpbm.ppm(light), as: "\(lights.name).ppm"))
-            written.append(try save(Array(SVGPicture.strip(light).utf8), as: "\(lights.name).svg"))
-        }
+        for device in rig.devices { written += try write(device) }
         return written
+    }
+
+    /// Writes one device's current picture; returns the paths written.
+    @discardableResult
+    public func write(_ device: RigDevice) throws -> [String] {
+        switch device.view {
+        case .panel(let panel): return try write(panel.panelPicture, named: device.name)
+        case .leds(_, let layout):
+            let light = device.light
+            let svg = layout.isRing ? SVGPicture.ring(light) : SVGPicture.strip(light)
+            return [try save(Netpbm.ppm(light), as: "\(device.name).ppm"), try save(Array(svg.utf8), as: "\(device.name).svg")]
+        case .lamps:
+            let light = device.light
+            return [try save(Netpbm.ppm(light), as: "\(device.name).ppm"), try save(Array(SVGPicture.strip(light).utf8), as: "\(device.name).svg")]
+        }
+    }
+
+    /// Writes a panel's picture at its depth (`NAME.pbm` or `NAME.pgm`, and `NAME.svg`).
+    @discardableResult
+    public func write(_ picture: PanelPicture, named name: String) throws -> [String] {
+        switch picture {
+        case .mono(let bitmap): try write(bitmap, named: name)
+        case .grey(let greymap): try write(greymap, named: name)
+        }
     }
 
     /// Writes one display picture as `NAME.pbm` and `NAME.svg`; returns the paths written.

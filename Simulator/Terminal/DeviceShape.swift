@@ -22,28 +22,33 @@ public struct DeviceShape: Sendable, Equatable {
     }
 }
 
-/// A device of the rig, for the painter.
-enum RigDevice {
-    case display(SimulatedOLED)
-    case chain(SimulatedLEDChain)
-    case lamps(SimulatedGPIOLEDs)
-
+extension RigDevice {
+    /// What sets the device's size on screen.
     var shape: DeviceShape {
-        switch self {
-        case .display(let display): DeviceShape(name: display.name, kind: .display(width: display.chip.panel.width, height: display.chip.panel.height))
-        case .chain(let chain): DeviceShape(name: chain.name, kind: chain.layout.isRing ? .ring(count: chain.count) : .row(count: chain.count))
-        case .lamps(let lamps): DeviceShape(name: lamps.name, kind: .row(count: lamps.offsets.count))
+        switch view {
+        case .panel(let panel): DeviceShape(name: name, kind: .display(width: panel.panelWidth, height: panel.panelHeight))
+        case .leds(let levels, let layout): DeviceShape(name: name, kind: layout.isRing ? .ring(count: levels().count) : .row(count: levels().count))
+        case .lamps(let lit): DeviceShape(name: name, kind: .row(count: lit().count))
+        }
+    }
+
+    /// Where it goes in the layout's order: displays, rings, strips, lamps.
+    var layoutRank: Int {
+        switch view {
+        case .panel: 0
+        case .leds(_, let layout): layout.isRing ? 1 : 2
+        case .lamps: 3
         }
     }
 }
 
 extension SimulatorRig {
-    /// The rig's devices in the order they are laid out: displays, rings, strips, GPIO lamps.
-    var devices: [RigDevice] {
-        displays.map(RigDevice.display) + chains.filter(\.layout.isRing).map(RigDevice.chain)
-            + chains.filter { !$0.layout.isRing }.map(RigDevice.chain) + lights.map(RigDevice.lamps)
+    /// The rig's devices in the order they are laid out: displays, rings, strips, GPIO lamps
+    /// (each kind in the configuration's order).
+    var laidOut: [RigDevice] {
+        devices.enumerated().sorted { ($0.element.layoutRank, $0.offset) < ($1.element.layoutRank, $1.offset) }.map(\.element)
     }
 
     /// The shapes of the rig's devices, in the order they are laid out.
-    public var shapes: [DeviceShape] { devices.map(\.shape) }
+    public var shapes: [DeviceShape] { laidOut.map(\.shape) }
 }

@@ -25,16 +25,17 @@ public struct RigPainter: Sendable {
         let shown = Self.fitting(status, rows: layout.statusRows)
         var canvas = TerminalCanvas(width: layout.size.columns, height: layout.statusRow + shown.count)
         canvas.write(title, x: 0, y: 0, clippedTo: layout.size.columns)
-        let devices = rig.devices
+        let devices = rig.laidOut
         for placement in layout.placements {
-            switch (devices[placement.device], placement.form) {
-            case (.display(let display), .glass(let scale)): paint(display, scale: scale, at: placement, into: &canvas)
-            case (.chain(let chain), .circle(let radius)): paintRing(chain, radius: radius, at: placement, into: &canvas)
-            case (.chain(let chain), .row(let label, let perRow)):
-                paintRow(chain.name, chain.light.map(Self.cell(for:)), label: label, perRow: perRow, at: placement, into: &canvas)
-            case (.lamps(let lamps), .row(let label, let perRow)):
-                let cells = lamps.lit.map { lit -> (Character, Colour) in lit ? ("▮", Self.lampColour) : ("▯", Self.offColour) }
-                paintRow(lamps.name, cells, label: label, perRow: perRow, at: placement, into: &canvas)
+            let device = devices[placement.device]
+            switch (device.view, placement.form) {
+            case (.panel(let panel), .glass(let scale)): paint(device.name, panel, scale: scale, at: placement, into: &canvas)
+            case (.leds, .circle(let radius)): paintRing(device, radius: radius, at: placement, into: &canvas)
+            case (.leds, .row(let label, let perRow)):
+                paintRow(device.name, device.light.map(Self.cell(for:)), label: label, perRow: perRow, at: placement, into: &canvas)
+            case (.lamps(let lit), .row(let label, let perRow)):
+                let cells = lit().map { lit -> (Character, Colour) in lit ? ("▮", Self.lampColour) : ("▯", Self.offColour) }
+                paintRow(device.name, cells, label: label, perRow: perRow, at: placement, into: &canvas)
             default:
                 preconditionFailure("a layout made for another rig")
             }
@@ -52,15 +53,18 @@ public struct RigPainter: Sendable {
         return Array(lines.prefix(kept)) + ["… and \(lines.count - kept) more"]
     }
 
-    private func paint(_ display: SimulatedOLED, scale: Int, at place: RigLayout.Placement, into canvas: inout TerminalCanvas) {
-        let glass = display.isGreyscale ? Braille.scaled(display.glass, by: scale) : nil
-        let picture = glass == nil ? Braille.scaled(display.picture, by: scale) : Bitmap(width: 1, height: 1)
+    private func paint(_ name: String, _ panel: any VirtualPanel, scale: Int, at place: RigLayout.Placement, into canvas: inout TerminalCanvas) {
+        let glass: Greymap?, picture: Bitmap
+        switch panel.panelPicture {
+        case .grey(let grey): (glass, picture) = (Braille.scaled(grey, by: scale), Bitmap(width: 1, height: 1))
+        case .mono(let mono): (glass, picture) = (nil, Braille.scaled(mono, by: scale))
+        }
         let columns = place.width - 2, rows = place.height - 2
         let fraction = [2: " ½", 4: " ¼"][scale] ?? ""
         // The panel's state, which the picture alone cannot show: turned off (sparing the glass, or
         // quiet hours), or at a low contrast (an unchanging picture dimmed, a result kept dim).
-        let state = !display.chip.isDisplayOn ? " off" : display.chip.contrast < 96 ? " dim" : ""
-        let label = String(" \(display.name) \(display.chip.panel.width)x\(display.chip.panel.height)\(glass == nil ? "" : " grey")\(fraction)\(state) ".prefix(columns))
+        let state = !panel.isDisplayOn ? " off" : panel.isDim ? " dim" : ""
+        let label = String(" \(name) \(panel.panelWidth)x\(panel.panelHeight)\(glass == nil ? "" : " grey")\(fraction)\(state) ".prefix(columns))
         let top = "┌" + label + String(repeating: "─", count: max(0, columns - label.count)) + "┐"
         canvas.write(top, x: place.x, y: place.y, colour: Self.frameColour)
         for row in 0..<rows {
@@ -92,7 +96,7 @@ public struct RigPainter: Sendable {
         return ("●", shown)
     }
 
-    private func paintRing(_ chain: SimulatedLEDChain, radius: Double, at place: RigLayout.Placement, into canvas: inout TerminalCanvas) {
+    private func paintRing(_ chain: RigDevice, radius: Double, at place: RigLayout.Placement, into canvas: inout TerminalCanvas) {
         let size = RigLayout.ringSize(radius: radius)
         let left = place.x + (place.width - size.width) / 2
         let light = chain.light

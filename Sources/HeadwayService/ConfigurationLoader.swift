@@ -62,13 +62,14 @@ public enum ConfigurationLoader {
         var quietHours: QuietHours?
         if let node = top["quiet-hours"], case .own(let hours) = try reader.quietHours(node, "quiet-hours", base: nil) { quietHours = hours }
 
+        let wiring = HeaderWiring(board: board)
         var outputs: [OutputConfiguration] = []
         var buttons: [ButtonConfiguration] = []
         var hats: [String] = []
         if let node = top["hats"] {
             guard let list = node.sequence else { throw reader.error(node, "hats", "must be a list of HAT presets, like [pimoroni-blinkt]") }
             for (index, item) in list.enumerated() {
-                let hat = try HatPreset.read(try reader.string(item, "hats[\(index)]"), at: item, reader)
+                let hat = try HatPreset.read(try reader.string(item, "hats[\(index)]"), at: item, reader, wiring: wiring)
                 hats.append(hat.title)
                 outputs += hat.outputs
                 buttons += hat.buttons
@@ -76,7 +77,7 @@ public enum ConfigurationLoader {
         }
         if let node = top["outputs"] {
             guard let list = node.sequence else { throw reader.error(node, "outputs", "must be a list") }
-            for (index, item) in list.enumerated() { outputs.append(try reader.output(item, index: index, quietHours: quietHours)) }
+            for (index, item) in list.enumerated() { outputs.append(try reader.output(item, index: index, wiring: wiring, quietHours: quietHours)) }
         }
         if outputsRequired, outputs.isEmpty {
             throw ConfigurationError(
@@ -89,11 +90,8 @@ public enum ConfigurationLoader {
         }
         if let node = top["buttons"] {
             guard let list = node.sequence else { throw reader.error(node, "buttons", "must be a list") }
-            for (index, item) in list.enumerated() { buttons.append(try reader.button(item, index: index)) }
+            for (index, item) in list.enumerated() { buttons.append(try reader.button(item, index: index, wiring: wiring)) }
         }
-        let header = HeaderWiring(board: board, source: source)
-        outputs = try outputs.map { output throws(ConfigurationError) in try header.resolve(output) }
-        buttons = buttons.map { header.resolve($0) }
         try Resources.checkSharing(outputs: outputs, buttons: buttons, source: source)
         var configuration = ServiceConfiguration(
             board: board, hats: hats,

@@ -110,68 +110,20 @@ struct Reader {
         return .ring(start: start, clockwise: clockwise)
     }
 
-    /// Every `driver:` there is, for messages.
-    static let drivers = (["ws2812", "apa102", "apa102-gpio", "leds0"] + OLEDController.allCases.map(\.rawValue) + ["gpio-leds"]).joined(separator: ", ")
-
-    /// An output; `quietHours` are the configuration's, which its own quiet hours start from.
-    func output(_ node: YAMLNode, index: Int, quietHours: QuietHours? = nil) throws(ConfigurationError) -> OutputConfiguration {
+    /// An output; `quietHours` are the configuration's, which its own quiet hours start from; its
+    /// `header` tokens are resolved by `wiring`.
+    func output(_ node: YAMLNode, index: Int, wiring: HeaderWiring, quietHours: QuietHours? = nil) throws(ConfigurationError) -> OutputConfiguration {
         let key = "outputs[\(index)]"
+        let drivers = DeviceCatalogue.drivers.joined(separator: ", ")
         guard let map = node.mapping else { throw error(node, key, "must be a mapping with name and driver") }
         guard let nameNode = map["name"] else { throw error(node, "\(key).name", "missing") }
         let name = try string(nameNode, "\(key).name")
-        guard let driverNode = map["driver"] else { throw error(node, "\(key).driver", "missing; one of \(Self.drivers)") }
+        guard let driverNode = map["driver"] else { throw error(node, "\(key).driver", "missing; one of \(drivers)") }
         let driver = try string(driverNode, "\(key).driver")
-        let common = ["name", "driver", "frames-per-second", "quiet-hours", "countdown"]
-        let ledKeys = ["count", "layout", "start", "clockwise", "reversed", "gamma", "current-budget-ma", "milliamps-per-channel", "dithering"]
-        func need(_ field: String) throws(ConfigurationError) -> YAMLNode {
-            guard let value = map[field] else { throw error(node, "\(key).\(field)", "missing for driver \(driver)") }
-            return value
+        guard let family = DeviceCatalogue.family(forDriver: driver) else {
+            throw error(driverNode, "\(key).driver", "\"\(driver)\" is not a driver; one of \(drivers)")
         }
-        func count() throws(ConfigurationError) -> Int { try int(try need("count"), "\(key).count", 1...4096) }
-        let device: OutputConfiguration.Device
-        switch driver {
-        case "ws2812":
-            try allowOnly(common + ledKeys + ["bus", "encoding", "speed-hz", "order"], in: map, context: key)
-            let encoding = try map["encoding"].map { n throws(ConfigurationError) in
-                try choice(n, "\(key).encoding", [("3bit", WS2812Encoding.threeBit), ("4bit", .fourBit), ("8bit", .eightBit)])
-            } ?? .threeBit
-            let order = try map["order"].map { n throws(ConfigurationError) in
-                try choice(n, "\(key).order", ColourOrder.allCases.map { ($0.rawValue, $0) })
-            } ?? .grb
-            let speed = try map["speed-hz"].map { n throws(ConfigurationError) in UInt32(try int(n, "\(key).speed-hz", 100_000...40_000_000)) }
-            let leds = try count()
-            device = .ws2812(bus: try string(try need("bus"), "\(key).bus"), count: leds, layout: try layout(map, key, count: leds), encoding: encoding, speedHz: speed, order: order)
-        case "apa102":
-            try allowOnly(common + ledKeys + ["bus"], in: map, context: key)
-            let leds = try count()
-            device = .apa102(bus: try string(try need("bus"), "\(key).bus"), count: leds, layout: try layout(map, key, count: leds))
-        case "apa102-gpio":
-            try allowOnly(common + ledKeys + ["chip", "data", "clock"], in: map, context: key)
-            device = .apa102GPIO(
-                chip: try map["chip"].map { n throws(ConfigurationError) in try string(n, "\(key).chip") } ?? "header",
-                data: UInt32(try int(try need("data"), "\(key).data", 0...511)), clock: UInt32(try int(try need("clock"), "\(key).clock", 0...511)),
-                count: try count())
-        case "leds0":
-            try allowOnly(common + ledKeys + ["path", "rgbw"], in: map, context: key)
-            let leds = try count()
-            device = .leds0(
-                path: try map["path"].map { n throws(ConfigurationError) in try string(n, "\(key).path") } ?? "/dev/leds0", count: leds,
-                layout: try layout(map, key, count: leds), rgbw: try map["rgbw"].map { n throws(ConfigurationError) in try bool(n, "\(key).rgbw") } ?? false)
-        case let name where OLEDController(rawValue: name) != nil:
-            try allowOnly(common + Self.displayKeys, in: map, context: key)
-            device = try display(map, node, key: key, controller: OLEDController(rawValue: name)!)
-        case "gpio-leds":
-            try allowOnly(common + ["chip", "lines", "active-low"], in: map, context: key)
-            let linesNode = try need("lines")
-            guard let list = linesNode.sequence, !list.isEmpty, list.count <= 64 else { throw error(linesNode, "\(key).lines", "must be a list of 1…64 line numbers") }
-            var lines: [UInt32] = []
-            for item in list { lines.append(UInt32(try int(item, "\(key).lines", 0...511))) }
-            device = .gpioLEDs(
-                chip: try map["chip"].map { n throws(ConfigurationError) in try string(n, "\(key).chip") } ?? "header", lines: lines,
-                activeLow: try map["active-low"].map { n throws(ConfigurationError) in try bool(n, "\(key).active-low") } ?? false)
-        default:
-            throw error(driverNode, "\(key).driver", "\"\(driver)\" is not a driver; one of \(Self.drivers)")
-        }
+        let device = try family.read(DeviceSection(driver: driver, reader: self, map: map, node: node, key: key, wiring: wiring))
         var pipeline = ColourPipeline()
         if let n = map["gamma"] { pipeline.gamma = Float(try double(n, "\(key).gamma", 0.2...5)) }
         if let n = map["dithering"] { pipeline.dithering = try bool(n, "\(key).dithering") }
@@ -188,13 +140,26 @@ struct Reader {
         return output
     }
 
-    func button(_ node: YAMLNode, index: Int) throws(ConfigurationError) -> ButtonConfiguration {
+    /// A GPIO line: its number (`24`) or its header pin (`pin 18`).
+    func line(_ node: YAMLNode, _ key: String) throws(ConfigurationError) -> UInt32 {
+        let text = try string(node, key).lowercased()
+        guard text.hasPrefix("pin") else { return UInt32(try int(node, key, 0...511)) }
+        guard let pin = Int(text.dropFirst(3).trimmingPrefix(" ")), (1...40).contains(pin) else {
+            throw error(node, key, "\"\(text)\" is not a header pin; write pin 1 … pin 40, or the GPIO number")
+        }
+        guard let gpio = HeaderPins.gpio[pin] else {
+            throw error(node, key, "header pin \(pin) is \(HeaderPins.power(pin) ?? "not a GPIO"), not a GPIO line; pick a pin with a GPIO (e.g. pin 18 is GPIO 24)")
+        }
+        return gpio
+    }
+
+    func button(_ node: YAMLNode, index: Int, wiring: HeaderWiring) throws(ConfigurationError) -> ButtonConfiguration {
         let key = "buttons[\(index)]"
         guard let map = node.mapping else { throw error(node, key, "must be a mapping with line (and chip, active-low, bias)") }
         try allowOnly(["chip", "line", "active-low", "bias", "long-press"], in: map, context: key)
         guard let lineNode = map["line"] else { throw error(node, "\(key).line", "missing") }
         return ButtonConfiguration(
-            chip: try map["chip"].map { n throws(ConfigurationError) in try string(n, "\(key).chip") } ?? "header",
+            chip: wiring.chip(try map["chip"].map { n throws(ConfigurationError) in try string(n, "\(key).chip") } ?? "header"),
             line: UInt32(try int(lineNode, "\(key).line", 0...511)),
             activeLow: try map["active-low"].map { n throws(ConfigurationError) in try bool(n, "\(key).active-low") } ?? true,
             bias: try map["bias"].map { n throws(ConfigurationError) in

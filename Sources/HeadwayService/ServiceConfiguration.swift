@@ -47,28 +47,12 @@ public struct ServiceConfiguration: Sendable {
 
 /// One output and how to drive it; `line` is where the file defines it.
 public struct OutputConfiguration: Sendable {
-    /// The device an output drives.
-    public enum Device: Sendable {
-        /// WS2812s on an SPI bus.
-        case ws2812(bus: String, count: Int, layout: LEDLayout, encoding: WS2812Encoding, speedHz: UInt32?, order: ColourOrder)
-        /// APA102s on an SPI bus.
-        case apa102(bus: String, count: Int, layout: LEDLayout)
-        /// APA102s bit-banged on two GPIO lines.
-        case apa102GPIO(chip: String, data: UInt32, clock: UInt32, count: Int)
-        /// WS2812s behind the Pi 5's `/dev/leds0`.
-        case leds0(path: String, count: Int, layout: LEDLayout, rgbw: Bool)
-        /// An OLED display.
-        case oled(link: DisplayLink, configuration: OLEDConfiguration, ring: Bool)
-        /// Plain LEDs on GPIO lines.
-        case gpioLEDs(chip: String, lines: [UInt32], activeLow: Bool)
-    }
-
     /// The output's name.
     public var name: String
     /// Where the file defines it.
     public var line: Int
-    /// The device it drives.
-    public var device: Device
+    /// The device it drives, as its family read it.
+    public var device: any DeviceSettings
     /// How an LED chain's light becomes drive levels.
     public var pipeline: ColourPipeline
     /// At most how often it draws (nil: the device's own rate).
@@ -81,30 +65,6 @@ public struct OutputConfiguration: Sendable {
     public var quietHours: QuietHoursChoice = .inherited
     /// While idle, the time to a systemd timer's next elapse.
     public var countdown: TimerCountdown?
-}
-
-/// How a display is connected: its I2C bus (the address is the module's), or its SPI bus with the
-/// D/C line; either with its reset line, where the module brings RES# out, on a GPIO chip.
-public enum DisplayLink: Sendable, Equatable {
-    /// On an I2C bus, its reset line (if any) on `chip`.
-    case i2c(bus: String, chip: String, reset: UInt32?)
-    /// On an SPI bus, its D/C and reset lines on `chip`.
-    case spi(bus: String, chip: String, dataCommand: UInt32, reset: UInt32?, speedHz: UInt32)
-
-    /// The bus, as the file names it (after `header` is resolved).
-    public var bus: String {
-        switch self {
-        case .i2c(let bus, _, _), .spi(let bus, _, _, _, _): bus
-        }
-    }
-
-    /// The GPIO chip and the lines the display needs (D/C, reset), with their roles.
-    public var lines: (chip: String, lines: [(offset: UInt32, role: String)]) {
-        switch self {
-        case .i2c(_, let chip, let reset): (chip, reset.map { [($0, "reset")] } ?? [])
-        case .spi(_, let chip, let dc, let reset, _): (chip, [(dc, "D/C")] + (reset.map { [($0, "reset")] } ?? []))
-        }
-    }
 }
 
 /// A push button on a GPIO line.

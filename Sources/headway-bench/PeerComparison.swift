@@ -202,12 +202,12 @@ struct PeerComparison {
     /// The frame just shown, as the module's bus counted it: bytes and seconds (nothing sent: 0).
     static func endFrame(_ oled: SimulatedOLED) -> (bytes: Int, seconds: Double) {
         let (before, after): (Int, BusStatistics)
-        switch oled.link {
-        case .i2c(let bus):
+        if let bus = oled.buses.i2cBuses.first {
             before = bus.statistics.frames.count
             bus.endFrame()
             after = bus.statistics
-        case .spi(let bus, _):
+        } else {
+            let bus = oled.buses.spiBuses[0]
             before = bus.statistics.frames.count
             bus.endFrame()
             after = bus.statistics

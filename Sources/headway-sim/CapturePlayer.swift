@@ -8,20 +8,11 @@ import HeadwaySimulator
 /// not have are skipped.
 struct CapturePlayer {
     var rig: SimulatorRig
-    /// The module to add where an I2C write finds no chip (replaying one --device), if any.
-    let module: (controller: OLEDController, width: Int, height: Int)?
     let clock: ManualClock
-    /// Modules added for addresses the rig had no chip at, by name.
-    private(set) var added: [(name: String, chip: VirtualOLED)] = []
-    private var extraBuses: [String: VirtualI2CBus] = [:]
+    /// Attaches a twin where an I2C write finds no chip (replaying one --device), if it may.
+    let addTwin: ((_ bus: String, _ address: UInt8) -> RigDevice?)?
     /// Writes delivered to a display's chip.
     private(set) var delivered = 0
-
-    init(rig: SimulatorRig, module: (controller: OLEDController, width: Int, height: Int)?, clock: ManualClock) {
-        self.rig = rig
-        self.module = module
-        self.clock = clock
-    }
 
     struct LineError: Error, CustomStringConvertible {
         let description: String
@@ -49,23 +40,17 @@ struct CapturePlayer {
             let hz = Self.integer(object["hz"]).map { UInt32(clamping: $0) } ?? 1_000_000
             let mode = UInt8(clamping: Self.integer(object["mode"]) ?? 0)
             do { try bus.write(bytes, settings: SPISettings(mode: mode, speedHz: max(1, hz))) } catch { throw LineError(description: error.message) }
-            if rig.displays.contains(where: { if case .spi(let b, _) = $0.link { b === bus } else { false } }) { delivered += 1 }
+            delivered += 1
         }
     }
 
     private mutating func writeI2C(_ bytes: [UInt8], bus name: String, address: UInt8) throws(LineError) {
-        let bus = rig.i2cBuses.first { $0.name == name } ?? extraBuses[name]
-        let known = rig.displays.contains { $0.i2cBus?.name == name && $0.chip.address == address } || added.contains { $0.name == "oled-\(name)-\(hexByte(address))" }
-        if !known {
-            guard let module else { return }
-            let target = bus ?? VirtualI2CBus(name: name, clock: clock)
-            extraBuses[name] = bus == nil ? target : extraBuses[name]
-            let chip = VirtualOLED(controller: module.controller, width: module.width, height: module.height, address: address)
-            target.attach(chip)
-            added.append(("oled-\(name)-\(hexByte(address))", chip))
+        let bus = rig.buses.i2cBus(name)
+        if !bus.hasTarget(at: address) {
+            guard let twin = addTwin?(name, address) else { return }
+            rig.devices.append(twin)
         }
-        guard let target = rig.i2cBuses.first(where: { $0.name == name }) ?? extraBuses[name] else { return }
-        do { try target.write([bytes], to: address) } catch { throw LineError(description: error.message) }
+        do { try bus.write([bytes], to: address) } catch { throw LineError(description: error.message) }
         delivered += 1
     }
 

@@ -73,19 +73,16 @@ struct Demo: ParsableCommand {
         _ = try presses()
     }
 
-    /// The default rig and its outputs, or a configuration's (`--board`/`--hat`, `--config`) as
-    /// serve builds them.
+    /// The simulator's rig (Boards/simulator.yaml) and its outputs, or a configuration's
+    /// (`--board`/`--hat`, `--config`), built as serve builds them.
     private func devices(clock: ManualClock) throws -> (SimulatorRig, [any IndicatorOutput]) {
-        guard board != nil || config != nil else {
-            let rig = SimulatorRig.standard(clock: clock, i2cClockHz: i2cKilohertz * 1000)
-            let outputs: [any IndicatorOutput] = rig.chains.map { LEDOutput($0.driver, layout: $0.layout) }
-                + rig.displays.map { DisplayOutput($0.driver) } + rig.lights.map { LightsOutput($0.driver) }
-            return (rig, outputs)
+        let buses = SimulatedBuses(clock: clock, i2cClockHz: i2cKilohertz * 1000)
+        do {
+            let (rig, outputs) = try SimulatedRigBuilder.outputs(try choice.load(fallback: Presets.simulatorRig), buses: buses)
+            return (rig, outputs.map(\.indicatorOutput))
+        } catch {
+            throw ValidationError("\(error)")
         }
-        let factory = SimulatorDeviceFactory(clock: clock, i2cClockHz: i2cKilohertz * 1000)
-        let outputs: [ServiceOutput]
-        do { outputs = try OutputBuilder.outputs(for: try choice.load(fallback: Presets.simulatorRig), factory: factory) } catch { throw ValidationError("\(error)") }
-        return (factory.rig, outputs.map(\.indicatorOutput))
     }
 
     /// `--unplug AT:SECONDS` as (start, end) in simulated seconds.
@@ -188,7 +185,7 @@ struct Demo: ParsableCommand {
         if headless {
             let sent = rig.i2cBuses.map { "\($0.name) \($0.statistics.frames.count)" } + rig.spiBuses.map { "\($0.name) \($0.statistics.frames.count)" }
                 + rig.gpioChips.map { "\($0.label) \($0.statistics.frames.count)" }
-            let problems = rig.chains.flatMap(\.violations) + rig.displays.flatMap(\.chip.protocolErrors)
+            let problems = rig.problems
             print("demo finished at \(NumberText.compact(DemoScript.duration)) s simulated; frames sent: " + sent.joined(separator: ", ") + "; protocol or timing errors: \(problems.count)")
         }
         if stats { print(BusReport.describe(rig), terminator: "") }

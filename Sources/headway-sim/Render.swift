@@ -22,7 +22,7 @@ struct Render: ParsableCommand {
     @Option(help: "auto (led for LED devices, bar for displays), led, bar or ring (display styles).")
     var style: StyleName = .auto
 
-    @Option(help: ArgumentHelp("The device: \(DeviceSpec.help).", valueName: "DEVICE"))
+    @Option(help: ArgumentHelp("The device: \(DeviceCatalogue.shorthandHelp).", valueName: "DEVICE"))
     var device: String?
 
     @Option(help: "A board preset (\(Presets.names(.board).joined(separator: ", "))), with --hat, instead of --device.")
@@ -101,28 +101,42 @@ struct Render: ParsableCommand {
         print(paths.joined(separator: "\n"))
         // The virtual chips judged every byte the drivers sent: a picture drawn from a malformed
         // stream is not a picture of the product.
-        let problems = rig.displays.flatMap { display in display.chip.protocolErrors.map { "\(display.name): \($0)" } }
-            + rig.chains.flatMap { chain in chain.violations.map { "\(chain.name): \($0)" } }
+        let problems = rig.problems
         if !problems.isEmpty { throw ValidationError("the virtual chips found protocol errors:\n" + problems.joined(separator: "\n")) }
     }
 
-    /// The rig and what draws on it: one --device, or a configuration's outputs built by the
-    /// simulator's device factory (as serve builds them).
+    /// The rig and what draws on it: one --device, or a configuration's outputs, each a twin on
+    /// simulated buses behind the driver the device catalogue builds (as serve builds them).
     private func devices(clock: ManualClock) throws -> (SimulatorRig, [any IndicatorOutput]) {
-        if let device {
-            let spec: DeviceSpec
-            do { spec = try DeviceSpec(parsing: device) } catch { throw ValidationError("--device: \(error)") }
-            let rig = spec.rig(clock: clock)
-            return (rig, [try makeOutput(spec, rig)])
-        }
-        let factory = SimulatorDeviceFactory(clock: clock)
-        let outputs: [ServiceOutput]
+        let configuration: ServiceConfiguration
         do {
-            outputs = try OutputBuilder.outputs(for: try choice.load(fallback: Presets.simulatorRig), factory: factory)
+            configuration = try device.map { device throws(ConfigurationError) in try DeviceCatalogue.configuration(shorthand: device) }
+                ?? choice.load(fallback: Presets.simulatorRig)
         } catch {
             throw ValidationError("\(error)")
         }
-        return (factory.rig, outputs.map(\.indicatorOutput))
+        // One --device may be a long chain: a frame larger than spidev's default bufsiz is drawn.
+        let longChain = device != nil && configuration.outputs[0].device.ledCount != nil
+        let buses = SimulatedBuses(clock: clock, spiBufsiz: longChain ? 1 << 20 : 4096)
+        let (rig, outputs): (SimulatorRig, [ServiceOutput])
+        do { (rig, outputs) = try SimulatedRigBuilder.outputs(configuration, buses: buses) } catch { throw ValidationError("\(error)") }
+        guard device != nil else { return (rig, outputs.map(\.indicatorOutput)) }
+        return (rig, [try styled(outputs[0])])
+    }
+
+    /// One --device drawn in --style: a display as a bar or a ring, without burn-in care (one
+    /// moment is drawn), an LED chain in its layout.
+    private func styled(_ output: ServiceOutput) throws -> any IndicatorOutput {
+        switch (output.medium, style) {
+        case (.lights, .auto): return output.indicatorOutput
+        case (.lights, _): throw ValidationError("--style \(style.rawValue) does not apply to GPIO LEDs; leave --style out")
+        case (.leds, .auto), (.leds, .led): return output.indicatorOutput
+        case (.leds, _):
+            throw ValidationError("--style \(style.rawValue) draws on displays, but \(device ?? "") is an LED chain; use --style led (a ring device already draws as a ring)")
+        case (.display(let display), .auto), (.display(let display), .bar): return DisplayOutput(display.device, style: BarScreenStyle())
+        case (.display(let display), .ring): return DisplayOutput(display.device, style: RingScreenStyle())
+        case (.display, .led): throw ValidationError("--style led draws on LED chains, but \(device ?? "") is a display; use --style bar or ring")
+        }
     }
 
     private func script(_ indicator: ProgressIndicator, clock: ManualClock, silence: Double, outcome: Outcome?) throws {
@@ -140,25 +154,5 @@ struct Render: ParsableCommand {
         }
         clock.set(to: max(clock.now, lastReport))
         if let outcome { try indicator.finish(outcome) } else if countdown == nil && value == nil { try indicator.indeterminate() }
-    }
-
-    private func makeOutput(_ spec: DeviceSpec, _ rig: SimulatorRig) throws -> any IndicatorOutput {
-        if spec.isLights {
-            guard style == .auto else { throw ValidationError("--style \(style.rawValue) does not apply to GPIO LEDs; leave --style out") }
-            return LightsOutput(rig.lights[0].driver)
-        }
-        switch (style, spec.isDisplay) {
-        case (.auto, false), (.led, false):
-            let chain = rig.chains[0]
-            return LEDOutput(chain.driver, layout: chain.layout)
-        case (.auto, true), (.bar, true):
-            return DisplayOutput(rig.displays[0].driver, style: BarScreenStyle())
-        case (.ring, true):
-            return DisplayOutput(rig.displays[0].driver, style: RingScreenStyle())
-        case (.led, true):
-            throw ValidationError("--style led draws on LED chains, but \(device ?? "") is a display; use --style bar or ring")
-        case (.bar, false), (.ring, false):
-            throw ValidationError("--style \(style.rawValue) draws on displays, but \(device ?? "") is an LED chain; use --style led (a ring device already draws as a ring)")
-        }
     }
 }

@@ -46,45 +46,49 @@ struct Replay: ParsableCommand {
 
     func run() throws {
         let clock = ManualClock()
-        let (rig, module) = try displays(clock: clock)
+        let buses = SimulatedBuses(clock: clock)
+        let rig = try displays(buses)
         guard let bytes = SystemIO.readFile(capture), let text = String(validating: bytes, as: UTF8.self) else {
             throw ValidationError("cannot read the capture \(capture)")
         }
-        var player = CapturePlayer(rig: rig, module: module, clock: clock)
+        var player = CapturePlayer(rig: rig, clock: clock, addTwin: device.map { device in { bus, address in twin(of: device, on: buses, bus: bus, address: address) } })
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
             do { try player.play(line) } catch { throw ValidationError("\(capture):\(number + 1): \(error)") }
         }
         guard player.delivered > 0 else { throw ValidationError("\(capture) has nothing for these displays (no I2C or SPI writes to them)") }
         let writer = SnapshotWriter(directory: out)
-        var problems: [String] = []
-        for display in player.rig.displays {
-            let pictures = display.isGreyscale ? try writer.write(display.glass, named: display.name) : try writer.write(display.picture, named: display.name)
-            print(pictures.joined(separator: "\n"))
-            problems += display.chip.protocolErrors.map { "\(display.name): \($0)" }
+        for device in player.rig.devices {
+            guard case .panel(let panel) = device.view else { continue }
+            print(try writer.write(panel.panelPicture, named: device.name).joined(separator: "\n"))
         }
-        for (name, chip) in player.added {
-            let pictures = chip.isGreyscale ? try writer.write(chip.glass, named: name) : try writer.write(chip.picture, named: name)
-            print(pictures.joined(separator: "\n"))
-            problems += chip.protocolErrors.map { "\(name): \($0)" }
-        }
+        let problems = player.rig.problems
         if !problems.isEmpty {
             throw ValidationError("the controllers found protocol errors:\n" + problems.joined(separator: "\n"))
         }
     }
 
-    /// The rig the capture is played on, and --device's module (for modules the capture adds).
-    private func displays(clock: ManualClock) throws -> (SimulatorRig, (controller: OLEDController, width: Int, height: Int)?) {
-        if board != nil || config != nil {
-            let factory = SimulatorDeviceFactory(clock: clock)
-            do { _ = try OutputBuilder.outputs(for: try choice.load(fallback: Presets.simulatorRig), factory: factory) } catch { throw ValidationError("\(error)") }
-            guard !factory.rig.displays.isEmpty else { throw ValidationError("the configuration has no display to replay a capture on") }
-            return (factory.rig, nil)
+    /// The rig the capture is played on: --device's, or every output of the configuration.
+    private func displays(_ buses: SimulatedBuses) throws -> SimulatorRig {
+        let configuration: ServiceConfiguration
+        do {
+            configuration = try device.map { device throws(ConfigurationError) in try DeviceCatalogue.configuration(shorthand: device) }
+                ?? choice.load(fallback: Presets.simulatorRig)
+        } catch {
+            throw ValidationError(device == nil ? "\(error)" : "--device: \(error)")
         }
-        let spec: DeviceSpec
-        do { spec = try DeviceSpec(parsing: device ?? "oled128x64") } catch { throw ValidationError("--device: \(error)") }
-        guard case .oled(let controller, let width, let height, _) = spec else {
-            throw ValidationError("--device \(device ?? "") is not a display; replay decodes captures for OLEDs")
+        let rig: SimulatorRig
+        do { rig = try SimulatedRigBuilder.devices(configuration, buses: buses).0 } catch { throw ValidationError("\(error)") }
+        guard rig.devices.contains(where: { if case .panel = $0.view { true } else { false } }) else {
+            throw ValidationError(device.map { "--device \($0) is not a display; replay decodes captures for displays" } ?? "the configuration has no display to replay a capture on")
         }
-        return (spec.rig(clock: clock), (controller, width, height))
+        return rig
+    }
+
+    /// Another module of --device's kind at `address` on `bus`, where the capture talks to one the
+    /// rig does not have.
+    private func twin(of device: String, on buses: SimulatedBuses, bus: String, address: UInt8) -> RigDevice? {
+        let changes = [(key: "bus", value: bus), (key: "address", value: hexByte(address)), (key: "name", value: "oled-\(bus)-\(hexByte(address))")]
+        guard let configuration = try? DeviceCatalogue.configuration(shorthand: device, changes: changes) else { return nil }
+        return try? VirtualTwins.attach(configuration.outputs[0], on: buses, spiClock: configuration.spiClock)
     }
 }

@@ -42,7 +42,7 @@ struct Serve: ParsableCommand {
     func run() throws {
         let path = socket ?? SocketPath.forServer()
         let clock = MonotonicClock()
-        var rig = SimulatorRig()
+        var rig = SimulatorRig(buses: SimulatedBuses(clock: clock))
         // In a terminal, SIGHUP means the terminal closed: stop rather than reload and linger.
         let interactive = LiveTerminal.isTerminal(0) || LiveTerminal.isTerminal(1)
         let settings = ServiceHost.Settings(
@@ -52,9 +52,8 @@ struct Serve: ParsableCommand {
             settings: settings, clock: clock, logger: tail.logger(label: "headway-sim"),
             load: { [choice] () throws(ConfigurationError) in try choice.load(fallback: Presets.simulatorRig) },
             open: { configuration throws(ConfigurationError) in
-                let factory = SimulatorDeviceFactory(clock: clock)
-                let devices = try OutputBuilder.devices(for: configuration, factory: factory)
-                rig = factory.rig
+                let (built, devices) = try SimulatedRigBuilder.devices(configuration, buses: SimulatedBuses(clock: clock))
+                rig = built
                 return devices
             })
         host.makeHandler = { core in

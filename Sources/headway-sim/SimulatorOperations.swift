@@ -47,9 +47,7 @@ final class SimulatorOperations: LineHandler {
             let values = frame.values.sorted { $0.key < $1.key }.map { JSONValue.object([("job", .string($0.key)), ("value", .number($0.value))]) }
             return .object([("output", .string(output.name)), ("at", .number(frame.at)), ("jobs", .array(values))])
         }
-        let rig = self.rig()
-        let errors = rig.displays.flatMap { display in display.chip.protocolErrors.map { "\(display.name): \($0)" } }
-            + rig.chains.flatMap { chain in chain.violations.map { "\(chain.name): \($0)" } }
+        let errors = rig().problems
         return JSONValue.object([
             ("v", .number(Double(WireProtocol.version))), ("ok", .bool(true)), ("outputs", .array(outputs)), ("errors", .array(errors.map { .string($0) })),
         ]).text

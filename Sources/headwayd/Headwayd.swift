@@ -71,7 +71,7 @@ struct Serve: ParsableCommand {
                 try choice.load(fallback: { () throws(ConfigurationError) in try ConfigurationLoader.load(path: "/etc/headway/config.yaml") })
             },
             open: { configuration throws(ConfigurationError) in
-                try OutputBuilder.devices(for: configuration, factory: LinuxDeviceFactory())
+                try OutputBuilder.devices(for: configuration, buses: LinuxBuses())
             })
         if check {
             print(try host.check())

@@ -12,9 +12,10 @@ struct DisplayConfigurationTests {
     @Test func everyControllerReadsWithItsDefaultSizeOnI2C() throws {
         for controller in OLEDController.allCases {
             let configuration = try ConfigurationLoader.parse(Self.output("driver: \(controller.rawValue)\nbus: i2c-1"), source: "t.yaml")
-            guard case .oled(.i2c("i2c-1", "auto", nil), let oled, false) = configuration.outputs[0].device else {
+            guard let settings = configuration.outputs[0].device as? OLEDSettings, settings.link == .i2c(bus: "i2c-1", chip: "auto", reset: nil), !settings.ring else {
                 Issue.record("\(controller): \(configuration.outputs[0].device)"); continue
             }
+            let oled = settings.configuration
             #expect(oled.controller == controller && oled.module == controller.variant.modules[0] && oled.address == 0x3C)
         }
     }
@@ -22,16 +23,19 @@ struct DisplayConfigurationTests {
     @Test func aDisplayOnSPIWithHeaderPinsAndARotation() throws {
         let yaml = "board: raspberry-pi-5\n" + Self.output("driver: ssd1327\nbus: header-ce1\ndc: pin 18\nreset: 27\nsize: 96x96\nrotation: 270\nspeed-hz: 4000000\nstyle: ring")
         let configuration = try ConfigurationLoader.parse(yaml, source: "t.yaml")
-        guard case .oled(.spi("/dev/spidev0.1", "pinctrl-rp1", 24, 27, 4_000_000), let oled, true) = configuration.outputs[0].device else {
+        guard let settings = configuration.outputs[0].device as? OLEDSettings, settings.ring,
+            settings.link == .spi(bus: "/dev/spidev0.1", chip: "pinctrl-rp1", dataCommand: 24, reset: 27, speedHz: 4_000_000)
+        else {
             Issue.record("\(configuration.outputs[0].device)"); return
         }
+        let oled = settings.configuration
         #expect(oled.rotation == .threeQuarters && oled.module.size == "96x96")
         #expect(oled.width == 96 && oled.height == 96)
         let tall = try ConfigurationLoader.parse(Self.output("driver: sh1107\nbus: i2c-1\nsize: 64x128\nrotation: 90"), source: "t.yaml")
-        guard case .oled(_, let sideways, _) = tall.outputs[0].device else { Issue.record("not a display"); return }
+        guard let sideways = (tall.outputs[0].device as? OLEDSettings)?.configuration else { Issue.record("not a display"); return }
         #expect(sideways.width == 128 && sideways.height == 64, "a quarter turn makes the tall glass a landscape picture")
         let rotated = try ConfigurationLoader.parse(Self.output("driver: sh1106\nbus: i2c-1\nrotated: true"), source: "t.yaml")
-        guard case .oled(_, let turned, _) = rotated.outputs[0].device else { Issue.record("not a display"); return }
+        guard let turned = (rotated.outputs[0].device as? OLEDSettings)?.configuration else { Issue.record("not a display"); return }
         #expect(turned.rotation == .half, "rotated: true is a half turn")
     }
 

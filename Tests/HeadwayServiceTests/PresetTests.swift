@@ -58,12 +58,13 @@ struct PresetTests {
             let configuration = try Presets.configuration(board: board, hats: hat == "button-gpio17" ? ["ws2812-ring", hat] : [hat])
             #expect(configuration.spiClock == preset.spiClock)
             for output in configuration.outputs {
-                switch output.device {
-                case .ws2812(let bus, _, _, _, _, _), .apa102(let bus, _, _): #expect(bus.hasPrefix("/dev/spidev0."), "\(hat)")
-                case .oled(.i2c(let bus, _, _), _, _): #expect(bus == "/dev/i2c-1", "\(hat)")
-                case .oled(.spi(let bus, let chip, _, _, _), _, _): #expect(bus.hasPrefix("/dev/spidev0.") && chip == preset.gpioChip, "\(hat)")
-                case .apa102GPIO(let chip, _, _, _), .gpioLEDs(let chip, _, _): #expect(chip == preset.gpioChip, "\(hat)")
-                case .leds0: Issue.record("no HAT uses /dev/leds0")
+                for claim in output.device.claims {
+                    switch claim.resource {
+                    case .spiBus(let bus): #expect(bus.hasPrefix("spi0."), "\(hat)")
+                    case .i2cAddress(let bus, _, _): #expect(bus == "i2c-1", "\(hat)")
+                    case .gpioLine(let chip, _): #expect(chip == preset.gpioChip, "\(hat)")
+                    case .file: Issue.record("no HAT uses /dev/leds0")
+                    }
                 }
                 #expect(output.hat != nil)
             }
@@ -75,22 +76,26 @@ struct PresetTests {
     @Test func hatsAreWiredAsTheirMakersSay() throws {
         func only(_ hat: String, on board: String = "raspberry-pi-5") throws -> ServiceConfiguration { try Presets.configuration(board: board, hats: [hat]) }
         let blinkt = try only("pimoroni-blinkt")
-        guard case .apa102GPIO("pinctrl-rp1", 23, 24, 8) = blinkt.outputs[0].device else { Issue.record("\(blinkt.outputs)"); return }
+        guard let stick = blinkt.outputs[0].device as? APA102GPIOSettings, stick.chip == "pinctrl-rp1", stick.data == 23, stick.clock == 24, stick.count == 8 else {
+            Issue.record("\(blinkt.outputs)"); return
+        }
         let pioled = try only("adafruit-pioled")
-        guard case .oled(.i2c("/dev/i2c-1", _, nil), let small, false) = pioled.outputs[0].device else { Issue.record("\(pioled.outputs)"); return }
+        guard let small = Self.oled(pioled.outputs[0], onI2C: "/dev/i2c-1") else { Issue.record("\(pioled.outputs)"); return }
         #expect(small.width == 128 && small.height == 32 && small.address == 0x3C && small.controller == .ssd1306)
         let bonnet = try only("adafruit-oled-bonnet", on: "raspberry-pi-4")
-        guard case .oled(_, let large, false) = bonnet.outputs[0].device else { Issue.record("\(bonnet.outputs)"); return }
+        guard let large = (bonnet.outputs[0].device as? OLEDSettings)?.configuration else { Issue.record("\(bonnet.outputs)"); return }
         #expect(large.height == 64 && large.address == 0x3C)
         #expect(bonnet.buttons.map(\.line) == [5, 6, 4, 17, 22, 27, 23] && bonnet.buttons.allSatisfy { $0.chip == "pinctrl-bcm2711" })
         let respeaker = try only("respeaker-2-mics")
-        guard case .apa102("/dev/spidev0.1", 3, _) = respeaker.outputs[0].device else { Issue.record("\(respeaker.outputs)"); return }
+        guard let leds = respeaker.outputs[0].device as? APA102Settings, leds.bus == "/dev/spidev0.1", leds.count == 3 else { Issue.record("\(respeaker.outputs)"); return }
         #expect(respeaker.buttons.map(\.line) == [17])
         let ring = try only("ws2812-ring", on: "raspberry-pi-3")
-        guard case .ws2812("/dev/spidev0.0", 24, let layout, _, _, .grb) = ring.outputs[0].device, layout.isRing else { Issue.record("\(ring.outputs)"); return }
+        guard let chain = ring.outputs[0].device as? WS2812Settings, chain.bus == "/dev/spidev0.0", chain.chain.count == 24, chain.chain.order == .grb, chain.layout.isRing else {
+            Issue.record("\(ring.outputs)"); return
+        }
         #expect(ring.spiClock == .raspberryPi3 && ring.outputs[0].pipeline.budget != nil)
         let oled = try only("ssd1306-128x64")
-        guard case .oled(.i2c("/dev/i2c-1", _, nil), let generic, false) = oled.outputs[0].device else { Issue.record("\(oled.outputs)"); return }
+        guard let generic = Self.oled(oled.outputs[0], onI2C: "/dev/i2c-1") else { Issue.record("\(oled.outputs)"); return }
         #expect(generic.width == 128 && generic.height == 64 && generic.address == 0x3C)
     }
 
@@ -98,8 +103,8 @@ struct PresetTests {
     @Test func displayModulesAreWiredAsTheirMakersSay() throws {
         func display(_ hat: String) throws -> (DisplayLink, OLEDConfiguration, [ButtonConfiguration]) {
             let configuration = try Presets.configuration(board: "raspberry-pi-4", hats: [hat])
-            guard case .oled(let link, let oled, _) = configuration.outputs[0].device else { throw ConfigurationError(file: hat, line: nil, key: nil, "not a display") }
-            return (link, oled, configuration.buttons)
+            guard let oled = configuration.outputs[0].device as? OLEDSettings else { throw ConfigurationError(file: hat, line: nil, key: nil, "not a display") }
+            return (oled.link, oled.configuration, configuration.buttons)
         }
         // Waveshare 1.3" OLED HAT: SH1106 on SPI0 CE0, D/C GPIO 24, reset 25; KEY1-3 21/20/16,
         // joystick up/down/left/right/press 6/19/5/26/13, to ground.
@@ -153,7 +158,9 @@ struct PresetTests {
                 count: 30
             """, source: "mine.yaml")
         #expect(configuration.outputs.map(\.name) == ["blinkt", "status", "strip"])
-        guard case .gpioLEDs("pinctrl-rp1", [5], false) = configuration.outputs[1].device, case .apa102("/dev/spidev0.1", 30, _) = configuration.outputs[2].device else {
+        guard let status = configuration.outputs[1].device as? GPIOLEDsSettings, status.chip == "pinctrl-rp1", status.lines == [5], !status.activeLow,
+            let strip = configuration.outputs[2].device as? APA102Settings, strip.bus == "/dev/spidev0.1", strip.count == 30
+        else {
             Issue.record("\(configuration.outputs)"); return
         }
         #expect(configuration.board?.title == "Raspberry Pi 5" && configuration.hats == ["Pimoroni Blinkt!"])
@@ -163,7 +170,7 @@ struct PresetTests {
         ("board: Raspberry Pi 5\noutputs:\n  - name: a\n    driver: leds0\n    count: 8\n", 1, "board", "\"Raspberry Pi 5\" is not a board preset; the boards are raspberry-pi-3, raspberry-pi-4, raspberry-pi-5, raspberry-pi-cm4, raspberry-pi-zero-2-w"),
         ("board: raspberry-pi-4\nhats: [blinkt]\n", 2, "hats", "\"blinkt\" is not a HAT preset; the HATs are adafruit-oled-bonnet, adafruit-oled-bonnet-2in23, adafruit-pioled, "),
         ("hats: pimoroni-blinkt\n", 1, "hats", "must be a list of HAT presets"),
-        ("outputs:\n  - name: oled\n    driver: ssd1306\n    bus: header-ce2\n", 2, "outputs.oled.bus", "header-ce2 is not a header bus; use header (I2C), or header-ce0 or header-ce1 for a display on SPI"),
+        ("outputs:\n  - name: oled\n    driver: ssd1306\n    bus: header-ce2\n", 4, "outputs[0].bus", "header-ce2 is not a header bus; use header (I2C), or header-ce0 or header-ce1 for a display on SPI"),
         ("outputs:\n  - name: oled\n    driver: ssd1306\n    bus: header-ce1\n", 4, "outputs[0].dc", "missing: a display on SPI needs its D/C line"),
     ] as [(String, Int, String, String)])
     func presetMistakesAreExplained(yaml: String, line: Int, key: String, message: String) {
@@ -174,7 +181,9 @@ struct PresetTests {
     /// by label when the service starts.
     @Test func withoutABoardTheHeaderIsTheUsualOne() throws {
         let configuration = try ConfigurationLoader.parse("hats: [adafruit-pioled]\noutputs:\n  - name: ring\n    driver: ws2812\n    bus: header\n    count: 12\n", source: "plain.yaml")
-        guard case .oled(.i2c("/dev/i2c-1", _, nil), _, _) = configuration.outputs[0].device, case .ws2812("/dev/spidev0.0", 12, _, _, _, _) = configuration.outputs[1].device else {
+        guard Self.oled(configuration.outputs[0], onI2C: "/dev/i2c-1") != nil, let ring = configuration.outputs[1].device as? WS2812Settings,
+            ring.bus == "/dev/spidev0.0", ring.chain.count == 12
+        else {
             Issue.record("\(configuration.outputs)"); return
         }
         #expect(configuration.spiClock == .exact)
@@ -200,5 +209,11 @@ struct PresetTests {
         let configuration = try ConfigurationLoader.parse(String(text[start.upperBound..<end.lowerBound]), source: "docs/configuration.md")
         #expect(configuration.board?.name == "raspberry-pi-5" && configuration.hats == ["ReSpeaker 2-Mics Pi HAT"])
         #expect(configuration.outputs.count == 8 && configuration.buttons.count == 2)
+    }
+
+    /// The module of an OLED output on I2C bus `bus` without a reset line, drawn as a bar.
+    static func oled(_ output: OutputConfiguration, onI2C bus: String) -> OLEDConfiguration? {
+        guard let settings = output.device as? OLEDSettings, case .i2c(bus, _, nil) = settings.link, !settings.ring else { return nil }
+        return settings.configuration
     }
 }

@@ -5,7 +5,7 @@ import Testing
 @Suite("Terminal layout")
 struct RigLayoutTests {
     /// The simulator's own rig: a 128x64 OLED, a 24-LED ring, a 60-LED strip, an 8-LED stick, 8 GPIO lamps.
-    static let standard = SimulatorRig.standard(clock: ManualClock()).shapes
+    static let standard = try! StandardRig.make().rig.shapes
 
     static let sizes = [
         TerminalSize(columns: 60, rows: 20), TerminalSize(columns: 80, rows: 24), TerminalSize(columns: 120, rows: 40),

@@ -16,8 +16,9 @@ struct TerminalTests {
     /// than the terminal.
     @Test(arguments: sizes)
     func theStandardRigFitsTheTerminal(size: TerminalSize) throws {
-        let rig = SimulatorRig.standard(clock: ManualClock())
-        try rig.chains[0].driver.show(Array(repeating: RGB8(red: 0, green: 160, blue: 255), count: 24))
+        let (rig, devices) = try StandardRig.make()
+        guard case .leds(let ring) = devices.outputs[0].medium else { Issue.record("the ring comes first"); return }
+        try ring.device.show(Array(repeating: RGB8(red: 0, green: 160, blue: 255), count: 24))
         let layout = try #require(RigLayout.fit(rig.shapes, in: size))
         let lines = RigPainter(colour: false).paint(rig, layout: layout, title: "title", status: ["status"]).lines(colour: false)
         #expect(lines.count <= size.rows)
@@ -32,7 +33,7 @@ struct TerminalTests {
 
     /// Regression: the status line was cut at 80 columns however wide the terminal.
     @Test func aWideTerminalShowsTheWholeStatusLine() throws {
-        let rig = SimulatorRig.standard(clock: ManualClock())
+        let rig = try StandardRig.make().rig
         let status = "job-1: active 42% ·" + String(repeating: " a long GitLab job name", count: 4)
         let size = TerminalSize(columns: 140, rows: 40)
         let layout = try #require(RigLayout.fit(rig.shapes, in: size))
@@ -42,7 +43,7 @@ struct TerminalTests {
     }
 
     @Test func aLongTitleIsCutWithAnEllipsis() throws {
-        let rig = SimulatorRig.standard(clock: ManualClock())
+        let rig = try StandardRig.make().rig
         let layout = try #require(RigLayout.fit(rig.shapes, in: TerminalSize(columns: 60, rows: 20)))
         let lines = RigPainter().paint(rig, layout: layout, title: String(repeating: "x", count: 100), status: []).lines(colour: false)
         #expect(lines[0] == String(repeating: "x", count: 59) + "…")

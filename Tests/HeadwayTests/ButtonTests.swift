@@ -6,8 +6,7 @@ import Testing
 struct ButtonTests {
     @Test func buttonOnTheRigPausesResumesAndCancels() throws {
         let clock = ManualClock()
-        let rig = SimulatorRig.standard(clock: clock)
-        let (chip, offset) = try #require(rig.button)
+        let (chip, offset) = (VirtualGPIOChip(label: "pinctrl-bcm2711", clock: clock), UInt32(17))
         let monitor = try ButtonMonitor(chip: chip, offset: offset, clock: clock)
         let indicator = ProgressIndicator(label: "job", outputs: [], policy: LifecyclePolicy(grace: 0), clock: clock)
         try indicator.update(value: 0.3)

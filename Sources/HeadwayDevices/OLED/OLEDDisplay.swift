@@ -198,3 +198,22 @@ public final class OLEDDisplay: DisplayDevice {
         }
     }
 }
+
+extension OLEDDisplay {
+    /// The module `configuration` describes, connected as `link`, on `buses`: the one way a
+    /// configured OLED is built, on Linux and in the simulator alike.
+    public convenience init(
+        on buses: any Buses, link: DisplayLink, configuration: OLEDConfiguration, resynchronisation: Resynchronisation = .standard
+    ) throws(DeviceError) {
+        let interface: any OLEDInterface
+        switch link {
+        case .i2c(let bus, let chip, let reset):
+            let resetLine = try reset.map { offset throws(DeviceError) in try OLEDResetLine(chip: try buses.gpio(chip), offset: offset, delay: buses.delay) }
+            interface = I2COLEDInterface(bus: try buses.i2c(bus), address: configuration.address, reset: resetLine)
+        case .spi(let bus, let chip, let dataCommand, let reset, let speed):
+            interface = try SPIOLEDInterface(
+                bus: try buses.spi(bus, clock: .exact), speedHz: speed, chip: try buses.gpio(chip), dataCommand: dataCommand, reset: reset, delay: buses.delay)
+        }
+        self.init(interface: interface, configuration: configuration, clock: buses.clock, resynchronisation: resynchronisation)
+    }
+}

@@ -12,15 +12,9 @@ extension Doctor {
             wanted[chip, default: []].append((line, who))
         }
         for output in configuration.outputs {
-            switch output.device {
-            case .apa102GPIO(let chip, let data, let clock, _):
-                want(chip, data, "\(output.name)'s data")
-                want(chip, clock, "\(output.name)'s clock")
-            case .gpioLEDs(let chip, let lines, _):
-                for line in lines { want(chip, line, output.name) }
-            case .oled(let link, _, _):
-                for (offset, role) in link.lines.lines { want(link.lines.chip, offset, "\(output.name)'s \(role)") }
-            default: break
+            for claim in output.device.claims {
+                guard case .gpioLine(let chip, let line) = claim.resource else { continue }
+                want(chip, line, claim.role.isEmpty ? output.name : "\(output.name)'s \(claim.role)")
             }
         }
         for (index, button) in configuration.buttons.enumerated() { want(button.chip, button.line, "button \(index + 1)") }
@@ -80,31 +74,52 @@ extension Doctor {
         var findings: [DoctorFinding] = []
         var looked: [String: Set<UInt8>] = [:]
         for output in configuration.outputs {
-            guard case .oled(.i2c(let bus, _, _), let oled, _) = output.device, machine.exists(bus), machine.usable(bus) else { continue }
-            looked[bus, default: []].insert(oled.address)
-            let address = hexByte(oled.address)
-            let who = "\(output.name) (\(oled.controller.rawValue) \(oled.module.size))"
-            switch answer(probe, bus, oled.address) {
+            for claim in output.device.claims {
+                guard case .i2cAddress(let name, let target, let alternatives) = claim.resource else { continue }
+                let bus = BusName.i2cPath(name)
+                guard machine.exists(bus), machine.usable(bus) else { continue }
+                findings += probeAddress(target, alternatives: alternatives, on: bus, for: "\(output.name) (\(claim.what))", output.name, machine, probe, &looked)
+            }
+        }
+        return findings + scan(looked, machine, probe)
+    }
+
+    /// What answers at `target` on `bus` (or, when nothing does, at an address the chip can be
+    /// strapped to instead).
+    private static func probeAddress(
+        _ target: UInt8, alternatives: [UInt8], on bus: String, for who: String, _ name: String, _ machine: MachineView, _ probe: any DoctorProbe,
+        _ looked: inout [String: Set<UInt8>]
+    ) -> [DoctorFinding] {
+        var findings: [DoctorFinding] = []
+        looked[bus, default: []].insert(target)
+        let address = hexByte(target)
+            switch answer(probe, bus, target) {
             case .success(.acknowledged):
                 findings.append(DoctorFinding("i2c-address", .pass, "\(who): a device answers at \(address) on \(bus)"))
             case .success(.silent):
                 // The other address the controller can be strapped to (SA0).
-                let other = oled.variant.i2cAddresses.first { $0 != oled.address }
+                let other = alternatives.first
                 if let other, case .success(.acknowledged) = answer(probe, bus, other) {
                     looked[bus, default: []].insert(other)
                     findings.append(DoctorFinding("i2c-address", .fail, "\(who): nothing answers at \(address) on \(bus), but something does at \(hexByte(other))",
-                                                  fix: "set `address: \(hexByte(other).lowercased())` for \(output.name) (the module is wired for \(hexByte(other)))"))
+                                                  fix: "set `address: \(hexByte(other).lowercased())` for \(name) (the module is wired for \(hexByte(other)))"))
                 } else {
                     findings.append(DoctorFinding("i2c-address", .fail, "\(who): nothing answers at \(address) on \(bus)",
                                                   fix: "check the wiring: SDA to GPIO 2 (pin 3), SCL to GPIO 3 (pin 5), VCC to 3.3 V and GND; `i2cdetect -y \(busNumber(bus))` lists what answers"))
                 }
             case .success(.ownedByKernelDriver):
-                findings.append(DoctorFinding("i2c-address", .fail, "\(who): \(address) on \(bus) is owned by \(driver(machine, bus, oled.address)) (UU in i2cdetect)",
+                findings.append(DoctorFinding("i2c-address", .fail, "\(who): \(address) on \(bus) is owned by \(driver(machine, bus, target)) (UU in i2cdetect)",
                                               fix: "remove the dtoverlay that binds it (e.g. dtoverlay=ssd1306) from config.txt and reboot: Headway drives the display itself"))
             case .failure(let error):
                 findings.append(DoctorFinding("i2c-address", .fail, "\(who): \(error.message)"))
             }
-        }
+        return findings
+    }
+
+    /// The addresses OLED modules come at, on the buses looked at (or the header's), where no
+    /// output looked.
+    private static func scan(_ looked: [String: Set<UInt8>], _ machine: MachineView, _ probe: any DoctorProbe) -> [DoctorFinding] {
+        var findings: [DoctorFinding] = []
         // The addresses OLED modules come at, on the buses looked at (or the header's).
         let buses = looked.isEmpty ? (machine.exists("/dev/i2c-1") && machine.usable("/dev/i2c-1") ? ["/dev/i2c-1"] : []) : looked.keys.sorted()
         for bus in buses {

@@ -22,15 +22,10 @@ public enum Doctor {
         let firmware = model == nil ? nil : configPath.flatMap(machine.text).map { FirmwareConfig($0, model: model) }
         let configFile = configPath ?? "/boot/firmware/config.txt"
 
-        let usesI2C = configuration.outputs.contains { if case .oled(.i2c, _, _) = $0.device { true } else { false } }
-        let spiChains = configuration.outputs.filter {
-            switch $0.device {
-            case .ws2812, .apa102: true
-            default: false
-            }
-        }
-        let usesSPI = !spiChains.isEmpty || configuration.outputs.contains { if case .oled(.spi, _, _) = $0.device { true } else { false } }
-        if let model, let firmware {
+        let claims = configuration.outputs.flatMap(\.device.claims)
+        let usesI2C = claims.contains { if case .i2cAddress = $0.resource { true } else { false } }
+        let usesSPI = claims.contains { if case .spiBus = $0.resource { true } else { false } }
+        if model != nil, let firmware {
             if usesI2C, !firmware.parameterIsOn(["i2c_arm", "i2c"]) {
                 findings.append(DoctorFinding("i2c-enabled", .fail, "I2C is off in \(configFile)",
                                               fix: "add `dtparam=i2c_arm=on` to \(configFile) (or `sudo raspi-config nonint do_i2c 0`), then reboot"))
@@ -43,26 +38,14 @@ public enum Doctor {
             } else if usesSPI {
                 findings.append(DoctorFinding("spi-enabled", .pass, "SPI is on (dtparam=spi=on)"))
             }
-            let ws2812OnSPI = spiChains.contains { if case .ws2812 = $0.device { true } else { false } }
-            if ws2812OnSPI, let steady = model.steadySPIClock {
-                let missing = steady.filter { firmware.value($0.key) != $0.value }
-                let lines = steady.map { "\($0.key)=\($0.value)" }.joined(separator: " and ")
-                if missing.isEmpty {
-                    findings.append(DoctorFinding("spi-clock", .pass, "the SPI clock is steady for WS2812 (\(lines))"))
-                } else {
-                    findings.append(DoctorFinding("spi-clock", .fail, "on a \(model.rawValue) the SPI clock follows the core clock, and WS2812 data sent over SPI falls apart when it scales (LEDs all white or random)",
-                                                  fix: "add " + missing.map { "`\($0.key)=\($0.value)`" }.joined(separator: " and ") + " to \(configFile), then reboot"))
-                }
-            }
-            for output in configuration.outputs {
-                guard case .leds0(let path, let count, _, _) = output.device else { continue }
-                if model.isPi5Family, !firmware.hasOverlay("ws2812-pio") {
-                    findings.append(DoctorFinding("ws2812-pio", .fail, "\(output.name): \(path) comes from the ws2812-pio overlay, which \(configFile) does not load",
-                                                  fix: "add `dtoverlay=ws2812-pio,gpio=18,num_leds=\(count)` to \(configFile) (the GPIO the data line is on), then reboot"))
-                } else if !model.isPi5Family {
-                    findings.append(DoctorFinding("ws2812-pio", .fail, "\(output.name): \(path) (the ws2812-pio overlay) exists only on a Raspberry Pi 5 or 500, this is a \(model.rawValue)",
-                                                  fix: "drive the LEDs over SPI instead: driver: ws2812, bus: /dev/spidev0.0 (data on GPIO 10)"))
-                }
+        }
+        // What each family knows to check of its own, said once however many outputs share it;
+        // its advice (wiring that cannot be measured from here) comes last.
+        var advice: [DoctorFinding] = []
+        for output in configuration.outputs {
+            let machine = DoctorMachine(model: model, firmware: firmware, configFile: configFile, output: output.name)
+            for finding in output.device.findings(machine) where !findings.contains(finding) && !advice.contains(finding) {
+                if finding.status == .advice { advice.append(finding) } else { findings.append(finding) }
             }
         }
         findings += deviceNodes(configuration, machine, account)
@@ -72,8 +55,8 @@ public enum Doctor {
         } else {
             findings.append(DoctorFinding("probes", .advice, "GPIO lines and I2C addresses were not probed: they are asked of the running machine only (not under --root)"))
         }
-        findings += bufsiz(spiChains, machine, clock: configuration.spiClock)
-        findings += power(configuration)
+        findings += bufsiz(configuration.outputs, machine, clock: configuration.spiClock)
+        findings += power(configuration) + advice
         findings += quietHours(configuration, at: local ?? Platform.localTime(Platform.wallClock()))
         findings += units(configuration, machine, probe, account, wall: Platform.wallClock(), now: MonotonicClock().now)
         return findings
@@ -107,28 +90,26 @@ public enum Doctor {
     /// Every device node the configuration names: there, and usable by this user.
     private static func deviceNodes(_ configuration: ServiceConfiguration, _ machine: MachineView, _ account: Account?) -> [DoctorFinding] {
         var nodes: [(path: String, kind: String, what: String)] = []
-        for output in configuration.outputs {
-            switch output.device {
-            case .ws2812(let bus, _, _, _, _, _), .apa102(let bus, _, _): nodes.append((bus, "SPI", output.name))
-            case .oled(let link, _, _):
-                if case .i2c = link { nodes.append((link.bus, "I2C", output.name)) } else { nodes.append((link.bus, "SPI", output.name)) }
-                if link.lines.chip.hasPrefix("/dev/"), !link.lines.lines.isEmpty { nodes.append((link.lines.chip, "GPIO", output.name)) }
-            case .leds0(let path, _, _, _): nodes.append((path, "LED", output.name))
-            case .apa102GPIO(let chip, _, _, _), .gpioLEDs(let chip, _, _):
-                if chip.hasPrefix("/dev/") { nodes.append((chip, "GPIO", output.name)) }
-            }
+        func add(_ node: (path: String, kind: String)?, _ what: String) {
+            guard let node, !nodes.contains(where: { $0.path == node.path && $0.what == what }) else { return }
+            nodes.append((node.path, node.kind, what))
         }
-        for (index, button) in configuration.buttons.enumerated() where button.chip.hasPrefix("/dev/") {
-            nodes.append((button.chip, "GPIO", "button \(index + 1)"))
+        for output in configuration.outputs {
+            for claim in output.device.claims { add(claim.node, output.name) }
+        }
+        for (index, button) in configuration.buttons.enumerated() {
+            for claim in button.claims { add(claim.node, "button \(index + 1)") }
         }
         var findings: [DoctorFinding] = []
         for node in nodes {
             if !machine.exists(node.path) {
+                let made = configuration.outputs.flatMap(\.device.claims).lazy.compactMap { claim -> String? in
+                    if case .file(node.path, let madeBy) = claim.resource { madeBy } else { nil }
+                }.first
                 let enable = switch node.kind {
                 case "I2C": "enable I2C (dtparam=i2c_arm=on) and reboot; elsewhere load i2c-dev (`sudo modprobe i2c-dev`)"
                 case "SPI": "enable SPI (dtparam=spi=on) and reboot"
-                case "LED": "the Raspberry Pi 5's ws2812-pio overlay makes it (dtoverlay=ws2812-pio in config.txt, then reboot)"
-                default: "check the path in the configuration"
+                default: made ?? "check the path in the configuration"
                 }
                 findings.append(DoctorFinding("device-node", .fail, "\(node.what): \(node.path) does not exist", fix: enable))
             } else if !machine.usable(node.path, as: account) {
@@ -149,20 +130,11 @@ public enum Doctor {
     }
 
     /// spidev sends a frame as one message of at most bufsiz bytes: a long chain needs more.
-    private static func bufsiz(_ chains: [OutputConfiguration], _ machine: MachineView, clock: SPIClockModel) -> [DoctorFinding] {
+    private static func bufsiz(_ outputs: [OutputConfiguration], _ machine: MachineView, clock: SPIClockModel) -> [DoctorFinding] {
         let limit = machine.spidevBufsiz
         let cmdline = machine.cmdlineTxtPath ?? "/boot/firmware/cmdline.txt"
-        return chains.compactMap { (output: OutputConfiguration) -> DoctorFinding? in
-            let bytes: Int
-            switch output.device {
-            case .ws2812(_, let count, _, let encoding, let speed, let order):
-                let chain = WS2812Strip.Configuration(count: count, order: order, encoding: encoding, speedHz: speed)
-                bytes = chain.frameBytes(atHz: clock.effectiveSpeed(forRequested: chain.speedHz))
-            case .apa102(_, let count, _):
-                bytes = APA102Encoder(count: count).frameLength
-            default: return nil
-            }
-            guard bytes > limit else { return nil }
+        return outputs.compactMap { (output: OutputConfiguration) -> DoctorFinding? in
+            guard let bytes = output.device.frameBytes(spiClock: clock), bytes > limit else { return nil }
             return DoctorFinding("bufsiz", .fail, "\(output.name): a frame is \(bytes) bytes, spidev takes \(limit) in one message",
                                  fix: "add `spidev.bufsiz=\(WS2812Strip.suggestedBufsiz(bytes))` to the one line of \(cmdline), then reboot")
         }
@@ -174,11 +146,7 @@ public enum Doctor {
         var findings: [DoctorFinding] = []
         var drawn = 0.0
         for output in configuration.outputs {
-            let count: Int
-            switch output.device {
-            case .ws2812(_, let n, _, _, _, _), .apa102(_, let n, _), .apa102GPIO(_, _, _, let n), .leds0(_, let n, _, _): count = n
-            default: continue
-            }
+            guard let count = output.device.ledCount else { continue }
             let fullWhite = count * 60
             drawn += output.pipeline.budget.map { min($0.budgetMilliamps, Double(fullWhite)) } ?? Double(fullWhite)
             if let budget = output.pipeline.budget {
@@ -200,10 +168,6 @@ public enum Doctor {
                 findings.append(DoctorFinding("supply", .advice, "the LEDs may draw \(Int(drawn)) mA at most: their 5 V supply must give that, besides what the Pi takes",
                                               fix: "say what the supply gives with supply-ma, and doctor weighs the budgets against it"))
             }
-        }
-        if configuration.outputs.contains(where: { if case .ws2812 = $0.device { true } else { false } }) {
-            findings.append(DoctorFinding("level-shifter", .advice, "WS2812 LEDs powered at 5 V may not read the Pi's 3.3 V data reliably (flicker, wrong colours)",
-                                          fix: "put a 74AHCT125 (or similar) level shifter on the data line"))
         }
         return findings
     }
