@@ -63,7 +63,7 @@ public final class DisplayOutput: IndicatorOutput {
             }
             if care.sleepsWhenBlank, picture.isBlank {
                 guard !state.asleep else { return }
-                try picture.placed(onWidth: device.width, height: device.height, x: 0, y: 0).show(on: device)
+                try device.show(picture.placed(onWidth: device.width, height: device.height, x: 0, y: 0))
                 try device.setDisplayOn(false)
                 state.asleep = true
                 return
@@ -76,7 +76,7 @@ public final class DisplayOutput: IndicatorOutput {
                 state.brightness = wanted
             }
             let offset = care.offset(at: time)
-            try picture.placed(onWidth: device.width, height: device.height, x: offset.x, y: offset.y).show(on: device)
+            try device.show(picture.placed(onWidth: device.width, height: device.height, x: offset.x, y: offset.y))
             if state.asleep {
                 // After the picture, so the glass never shows what it held before it slept.
                 try device.setDisplayOn(true)
@@ -87,7 +87,7 @@ public final class DisplayOutput: IndicatorOutput {
 
     private func render(_ configuration: ProgressStyleConfiguration, width: Int, height: Int) -> DisplayPicture {
         switch look {
-        case .anyDepth(let style) where device.greyLevels > 2:
+        case .anyDepth(let style) where device.pixelFormat.hasLevels:
             var picture = Greymap(width: width, height: height)
             style.render(configuration, into: &picture)
             return .greymap(picture)

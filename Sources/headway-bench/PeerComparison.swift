@@ -13,10 +13,10 @@ extension DisplayPicture {
         }
     }
 
-    /// `style` drawn for `snapshot` on a `width`×`height` picture of `greyLevels` levels.
-    static func drawn(_ style: some DisplayStyle, _ snapshot: ProgressSnapshot, width: Int, height: Int, greyLevels: Int) -> Picture {
+    /// `style` drawn for `snapshot` on a `width`×`height` picture of pixel format `format`.
+    static func drawn(_ style: some DisplayStyle, _ snapshot: ProgressSnapshot, width: Int, height: Int, format: PixelFormat) -> Picture {
         let configuration = ProgressStyleConfiguration(snapshot: snapshot)
-        if greyLevels > 2 {
+        if format.hasLevels {
             var greymap = Greymap(width: width, height: height)
             style.render(configuration, into: &greymap)
             return .greymap(greymap)
@@ -32,17 +32,16 @@ extension DisplayPicture {
 final class RecordingDisplay: DisplayDevice {
     let width: Int
     let height: Int
-    let greyLevels: Int
+    let pixelFormat: PixelFormat
     private let shown = Mutex<[Picture]>([])
 
-    init(width: Int, height: Int, greyLevels: Int) {
+    init(width: Int, height: Int, format: PixelFormat) {
         self.width = width
         self.height = height
-        self.greyLevels = greyLevels
+        self.pixelFormat = format
     }
 
-    func show(_ bitmap: Bitmap) throws(DeviceError) { shown.withLock { $0.append(.bitmap(bitmap)) } }
-    func show(_ greymap: Greymap) throws(DeviceError) { shown.withLock { $0.append(.greymap(greymap)) } }
+    func show(_ picture: Picture) throws(DeviceError) { shown.withLock { $0.append(picture) } }
     func setBrightness(_ brightness: Double) throws(DeviceError) {}
     func setDisplayOn(_ on: Bool) throws(DeviceError) {}
 
@@ -59,50 +58,50 @@ struct PictureSequence {
     /// The four sequences on `controller`'s first module.
     static func all(for controller: OLEDController) throws -> [PictureSequence] {
         let module = controller.variant.modules[0]
-        let levels = controller.variant.addressing.isGreyscale ? 16 : 2
+        let levels: PixelFormat = controller.variant.addressing.isGreyscale ? .grey4 : .mono
         return [
-            try demo(width: module.width, height: module.height, greyLevels: levels),
-            barSteps(width: module.width, height: module.height, greyLevels: levels),
-            spinner(width: module.width, height: module.height, greyLevels: levels),
-            finish(width: module.width, height: module.height, greyLevels: levels),
+            try demo(width: module.width, height: module.height, format: levels),
+            barSteps(width: module.width, height: module.height, format: levels),
+            spinner(width: module.width, height: module.height, format: levels),
+            finish(width: module.width, height: module.height, format: levels),
         ]
     }
 
     /// The demo job at 30 frames/s, as the display output draws it.
-    static func demo(width: Int, height: Int, greyLevels: Int) throws -> PictureSequence {
-        let display = RecordingDisplay(width: width, height: height, greyLevels: greyLevels)
+    static func demo(width: Int, height: Int, format: PixelFormat) throws -> PictureSequence {
+        let display = RecordingDisplay(width: width, height: height, format: format)
         try playDemo(on: display, clock: ManualClock()) {}
         return PictureSequence(name: "demo at 30 frames/s", pictures: display.pictures.distinctNeighbours)
     }
 
     /// A bar screen from 0 to 100 % in 1 % steps.
-    static func barSteps(width: Int, height: Int, greyLevels: Int) -> PictureSequence {
+    static func barSteps(width: Int, height: Int, format: PixelFormat) -> PictureSequence {
         PictureSequence(name: "bar in 1 % steps", pictures: (0...100).map { percent in
-            screen(BarScreenStyle(), phase: .active, kind: .determinate(value: Double(percent), total: 100), fraction: Double(percent) / 100, time: Double(percent), width, height, greyLevels)
+            screen(BarScreenStyle(), phase: .active, kind: .determinate(value: Double(percent), total: 100), fraction: Double(percent) / 100, time: Double(percent), width, height, format)
         }.distinctNeighbours)
     }
 
     /// The indeterminate ring screen's spinner, 3 s at 30 frames/s.
-    static func spinner(width: Int, height: Int, greyLevels: Int) -> PictureSequence {
+    static func spinner(width: Int, height: Int, format: PixelFormat) -> PictureSequence {
         PictureSequence(name: "spinner, 3 s", pictures: (0..<90).map { frame in
-            screen(RingScreenStyle(), phase: .active, kind: .indeterminate, fraction: nil, time: Double(frame) / 30, width, height, greyLevels)
+            screen(RingScreenStyle(), phase: .active, kind: .indeterminate, fraction: nil, time: Double(frame) / 30, width, height, format)
         }.distinctNeighbours)
     }
 
     /// The end of a job: 99 %, then the success signal's frames for 1 s at 30 frames/s.
-    static func finish(width: Int, height: Int, greyLevels: Int) -> PictureSequence {
-        let running = screen(BarScreenStyle(), phase: .active, kind: .determinate(value: 99, total: 100), fraction: 0.99, time: 100, width, height, greyLevels)
+    static func finish(width: Int, height: Int, format: PixelFormat) -> PictureSequence {
+        let running = screen(BarScreenStyle(), phase: .active, kind: .determinate(value: 99, total: 100), fraction: 0.99, time: 100, width, height, format)
         let done = (0..<30).map { frame in
-            screen(BarScreenStyle(), phase: .finished(.succeeded), kind: .determinate(value: 100, total: 100), fraction: 1, time: 100 + Double(frame) / 30, width, height, greyLevels)
+            screen(BarScreenStyle(), phase: .finished(.succeeded), kind: .determinate(value: 100, total: 100), fraction: 1, time: 100 + Double(frame) / 30, width, height, format)
         }
         return PictureSequence(name: "finish screen", pictures: ([running] + done).distinctNeighbours)
     }
 
     private static func screen(
-        _ style: some DisplayStyle, phase: JobPhase, kind: ProgressKind, fraction: Double?, time: Double, _ width: Int, _ height: Int, _ greyLevels: Int
+        _ style: some DisplayStyle, phase: JobPhase, kind: ProgressKind, fraction: Double?, time: Double, _ width: Int, _ height: Int, _ format: PixelFormat
     ) -> Picture {
         let snapshot = ProgressSnapshot(time: time, phase: phase, kind: kind, fraction: fraction, label: "Compiling widgets", timeRemaining: fraction.map { (1 - $0) * 120 }, elapsed: time)
-        return Picture.drawn(style, snapshot, width: width, height: height, greyLevels: greyLevels)
+        return Picture.drawn(style, snapshot, width: width, height: height, format: format)
     }
 }
 
@@ -185,7 +184,7 @@ struct PeerComparison {
         let costLink: OLEDLink = oled.i2cBus.map { .i2c(messageLimit: $0.maxMessageLength) } ?? .spi
         var previous: Picture?
         for picture in sequence.pictures {
-            try picture.show(on: oled.driver)
+            try oled.driver.show(picture)
             let sent = Self.endFrame(oled)
             defer { previous = picture }
             guard let old = previous?.bytes else { continue }

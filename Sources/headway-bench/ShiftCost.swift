@@ -25,10 +25,10 @@ enum ShiftCost {
     /// (`x`, `y`).
     static func placed(_ controller: OLEDController, _ percent: Double, x: Int, y: Int) -> Picture {
         let module = controller.variant.modules[0]
-        let (width, height, grey) = (module.width, module.height, controller.variant.addressing.isGreyscale ? 16 : 2)
+        let (width, height, grey) = (module.width, module.height, controller.variant.addressing.isGreyscale ? PixelFormat.grey4 : .mono)
         let snapshot = ProgressSnapshot(
             time: 1, phase: .active, kind: .determinate(value: percent, total: 100), fraction: percent / 100, label: "Compiling widgets", elapsed: 1)
-        switch Picture.drawn(BarScreenStyle(), snapshot, width: width - 1, height: height - 1, greyLevels: grey) {
+        switch Picture.drawn(BarScreenStyle(), snapshot, width: width - 1, height: height - 1, format: grey) {
         case .bitmap(let bitmap): return .bitmap(bitmap.placed(onWidth: width, height: height, x: x, y: y))
         case .greymap(let greymap): return .greymap(greymap.placed(onWidth: width, height: height, x: x, y: y))
         }
@@ -40,13 +40,13 @@ enum ShiftCost {
         let (oled, _) = try simulatedModule(controller, on: link)
         let costLink: OLEDLink = oled.i2cBus.map { .i2c(messageLimit: $0.maxMessageLength) } ?? .spi
         let standing = placed(controller, 40, x: 0, y: 0), moved = placed(controller, 40, x: 1, y: 0)
-        try standing.show(on: oled.driver)
+        try oled.driver.show(standing)
         _ = PeerComparison.endFrame(oled)  // the first frame also initialises the module
-        try placed(controller, 41, x: 0, y: 0).show(on: oled.driver)
+        try oled.driver.show(placed(controller, 41, x: 0, y: 0))
         let step = PeerComparison.endFrame(oled).bytes
-        try standing.show(on: oled.driver)
+        try oled.driver.show(standing)
         _ = PeerComparison.endFrame(oled)
-        try moved.show(on: oled.driver)
+        try oled.driver.show(moved)
         let move = PeerComparison.endFrame(oled).bytes
         let (old, new, rowBytes) = (standing.bytes, moved.bytes, moved.rowBytes)
         let luma = OLEDPeerModel.luma.traffic(from: old, to: new, rowBytes: rowBytes, controller: controller, link: costLink)?.bytes ?? 0

@@ -51,7 +51,7 @@ func spinnerTraffic(hertz: Double) throws -> BusStatistics {
             elapsed: Double(frame) / 30)
         var bitmap = Bitmap(width: 128, height: 64)
         RingScreenStyle().render(ProgressStyleConfiguration(snapshot: snapshot), into: &bitmap)
-        try oled.driver.show(bitmap)
+        try oled.driver.show(.bitmap(bitmap))
         bus.endFrame()
     }
     // The first frame initialises the display and is sent whole; the rest are spinner steps.
@@ -75,13 +75,13 @@ func barScreen(frame: Int, on controller: OLEDController = .ssd1306) -> Picture 
         time: Double(frame) / 30, phase: .active, kind: .determinate(value: fraction * 120, total: 120), fraction: fraction,
         label: "Compiling 120 files", timeRemaining: 42, elapsed: Double(frame) / 30)
     let module = controller.variant.modules[0]
-    return Picture.drawn(BarScreenStyle(), snapshot, width: module.width, height: module.height, greyLevels: controller.variant.addressing.isGreyscale ? 16 : 2)
+    return Picture.drawn(BarScreenStyle(), snapshot, width: module.width, height: module.height, format: controller.variant.addressing.isGreyscale ? .grey4 : .mono)
 }
 
 /// Renders, diffs and encodes `frames` bar-screen frames on `controller` (its bus discards them).
 func renderAndShow(frames: Int, on controller: OLEDController) throws {
     let driver = OLEDDisplay(bus: DiscardingBus(), configuration: try OLEDConfiguration(controller: controller))
-    for frame in 0..<frames { try barScreen(frame: frame, on: controller).show(on: driver) }
+    for frame in 0..<frames { try driver.show(barScreen(frame: frame, on: controller)) }
 }
 
 /// Microseconds of CPU per frame to render the bar screen and diff it against the last one.
@@ -100,7 +100,7 @@ func frameCostBreakdown(on controller: OLEDController = .ssd1306) throws -> (ren
     pictures.reserveCapacity(frames)
     let rendering = clock.measure { for frame in 0..<frames { pictures.append(barScreen(frame: frame, on: controller)) } }
     let driver = OLEDDisplay(bus: DiscardingBus(), configuration: try OLEDConfiguration(controller: controller), resynchronisation: .onErrorsOnly)
-    let showing = try clock.measure { for picture in pictures { try picture.show(on: driver) } }
+    let showing = try clock.measure { for picture in pictures { try driver.show(picture) } }
     return (seconds(rendering) / Double(frames) * 1e6, seconds(showing) / Double(frames) * 1e6)
 }
 
@@ -113,7 +113,7 @@ func onePercentStep(_ controller: OLEDController) throws -> (full: Int, step: In
         let snapshot = ProgressSnapshot(
             time: 10, phase: .active, kind: .determinate(value: fraction * 200, total: 200), fraction: fraction,
             label: "Compiling", timeRemaining: 42, elapsed: 10)
-        try Picture.drawn(BarScreenStyle(), snapshot, width: module.width, height: module.height, greyLevels: oled.driver.greyLevels).show(on: oled.driver)
+        try oled.driver.show(Picture.drawn(BarScreenStyle(), snapshot, width: module.width, height: module.height, format: oled.driver.pixelFormat))
         oled.i2cBus!.endFrame()
     }
     let frames = oled.i2cBus!.statistics.frames

@@ -131,7 +131,7 @@ struct OLEDDriverTests {
         for step in 0..<60 {
             rig.clock.advance(by: 0.04)
             Self.mutate(&frame, &random)
-            try rig.driver.show(frame)
+            try rig.driver.show(.greymap(frame))
             #expect(Self.differing(rig.chip.glass, rig.expected(frame)) == 0, "frame \(step)")
         }
         #expect(rig.chip.protocolErrors.isEmpty, "\(rig.chip.protocolErrors.prefix(3))")
@@ -153,7 +153,7 @@ struct OLEDDriverTests {
             }
             Self.mutate(&frame, &random)
             do {
-                try rig.driver.show(frame)
+                try rig.driver.show(.greymap(frame))
                 #expect(Self.differing(rig.chip.glass, rig.expected(frame)) == 0, "step \(step)")
             } catch {
                 failures += 1
@@ -168,13 +168,13 @@ struct OLEDDriverTests {
         let rig = try Rig(Module(controller: .ssd1306, width: 128, height: 64))
         var frame = Bitmap(width: 128, height: 64)
         frame.draw("hello", x: 10, y: 10)
-        try rig.driver.show(frame)
+        try rig.driver.show(.bitmap(frame))
         rig.bus.inject(.disappear(address: 0x3C, until: 5))
         rig.clock.set(to: 1)
         frame.draw("world", x: 10, y: 20)
-        #expect(throws: DeviceError.self) { try rig.driver.show(frame) }
+        #expect(throws: DeviceError.self) { try rig.driver.show(.bitmap(frame)) }
         rig.clock.set(to: 6)
-        try rig.driver.show(frame)
+        try rig.driver.show(.bitmap(frame))
         #expect(rig.chip.isLit)
         #expect(rig.chip.picture == frame, "the glass shows the frame")
     }
@@ -186,7 +186,7 @@ struct OLEDDriverTests {
         rig.bus.capture(to: capture)
         var frame = Bitmap(width: 128, height: 64)
         frame.fill(frame.bounds)
-        try rig.driver.show(frame)
+        try rig.driver.show(.bitmap(frame))
         capture.close()
         let lines = try String(contentsOfFile: capturePath, encoding: .utf8).split(separator: "\n")
         #expect(lines.count > 32)
@@ -209,7 +209,7 @@ struct OLEDDriverTests {
         lines.capture(to: capture)
         var frame = Greymap(width: 128, height: 128)
         frame.fill(frame.bounds, level: 9)
-        try rig.driver.show(frame)
+        try rig.driver.show(.greymap(frame))
         capture.close()
         let text = try String(contentsOfFile: capturePath, encoding: .utf8).split(separator: "\n")
         let resetLow = text.firstIndex { $0.contains("\"lines\":[25],\"values\":[0]") }
@@ -239,9 +239,9 @@ struct OLEDDriverTests {
     /// Bytes on the wire for showing `next` after `previous`, on I2C.
     static func cost(_ previous: Greymap, _ next: Greymap, module: Module = Module(controller: .ssd1306, width: 128, height: 64)) throws -> (full: Int, step: Int) {
         let rig = try Rig(module)
-        try rig.driver.show(previous)
+        try rig.driver.show(.greymap(previous))
         rig.bus.endFrame()
-        try rig.driver.show(next)
+        try rig.driver.show(.greymap(next))
         rig.bus.endFrame()
         let frames = rig.bus.statistics.frames
         return (frames[0].bytes, frames.count > 1 ? frames[1].bytes : 0)

@@ -45,7 +45,7 @@ struct OLEDModelTests {
         let wrong = OLEDDisplay(bus: bus, configuration: try OLEDConfiguration(controller: .ssd1306, width: 128, height: 64))
         var frame = Bitmap(width: 128, height: 64)
         frame.fill(PixelRect(x: 0, y: 0, width: 128, height: 4))
-        try wrong.show(frame)
+        try wrong.show(.bitmap(frame))
         var expected = Bitmap(width: 128, height: 32)
         expected.fill(PixelRect(x: 0, y: 0, width: 128, height: 4))
         #expect(chip.picture != expected)

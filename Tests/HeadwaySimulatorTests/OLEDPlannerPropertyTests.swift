@@ -158,12 +158,12 @@ struct OLEDPlannerPropertyTests {
             let picture: [UInt8], shown: Bool
             if rig.chip.isGreyscale {
                 Self.mutate(&greymap, &random)
-                try rig.driver.show(greymap)
+                try rig.driver.show(.greymap(greymap))
                 picture = greymap.bytes
                 shown = OLEDDriverTests.differing(rig.chip.glass, greymap) == 0
             } else {
                 Self.mutate(&bitmap, &random)
-                try rig.driver.show(bitmap)
+                try rig.driver.show(.bitmap(bitmap))
                 picture = bitmap.bytes
                 shown = rig.chip.picture == bitmap
             }

@@ -21,10 +21,10 @@ struct OLEDResynchronisationTests {
     /// dark stayed dark when the next job came (the demo with `--unplug 0.5:0.5`).
     @Test func aDisplayReplugedWhileDarkComesBackWithTheNextPicture() throws {
         let rig = try Rig(Self.module)
-        try rig.driver.show(Bitmap(width: 128, height: 64))  // idle: blank
+        try rig.driver.show(.bitmap(Bitmap(width: 128, height: 64)))  // idle: blank
         rig.bus.inject(.disappear(address: 0x3C, until: 1))
         rig.clock.set(to: 2)
-        try rig.driver.show(Self.picture("Build"))
+        try rig.driver.show(.bitmap(Self.picture("Build")))
         #expect(rig.chip.picture == Self.picture("Build"))
         #expect(rig.chip.protocolErrors.isEmpty)
     }
@@ -33,17 +33,17 @@ struct OLEDResynchronisationTests {
     /// resynchronisation, at most `interval` seconds later, even on a picture that stands still.
     @Test func aBrownOutBetweenFramesIsRepairedWithinTheInterval() throws {
         let rig = try Rig(Self.module)
-        try rig.driver.show(Self.picture("Build 1"))
+        try rig.driver.show(.bitmap(Self.picture("Build 1")))
         rig.clock.set(to: 5)
         rig.bus.inject(.disappear(address: 0x3C, until: 5.01))
         rig.clock.set(to: 5.05)
-        try rig.driver.show(Self.picture("Build 2"))  // lands on a display that just powered up: dark
+        try rig.driver.show(.bitmap(Self.picture("Build 2")))  // lands on a display that just powered up: dark
         #expect(rig.chip.picture != Self.picture("Build 2"))
         var time = 5.05
         while time < 31 {
             time += 0.5
             rig.clock.set(to: time)
-            try rig.driver.show(Self.picture("Build 2"))
+            try rig.driver.show(.bitmap(Self.picture("Build 2")))
         }
         #expect(rig.chip.picture == Self.picture("Build 2"), "resynchronised within 30 s")
     }
@@ -51,12 +51,12 @@ struct OLEDResynchronisationTests {
     /// Without resynchronisation the same brown-out leaves the glass wrong: the test above can fail.
     @Test func withoutResynchronisationTheGlassStaysWrong() throws {
         let rig = try Rig(Self.module, resynchronisation: .onErrorsOnly)
-        try rig.driver.show(Self.picture("Build 1"))
+        try rig.driver.show(.bitmap(Self.picture("Build 1")))
         rig.bus.inject(.disappear(address: 0x3C, until: 5.01))
         rig.clock.set(to: 5.05)
         for step in 0..<60 {
             rig.clock.set(to: 5.05 + Double(step))
-            try rig.driver.show(Self.picture("Build 2"))
+            try rig.driver.show(.bitmap(Self.picture("Build 2")))
         }
         #expect(rig.chip.picture != Self.picture("Build 2"))
     }
@@ -67,7 +67,7 @@ struct OLEDResynchronisationTests {
         var full = 0
         for step in 0..<600 {
             rig.clock.set(to: Double(step) * 0.1)
-            try rig.driver.show(Self.picture("\(step)"))
+            try rig.driver.show(.bitmap(Self.picture("\(step)")))
             rig.bus.endFrame()
             if let frame = rig.bus.statistics.frames.last, frame.bytes > 1024 { full += 1 }
         }

@@ -66,12 +66,12 @@ extension Kernel {
             #expect(bus.maxMessageLength == 33)
             let display = OLEDDisplay(bus: bus, configuration: try OLEDConfiguration(controller: .ssd1306))
             let picture = Self.picture(step: 3)
-            try display.show(picture)
+            try display.show(.bitmap(picture))
 
             // i2c-stub keeps each block in its register file at the command byte: the last data
             // block (control byte 0x40) holds the picture's last bytes.
             let intendedBus = IntendedI2CTraffic(maxMessageLength: 33)
-            try OLEDDisplay(bus: intendedBus, configuration: try OLEDConfiguration(controller: .ssd1306)).show(picture)
+            try OLEDDisplay(bus: intendedBus, configuration: try OLEDConfiguration(controller: .ssd1306)).show(.bitmap(picture))
             let lastData = intendedBus.transactions.joined().last { $0.first == 0x40 }!
             let number = stub.split(separator: "-").last!
             let dump = try GuestCommand.run("/usr/sbin/i2cget", ["-y", String(number), "0x3c", "0x40", "i", String(lastData.count - 1)])
@@ -82,12 +82,12 @@ extension Kernel {
         @Test func noAcknowledgeIsReportedAndTheDisplayIsSetUpAgainOnReturn() throws {
             let bus = try LinuxI2CBus(path: recorder)
             let display = OLEDDisplay(bus: bus, configuration: try OLEDConfiguration(controller: .ssd1306))
-            try display.show(Self.picture(step: 1))
+            try display.show(.bitmap(Self.picture(step: 1)))
 
             try KernelDevices.write("1", to: nack)
             defer { try? KernelDevices.write("0", to: nack) }
             #expect {
-                try display.show(Self.picture(step: 2))
+                try display.show(.bitmap(Self.picture(step: 2)))
             } throws: { error in
                 let error = error as! DeviceError
                 return error.kind == .notPresent && error.errno == ENXIO
@@ -97,11 +97,11 @@ extension Kernel {
             try KernelDevices.write("0", to: nack)
             try clearLog()
             let back = Self.picture(step: 4)
-            try display.show(back)
+            try display.show(.bitmap(back))
             let transfers = try recordedTransfers()
             let setup = try OLEDConfiguration(controller: .ssd1306)
             let intendedBus = IntendedI2CTraffic(maxMessageLength: bus.maxMessageLength)
-            try OLEDDisplay(bus: intendedBus, configuration: setup).show(back)
+            try OLEDDisplay(bus: intendedBus, configuration: setup).show(.bitmap(back))
             let resent = transfers.map { $0.map(\.bytes) } == Self.asKernelTransfers(intendedBus.transactions)
             #expect(resent, "after the fault: the whole set-up and the whole picture again")
             let chip = RecordedTraffic.decodeOLED(transfers, controller: .ssd1306)

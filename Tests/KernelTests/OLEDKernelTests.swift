@@ -57,7 +57,7 @@ extension Kernel {
         /// does not depend on the bus).
         static func simulatedGlass(_ configuration: OLEDConfiguration) throws -> Greymap {
             let oled = SimulatedOLED(name: "oled", configuration: configuration, bus: VirtualI2CBus(clock: ManualClock()), resynchronisation: .onErrorsOnly)
-            for step in 0..<frames { try oled.driver.show(picture(configuration.width, configuration.height, step: step)) }
+            for step in 0..<frames { try oled.driver.show(.greymap(picture(configuration.width, configuration.height, step: step))) }
             #expect(oled.chip.protocolErrors.isEmpty, "\(oled.chip.protocolErrors.prefix(3))")
             return oled.glass
         }
@@ -74,13 +74,13 @@ extension Kernel {
                 let chip = try GpiodChip(KernelDevices.gpioLabel!)
                 let interface = try SPIOLEDInterface(bus: bus, speedHz: speed, chip: chip, dataCommand: dc, reset: reset, delay: LinuxDelay())
                 let display = OLEDDisplay(interface: interface, configuration: configuration, resynchronisation: .onErrorsOnly)
-                for step in 0..<Self.frames { try display.show(Self.picture(module.width, module.height, step: step)) }
+                for step in 0..<Self.frames { try display.show(.greymap(Self.picture(module.width, module.height, step: step))) }
             }
             let intended = IntendedSPITraffic(maxTransferLength: bus.maxTransferLength)
             let intendedDisplay = OLEDDisplay(
-                interface: SPIOLEDInterface(bus: intended, settings: SPISettings(speedHz: speed), dataCommand: intended, reset: nil), configuration: configuration,
+                interface: SPIOLEDInterface(link: DataCommandSPI(bus: intended, settings: SPISettings(speedHz: speed), dataCommand: intended, reset: nil)), configuration: configuration,
                 resynchronisation: .onErrorsOnly)
-            for step in 0..<Self.frames { try intendedDisplay.show(Self.picture(module.width, module.height, step: step)) }
+            for step in 0..<Self.frames { try intendedDisplay.show(.greymap(Self.picture(module.width, module.height, step: step))) }
 
             let sent = try spi.transfers()
             #expect(sent.count == intended.writes.count, "one transfer a write")
@@ -106,8 +106,8 @@ extension Kernel {
             let intendedBus = IntendedI2CTraffic(maxMessageLength: bus.maxMessageLength)
             let intended = OLEDDisplay(bus: intendedBus, configuration: configuration, resynchronisation: .onErrorsOnly)
             for step in 0..<Self.frames {
-                try display.show(Self.picture(module.width, module.height, step: step))
-                try intended.show(Self.picture(module.width, module.height, step: step))
+                try display.show(.greymap(Self.picture(module.width, module.height, step: step)))
+                try intended.show(.greymap(Self.picture(module.width, module.height, step: step)))
             }
             let transfers = RecordedTraffic.i2cTransfers(try KernelDevices.read(log))
             let sent = transfers.map { $0.map(\.bytes) }

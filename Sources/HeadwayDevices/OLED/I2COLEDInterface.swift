@@ -11,10 +11,10 @@ public struct I2COLEDInterface: OLEDInterface {
     /// The 7-bit address: 0x3C (SA0 low) or 0x3D.
     public let address: UInt8
     /// The module's RES# line, when it brings one out.
-    public let resetLine: OLEDResetLine?
+    public let resetLine: ResetLine?
 
     /// A module at `address` on `bus`, with its reset line if it has one.
-    public init(bus: any I2CBus, address: UInt8, reset: OLEDResetLine? = nil) {
+    public init(bus: any I2CBus, address: UInt8, reset: ResetLine? = nil) {
         self.bus = bus
         self.address = address
         resetLine = reset
@@ -36,7 +36,7 @@ public struct I2COLEDInterface: OLEDInterface {
         try bus.write(messages, to: address)
     }
 
-    public func reset(_ timing: OLEDResetTiming) throws(DeviceError) {
+    public func reset(_ timing: ResetTiming) throws(DeviceError) {
         try resetLine?.pulse(timing)
     }
 

@@ -94,20 +94,16 @@ public final class OLEDDisplay: DisplayDevice {
     public var width: Int { configuration.width }
     /// The picture's height in pixels.
     public var height: Int { configuration.height }
-    public var greyLevels: Int { planner.addressing.isGreyscale ? 16 : 2 }
+    public var pixelFormat: PixelFormat { planner.addressing.isGreyscale ? .grey4 : .mono }
 
-    public func show(_ bitmap: Bitmap) throws(DeviceError) {
-        guard bitmap.width == width, bitmap.height == height else {
-            throw DeviceError(.unsupported, "a \(width)x\(height) display cannot show a \(bitmap.width)x\(bitmap.height) picture")
+    public func show(_ picture: DisplayPicture) throws(DeviceError) {
+        guard picture.width == width, picture.height == height else {
+            throw DeviceError(.unsupported, "a \(width)x\(height) display cannot show a \(picture.width)x\(picture.height) picture")
         }
-        try show(ram: image.bytes(of: bitmap))
-    }
-
-    public func show(_ greymap: Greymap) throws(DeviceError) {
-        guard greymap.width == width, greymap.height == height else {
-            throw DeviceError(.unsupported, "a \(width)x\(height) display cannot show a \(greymap.width)x\(greymap.height) picture")
+        switch picture {
+        case .bitmap(let bitmap): try show(ram: image.bytes(of: bitmap))
+        case .greymap(let greymap): try show(ram: image.bytes(of: greymap))
         }
-        try show(ram: image.bytes(of: greymap))
     }
 
     private func show(ram picture: [UInt8]) throws(DeviceError) {
@@ -208,7 +204,7 @@ extension OLEDDisplay {
         let interface: any OLEDInterface
         switch link {
         case .i2c(let bus, let chip, let reset):
-            let resetLine = try reset.map { offset throws(DeviceError) in try OLEDResetLine(chip: try buses.gpio(chip), offset: offset, delay: buses.delay) }
+            let resetLine = try reset.map { offset throws(DeviceError) in try ResetLine(chip: try buses.gpio(chip), offset: offset, delay: buses.delay) }
             interface = I2COLEDInterface(bus: try buses.i2c(bus), address: configuration.address, reset: resetLine)
         case .spi(let bus, let chip, let dataCommand, let reset, let speed):
             interface = try SPIOLEDInterface(

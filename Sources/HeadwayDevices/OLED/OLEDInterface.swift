@@ -17,7 +17,7 @@ public protocol OLEDInterface: Sendable {
     func send(_ transfers: [OLEDTransfer]) throws(DeviceError)
     /// Resets the controller through its RES# line, if one is wired, and waits until it takes
     /// commands again (RAM and registers are back at their reset values).
-    func reset(_ timing: OLEDResetTiming) throws(DeviceError)
+    func reset(_ timing: ResetTiming) throws(DeviceError)
     /// Bytes on the wire for one run of commands of `count` bytes in all (each command whole).
     func commandCost(_ count: Int) -> Int
     /// How display data is framed on the wire.

@@ -16,7 +16,7 @@ public struct OLEDVariant: Sendable {
     /// The fastest SPI clock (from the datasheet's serial clock cycle time), and the default.
     public let maxSPIClockHz: UInt32
     /// RES# pulse and start-up wait.
-    public let reset: OLEDResetTiming
+    public let reset: ResetTiming
     /// The contrast its makers initialise it with.
     public let defaultContrast: UInt8
     /// Whether its glass is square or tall, so that a quarter turn makes sense.

@@ -6,7 +6,7 @@ extension OLEDController {
     static let sh1106Row = OLEDVariant(
         ramWidth: 132, ramHeight: 64, addressing: .pagesOnly,
         modules: [OLEDModule(width: 128, height: 64, columnOffset: 2, comPins: 0x12)],
-        i2cAddresses: [0x3C, 0x3D], maxSPIClockHz: 4_000_000, reset: OLEDResetTiming(low: 20e-6, ready: 1e-3),
+        i2cAddresses: [0x3C, 0x3D], maxSPIClockHz: 4_000_000, reset: ResetTiming(low: 20e-6, ready: 1e-3),
         defaultContrast: 0xCF, turnsByQuarters: false
     ) { c, contrast in
         [
@@ -37,7 +37,7 @@ extension OLEDController {
     static let sh1107Row = OLEDVariant(
         ramWidth: 128, ramHeight: 128, addressing: .pagesOnly,
         modules: [OLEDModule(width: 128, height: 128), OLEDModule(width: 64, height: 128, displayOffset: 0x60, turnedDisplayOffset: 0x20)],
-        i2cAddresses: [0x3C, 0x3D], maxSPIClockHz: 4_000_000, reset: OLEDResetTiming(low: 20e-6, ready: 1e-3),
+        i2cAddresses: [0x3C, 0x3D], maxSPIClockHz: 4_000_000, reset: ResetTiming(low: 20e-6, ready: 1e-3),
         defaultContrast: 0x80, turnsByQuarters: true, columnsAreCommons: true
     ) { c, contrast in
         [

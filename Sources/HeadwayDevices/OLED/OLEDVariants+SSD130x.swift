@@ -126,8 +126,8 @@ extension OLEDController {
     }
 }
 
-extension OLEDResetTiming {
+extension ResetTiming {
     /// Solomon's monochrome controllers: RES# low ≥ 3 µs; no wait is given before the first
     /// command, so 1 ms (Linux waits 4 µs).
-    static let solomon = OLEDResetTiming(low: 10e-6, ready: 1e-3)
+    static let solomon = ResetTiming(low: 10e-6, ready: 1e-3)
 }

@@ -15,7 +15,7 @@ extension OLEDController {
             OLEDModule(width: 128, height: 128),
             OLEDModule(width: 96, height: 96, columnOffset: 16, displayOffset: 0x60, turnedDisplayOffset: 0x20, reversed: true),
         ],
-        i2cAddresses: [0x3C, 0x3D], maxSPIClockHz: 6_250_000, reset: OLEDResetTiming(low: 200e-6, ready: 1e-3),
+        i2cAddresses: [0x3C, 0x3D], maxSPIClockHz: 6_250_000, reset: ResetTiming(low: 200e-6, ready: 1e-3),
         defaultContrast: 0x80, turnsByQuarters: true
     ) { c, contrast in
         [

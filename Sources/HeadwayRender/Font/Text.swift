@@ -3,7 +3,7 @@ extension DisplaySurface {
     /// Draws `text` with its cell's top-left corner at (`x`, `y`), each font pixel `scale` pixels big.
     /// Returns the x just past the last glyph.
     @discardableResult
-    public mutating func draw(_ text: String, x: Int, y: Int, font: BitmapFont = .fixed5x7, scale: Int = 1, shade: Shade = .full) -> Int {
+    public mutating func draw(_ text: String, x: Int, y: Int, font: BitmapFont = .fixed5x7, scale: Int = 1, shade: Shade = .text) -> Int {
         let level = shade.level(on: Self.self)
         let advance = font.cellWidth * scale
         var penX = x
@@ -30,12 +30,12 @@ extension DisplaySurface {
     }
 
     /// Draws `text` so that it ends at `maxX` (right-aligned).
-    public mutating func draw(_ text: String, endingAt maxX: Int, y: Int, font: BitmapFont = .fixed5x7, scale: Int = 1, shade: Shade = .full) {
+    public mutating func draw(_ text: String, endingAt maxX: Int, y: Int, font: BitmapFont = .fixed5x7, scale: Int = 1, shade: Shade = .text) {
         draw(text, x: maxX - font.width(of: text, scale: scale), y: y, font: font, scale: scale, shade: shade)
     }
 
     /// Draws `text` centred on `centerX`.
-    public mutating func draw(_ text: String, centeredAt centerX: Int, y: Int, font: BitmapFont = .fixed5x7, scale: Int = 1, shade: Shade = .full) {
+    public mutating func draw(_ text: String, centeredAt centerX: Int, y: Int, font: BitmapFont = .fixed5x7, scale: Int = 1, shade: Shade = .text) {
         draw(text, x: centerX - font.width(of: text, scale: scale) / 2, y: y, font: font, scale: scale, shade: shade)
     }
 }

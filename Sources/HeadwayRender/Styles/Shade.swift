@@ -1,21 +1,43 @@
-/// How bright a part of a display picture is drawn, as a fraction of full light. Styles say what a
-/// part is; the surface turns it into its levels: on a greyscale display the track is dim and a
-/// stalled fill grey, on a 1-bit display every shade above zero is simply lit.
+/// What a part of a display picture is, and how bright it is drawn as a fraction of full light.
+/// Styles say what a part is (its ``Role``); each medium maps the role to what its glass has: on a
+/// greyscale display the track is dim and a stalled fill grey, on a 1-bit display every shade above
+/// zero is simply lit, and a colour display takes the role's colour from the appearance.
 public struct Shade: Sendable, Equatable {
+    /// What a part of the picture is.
+    public enum Role: Sendable, Equatable {
+        /// Progress: the done part of a bar or ring, icons.
+        case fill
+        /// The part not yet done.
+        case track
+        /// A stalled job's fill.
+        case stalled
+        /// Labels and figures.
+        case text
+        /// Nothing: background.
+        case off
+    }
+
+    /// What the part is.
+    public var role: Role
     /// How much of the full level, 0…1.
     public var fraction: Double
 
-    /// A shade of `fraction` of the full level, clamped to 0…1.
-    public init(_ fraction: Double) { self.fraction = min(1, max(0, fraction)) }
+    /// A shade of `fraction` of the full level, clamped to 0…1, for a part that is `role`.
+    public init(_ fraction: Double, role: Role = .fill) {
+        self.fraction = min(1, max(0, fraction))
+        self.role = role
+    }
 
-    /// Progress, text and icons.
+    /// Progress and icons.
     public static let full = Shade(1)
+    /// Labels and figures.
+    public static let text = Shade(1, role: .text)
     /// The track (the part not yet done): there, but out of the way.
-    public static let track = Shade(0.3)
+    public static let track = Shade(0.3, role: .track)
     /// A stalled job's fill: plainly not progress.
-    public static let stalled = Shade(0.5)
+    public static let stalled = Shade(0.5, role: .stalled)
     /// No light.
-    public static let off = Shade(0)
+    public static let off = Shade(0, role: .off)
 
     /// The level for this shade on `Surface`, with `coverage` (0…1) of the pixel covered. Rounded
     /// down, so a partly covered pixel is never brighter than its share; on a 1-bit surface a

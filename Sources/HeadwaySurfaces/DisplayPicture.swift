@@ -1,5 +1,20 @@
-/// A picture of either depth, as a display output handles it: on/off pixels, or 16 grey levels
-/// (SSD1327).
+/// How a display's pixels are stored and sent: what kind of picture it is handed.
+public enum PixelFormat: Sendable, Equatable {
+    /// On/off pixels (the SSD130x and SH110x OLEDs): a ``Bitmap``.
+    case mono
+    /// 16 grey levels, 4 bits a pixel (the SSD1327): a ``Greymap``.
+    case grey4
+    /// Colour, 16 bits a pixel (5 red, 6 green, 5 blue: most TFTs).
+    case rgb565
+    /// Colour, 18 bits a pixel sent as three bytes (TFTs that take no 16-bit writes).
+    case rgb666
+
+    /// Whether pixels have levels between off and full.
+    public var hasLevels: Bool { self != .mono }
+}
+
+/// A picture as a display is handed it, in the kind its pixel format takes: on/off pixels, or 16
+/// grey levels.
 public enum DisplayPicture: Equatable, Sendable {
     /// On/off pixels, for a monochrome controller.
     case bitmap(Bitmap)
@@ -32,11 +47,19 @@ public enum DisplayPicture: Equatable, Sendable {
         }
     }
 
-    /// Sends the picture to `device`, which diffs it against what its glass shows.
-    public func show(on device: any DisplayDevice) throws(DeviceError) {
+    /// The picture's width in pixels.
+    public var width: Int {
         switch self {
-        case .bitmap(let bitmap): try device.show(bitmap)
-        case .greymap(let greymap): try device.show(greymap)
+        case .bitmap(let bitmap): bitmap.width
+        case .greymap(let greymap): greymap.width
+        }
+    }
+
+    /// The picture's height in pixels.
+    public var height: Int {
+        switch self {
+        case .bitmap(let bitmap): bitmap.height
+        case .greymap(let greymap): greymap.height
         }
     }
 }

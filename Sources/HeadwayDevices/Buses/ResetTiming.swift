@@ -2,7 +2,7 @@ import HeadwayCore
 
 /// How a controller is reset through its RES# pin: held low at least `low`, then given `ready`
 /// before the first command (each controller's datasheet, "Reset" timing and power-on sequence).
-public struct OLEDResetTiming: Sendable, Equatable {
+public struct ResetTiming: Sendable, Equatable {
     /// How long RES# is held low at least, in seconds.
     public var low: Seconds
     /// How long after RES# rises before the first command.

@@ -3,7 +3,7 @@ import HeadwayCore
 /// A module's RES# pin on a GPIO line: held low to reset the controller (RAM and registers back
 /// to their reset values), then released. Modules that bring RES# out must have it driven: left
 /// floating it may hold the controller in reset (Adafruit's 2.23" bonnet wires it to GPIO 4).
-public struct OLEDResetLine: Sendable {
+public struct ResetLine: Sendable {
     /// The line, requested as an active-low output: logical true holds the controller in reset.
     public let line: any GPIOOutputLines
     /// Waits out the reset timing.
@@ -22,7 +22,7 @@ public struct OLEDResetLine: Sendable {
     }
 
     /// Pulses RES# low for the timing's `low`, then waits its `ready`.
-    func pulse(_ timing: OLEDResetTiming) throws(DeviceError) {
+    func pulse(_ timing: ResetTiming) throws(DeviceError) {
         try line.set([true])
         delay.wait(timing.low)
         try line.set([false])
