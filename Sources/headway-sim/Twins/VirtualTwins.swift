@@ -20,28 +20,8 @@ enum VirtualTwins {
         }
     }
 
-    static let rows: [any TwinRow] = [
-        Row(WS2812Settings.self) { s, name, buses, clock in
-            .ws2812(name, count: s.chain.count, order: s.chain.order, layout: s.layout, on: buses.spiBus(s.bus, clockModel: clock))
-        },
-        Row(APA102Settings.self) { s, name, buses, clock in .apa102(name, count: s.count, layout: s.layout, on: buses.spiBus(s.bus, clockModel: clock)) },
-        Row(APA102GPIOSettings.self) { s, name, buses, _ in
-            .apa102(name, count: s.count, layout: s.layout, on: buses.gpioChip(s.chip), data: s.data, clock: s.clock)
-        },
-        Row(RP1LEDSettings.self) { s, name, buses, _ in .leds0(name, count: s.count, layout: s.layout, path: s.path, on: buses) },
-        Row(GPIOLEDsSettings.self) { s, name, buses, _ in .lamps(name, lines: s.lines, activeLow: s.activeLow, on: buses.gpioChip(s.chip)) },
-        Row(OLEDSettings.self) { s, name, buses, _ in
-            let module = s.configuration.module
-            switch s.link {
-            case .i2c(let bus, _, _):
-                return .oled(name, controller: s.configuration.controller, width: module.width, height: module.height, address: s.configuration.address, on: buses.i2cBus(bus))
-            case .spi(let bus, let chip, let dc, let reset, _):
-                return .oled(
-                    name, controller: s.configuration.controller, width: module.width, height: module.height, on: buses.spiBus(bus, clockModel: .exact),
-                    lines: buses.gpioChip(chip), dataCommand: dc, reset: reset)
-            }
-        },
-    ]
+    /// One row per family of the device catalogue, in its order.
+    static let rows: [any TwinRow] = [ws2812, apa102, apa102GPIO, rp1LEDs, oled, gpioLEDs]
 
     /// The twin of `output`, attached on `buses`.
     static func attach(_ output: OutputConfiguration, on buses: SimulatedBuses, spiClock: SPIClockModel) throws(DeviceError) -> RigDevice {

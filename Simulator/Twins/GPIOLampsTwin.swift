@@ -1,0 +1,10 @@
+import HeadwayDevices
+import HeadwayRender
+
+/// The GPIO LEDs family's twin: lamps read back from the virtual chip's line levels.
+extension RigDevice {
+    /// Plain LEDs on `lines` of `chip`, lit by a high line (a low one when `activeLow`).
+    public static func lamps(_ name: String, lines: [UInt32], activeLow: Bool, on chip: VirtualGPIOChip) -> RigDevice {
+        RigDevice(name: name, view: .lamps(lit: { chip.levels(lines).map { $0 != activeLow } }), problems: { [] })
+    }
+}
