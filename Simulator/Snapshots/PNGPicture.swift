@@ -1,4 +1,4 @@
-import HeadwaySurfaces
+import HeadwayDevices
 
 /// PNG files of colour pictures (a TFT's glass), written without a compression library: the image
 /// data goes into the zlib stream as stored (uncompressed) deflate blocks, which every PNG reader

@@ -1,4 +1,4 @@
-import HeadwaySurfaces
+import HeadwayDevices
 
 /// What a TFT module's glass shows at one moment: its pixels as sRGB drive levels, row-major,
 /// after the panel's colour order, inversion, display and sleep state and the backlight.

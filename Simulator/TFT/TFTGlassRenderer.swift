@@ -1,5 +1,4 @@
 import HeadwayRender
-import HeadwaySurfaces
 
 extension TFTChipState {
     /// What the glass of `module` shows: the frame memory at `map`'s positions through the panel.

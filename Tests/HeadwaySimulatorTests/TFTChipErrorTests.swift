@@ -1,7 +1,6 @@
 import HeadwayCore
 import HeadwayDevices
 import HeadwaySimulator
-import HeadwaySurfaces
 import Testing
 
 /// Each fault a driver can make is a protocol error with the datasheet's reason, and the chip goes

@@ -1,7 +1,6 @@
 import HeadwayCore
 import HeadwayDevices
 import HeadwaySimulator
-import HeadwaySurfaces
 import Testing
 
 /// What the glass shows: dark until the panel runs and the backlight shines, the module's colour

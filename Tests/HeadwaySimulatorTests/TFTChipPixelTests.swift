@@ -1,7 +1,6 @@
 import HeadwayCore
 import HeadwayDevices
 import HeadwaySimulator
-import HeadwaySurfaces
 import Testing
 
 /// Pixels into the frame memory: the formats COLMOD selects, the window and its counters, writes

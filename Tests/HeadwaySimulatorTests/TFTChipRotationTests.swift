@@ -1,7 +1,6 @@
 import HeadwayCore
 import HeadwayDevices
 import HeadwaySimulator
-import HeadwaySurfaces
 import Testing
 
 /// Every rotation the vendors publish must show their picture on the module's glass, turned and

@@ -1,7 +1,7 @@
 import Foundation
 import HeadwayCore
+import HeadwayDevices
 import HeadwaySimulator
-import HeadwaySurfaces
 import Testing
 
 /// A TFT's glass as a PPM and a PNG file: the PNG's chunks, CRCs, zlib stream and Adler-32 checked
