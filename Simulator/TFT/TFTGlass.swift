@@ -12,19 +12,23 @@ public struct TFTGlass: Sendable, Equatable {
     /// Whether the panel shows a picture and the backlight is on: sleep out, display on, backlight
     /// line on and brightness above 0.
     public let isLit: Bool
+    /// The controller's protocol errors when the picture was taken (``VirtualTFT/protocolErrors``).
+    public let protocolErrors: [String]
 
     /// A glass of `width` x `height` showing `pixels` (row-major; one per pixel).
-    public init(width: Int, height: Int, pixels: [RGB8], isLit: Bool) {
+    public init(width: Int, height: Int, pixels: [RGB8], isLit: Bool, protocolErrors: [String] = []) {
         precondition(pixels.count == width * height, "one pixel per glass position")
         self.width = width
         self.height = height
         self.pixels = pixels
         self.isLit = isLit
+        self.protocolErrors = protocolErrors
     }
 
     /// A dark glass.
-    public static func dark(width: Int, height: Int) -> TFTGlass {
-        TFTGlass(width: width, height: height, pixels: Array(repeating: .off, count: width * height), isLit: false)
+    public static func dark(width: Int, height: Int, protocolErrors: [String] = []) -> TFTGlass {
+        TFTGlass(width: width, height: height, pixels: Array(repeating: .off, count: width * height), isLit: false,
+                 protocolErrors: protocolErrors)
     }
 
     /// The pixel at column `x`, row `y`.

@@ -12,7 +12,7 @@ extension TFTChipState {
     /// `brightness` (0…1) scales the light the backlight gives, in linear light.
     func glass(of module: TFTModuleModel, map: [Int?], brightness: Double) -> TFTGlass {
         guard !registers.sleeping, registers.displayOn, brightness > 0 else {
-            return .dark(width: module.width, height: module.height)
+            return .dark(width: module.width, height: module.height, protocolErrors: protocolErrors)
         }
         let levels = Self.driveLevels(brightness: brightness)
         let invert = registers.invertsOutputs(family) != module.needsInversion
@@ -39,7 +39,7 @@ extension TFTChipState {
             if swapsRedAndBlue { (red, blue) = (blue, red) }
             pixels.append(RGB8(red: levels[red], green: levels[green], blue: levels[blue]))
         }
-        return TFTGlass(width: module.width, height: module.height, pixels: pixels, isLit: true)
+        return TFTGlass(width: module.width, height: module.height, pixels: pixels, isLit: true, protocolErrors: protocolErrors)
     }
 
     /// The sRGB drive level each 6-bit level shows at `brightness`: the six bits widened to eight

@@ -49,6 +49,7 @@ struct TFTChipErrorTests {
         try bench.command(0x13)
         try bench.data([0xF8, 0x00, 0xF8, 0x00])
         #expect(bench.chip.protocolErrors == ["4 data byte(s) after NORON (0x13) belong to no command (a command's parameters are all taken; pixels need RAMWR (0x2C) first)"])
+        #expect(bench.chip.glass.protocolErrors == bench.chip.protocolErrors, "the glass carries the errors with its picture")
     }
 
     @Test func pixelsPastTheWindowsEndWrapToItsStart() throws {
