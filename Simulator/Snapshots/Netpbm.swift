@@ -1,7 +1,7 @@
 import HeadwayRender
 
-/// Netpbm pictures: PPM (P6) for LED chains, one pixel per LED; PBM (P4) for 1-bit displays; PGM
-/// (P5, 16 levels) for greyscale ones.
+/// Netpbm pictures: PPM (P6) for LED chains, one pixel per LED, and for colour TFTs' glass; PBM (P4)
+/// for 1-bit displays; PGM (P5, 16 levels) for greyscale ones.
 public enum Netpbm {
     /// A `count`x1 colour picture of the light each LED gives, as sRGB.
     public static func ppm(_ light: [LinearColour]) -> [UInt8] {
@@ -10,6 +10,14 @@ public enum Netpbm {
             let colour = led.sRGB
             bytes += [colour.red, colour.green, colour.blue]
         }
+        return bytes
+    }
+
+    /// A TFT's glass as a binary PPM: rows from the top, three bytes a pixel (its sRGB drive levels).
+    public static func ppm(_ glass: TFTGlass) -> [UInt8] {
+        var bytes = Array("P6\n\(glass.width) \(glass.height)\n255\n".utf8)
+        bytes.reserveCapacity(bytes.count + 3 * glass.pixels.count)
+        for pixel in glass.pixels { bytes += [pixel.red, pixel.green, pixel.blue] }
         return bytes
     }
 

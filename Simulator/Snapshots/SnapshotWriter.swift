@@ -1,7 +1,7 @@
 import HeadwayRender
 
 /// Writes each device of a rig as picture files: `NAME.ppm` (LEDs), `NAME.pbm` (1-bit displays) or
-/// `NAME.pgm` (greyscale displays), and `NAME.svg`.
+/// `NAME.pgm` (greyscale displays), and `NAME.svg`; a colour TFT's glass as `NAME.ppm` and `NAME.png`.
 public struct SnapshotWriter {
     /// The folder written into.
     public let directory: String
@@ -59,6 +59,16 @@ public struct SnapshotWriter {
         return [
             try save(Netpbm.pgm(glass), as: "\(name).pgm"),
             try save(Array(SVGPicture.display(glass).utf8), as: "\(name).svg"),
+        ]
+    }
+
+    /// Writes one TFT glass as `NAME.ppm` and `NAME.png`; returns the paths written.
+    @discardableResult
+    public func write(_ glass: TFTGlass, named name: String) throws -> [String] {
+        try createDirectory()
+        return [
+            try save(Netpbm.ppm(glass), as: "\(name).ppm"),
+            try save(PNGPicture.png(glass), as: "\(name).png"),
         ]
     }
 
