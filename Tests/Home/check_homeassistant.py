@@ -29,7 +29,7 @@ from datetime import datetime
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from homeassistant_client import AuthInvalid, Closed, HTTPFailure, HomeAssistantSocket, http_json  # noqa: E402
-from serve import ENTITIES, TestHome  # noqa: E402
+from serve import ENTITIES, NotInstalled, TestHome  # noqa: E402
 
 # What onboarding's core_config step makes Home Assistant log: it starts the met, radio_browser
 # and google_translate flows, whose libraries are not installed (the test home runs --skip-pip).
@@ -479,7 +479,11 @@ def main():
         if arguments.url:
             url, token_file, log = arguments.url, arguments.token_file, arguments.log
         else:
-            home = TestHome()
+            try:
+                home = TestHome()
+            except NotInstalled as error:
+                print(f"check_homeassistant: {error}", file=sys.stderr)
+                sys.exit(3)
             ready = home.start()
             print("ready:", json.dumps(ready), flush=True)
             url, token_file, log = ready["url"], ready["token_file"], ready["log"]
