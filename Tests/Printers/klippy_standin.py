@@ -204,9 +204,11 @@ class StandIn:
             if not isinstance(script, str):
                 raise ApiError("Invalid request: 'script' must be a string")
             printer.run_script(script)
+            if printer.restart_requested:
+                self.schedule_restart()
             return {}
         if method in ("gcode/restart", "gcode/firmware_restart"):
-            self.restart()
+            self.schedule_restart()
             return {}
         if method == "gcode/subscribe_output":
             template = params.get("response_template", {})
@@ -234,6 +236,18 @@ class StandIn:
                 value = {field: value[field] for field in fields if field in value}
             status[name] = value
         return status
+
+    def schedule_restart(self):
+        """A Klippy restart: the answer goes out first; then the connections close and a fresh
+        Klippy listens. Moonraker learns of a restart from its connection: with the connection
+        kept it never reported Klippy ready again (measured with Moonraker 0.11.0)."""
+        self.printer.restart_requested = False
+        asyncio.get_running_loop().call_later(0.05, lambda: asyncio.ensure_future(self.reopen()))
+
+    async def reopen(self):
+        await self.close_socket()
+        self.restart()
+        await self.listen()
 
     def restart(self):
         """A Klippy restart: a fresh printer, `startup` for a moment, then `ready`."""

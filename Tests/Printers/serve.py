@@ -34,6 +34,7 @@ import tempfile
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -269,7 +270,14 @@ class Moonraker:
                                           os.path.join(self.folder, "moonraker.out"))
 
     def ready(self):
-        return get_json(self.url + "/server/info")["result"]["klippy_state"] == "ready"
+        """Klippy ready, and the metadata of every G-code file parsed: Moonraker scans them in
+        the background after it starts, and answers "Metadata not available" until then."""
+        if get_json(self.url + "/server/info")["result"]["klippy_state"] != "ready":
+            return False
+        for name in sorted(os.listdir(os.path.join(self.data, "gcodes"))):
+            if name.endswith(".gcode"):
+                get_json(self.url + "/server/files/metadata?filename=" + urllib.parse.quote(name))
+        return True
 
     def description(self):
         return ({"url": self.url, "websocket": "ws://127.0.0.1:%d/websocket" % self.port, "port": self.port,

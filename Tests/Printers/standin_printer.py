@@ -154,6 +154,7 @@ class Printer:
         self.printing_time = 0.0
         self.last_step = self.clock()
         self.output = []  # G-code terminal lines for gcode/subscribe_output
+        self.restart_requested = False  # RESTART or FIRMWARE_RESTART: the server restarts Klippy
 
     # -- time ---------------------------------------------------------------------------------
 
@@ -485,6 +486,10 @@ def _turn_off_heaters(printer, params, line):
         heater.target = 0.0
 
 
+def _restart(printer, params, line):
+    printer.restart_requested = True
+
+
 def _home(printer, params, line):
     printer.homed_axes = "xyz"
 
@@ -523,6 +528,7 @@ COMMANDS = {
     "RESUME": lambda printer, params, line: printer.resume(),
     "CANCEL_PRINT": lambda printer, params, line: printer.cancel(),
     "M112": _m112, "TURN_OFF_HEATERS": _turn_off_heaters,
+    "RESTART": _restart, "FIRMWARE_RESTART": _restart,  # KGC: reload the config, reset the host
 }
 
 
