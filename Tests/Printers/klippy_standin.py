@@ -167,25 +167,25 @@ class StandIn:
 
     def dispatch(self, connection, method, params):
         printer = self.printer
-        if method == "info":
+        if method == "info":  # API_Server.md "info"; Moonraker printer.md printer.info for the fields
             return {"state": printer.webhooks_state, "state_message": printer.webhooks_message,
                     "hostname": socket.gethostname(), "klipper_path": self.args.klipper_path or os.path.dirname(os.path.abspath(__file__)),
                     "python_path": sys.executable, "process_id": os.getpid(), "user_id": os.getuid(),
                     "group_id": os.getgid(), "log_file": os.devnull, "config_file": self.args.config_file or "",
                     "software_version": "v0.13.0-headway-standin", "cpu_info": "%d core %s" % (os.cpu_count() or 1, platform.machine())}
-        if method == "emergency_stop":
+        if method == "emergency_stop":  # API_Server.md "emergency_stop": shutdown, as M112
             printer.fail("Shutdown due to webhooks request", shutdown=True)
             return {}
-        if method == "register_remote_method":
+        if method == "register_remote_method":  # API_Server.md "register_remote_method"
             name = params.get("remote_method")
             if not isinstance(name, str):
                 raise ApiError("Invalid request: 'remote_method' must be a string")
             if len(self.remote_methods) < 256:
                 self.remote_methods[name] = params.get("response_template", {})
             return {}
-        if method == "objects/list":
+        if method == "objects/list":  # API_Server.md "objects/list"
             return {"objects": list(printer.OBJECTS)}
-        if method in ("objects/query", "objects/subscribe"):
+        if method in ("objects/query", "objects/subscribe"):  # API_Server.md "objects/query", "objects/subscribe"
             objects = params.get("objects")
             if not isinstance(objects, dict):
                 raise ApiError("Invalid request: 'objects' must be an object of object names")
@@ -197,9 +197,9 @@ class StandIn:
                 connection.template = template if isinstance(template, dict) else {}
                 connection.sent = json.loads(json.dumps(status))
             return {"status": status, "eventtime": time.monotonic()}
-        if method == "gcode/help":
+        if method == "gcode/help":  # API_Server.md "gcode/help"
             return {name: "stand-in for Klipper's %s" % name for name in sorted(standin_printer.COMMANDS)}
-        if method == "gcode/script":
+        if method == "gcode/script":  # API_Server.md "gcode/script"
             script = params.get("script")
             if not isinstance(script, str):
                 raise ApiError("Invalid request: 'script' must be a string")
@@ -207,22 +207,24 @@ class StandIn:
             if printer.restart_requested:
                 self.schedule_restart()
             return {}
-        if method in ("gcode/restart", "gcode/firmware_restart"):
+        if method in ("gcode/restart", "gcode/firmware_restart"):  # API_Server.md, as RESTART and FIRMWARE_RESTART
             self.schedule_restart()
             return {}
-        if method == "gcode/subscribe_output":
+        if method == "gcode/subscribe_output":  # API_Server.md "gcode/subscribe_output"
             template = params.get("response_template", {})
             if len(connection.output_templates) < 8:
                 connection.output_templates.append(template if isinstance(template, dict) else {})
             connection.output_seen = len(printer.output)
             return {}
-        if method in ("pause_resume/pause", "pause_resume/resume", "pause_resume/cancel"):
+        if method in ("pause_resume/pause", "pause_resume/resume", "pause_resume/cancel"):  # API_Server.md, as PAUSE/RESUME/CANCEL_PRINT
             printer.advance()
             {"pause": printer.pause, "resume": printer.resume, "cancel": printer.cancel}[method.split("/")[1]]()
             return {}
         if method == "list_endpoints":
+            # Not in Klipper's reference; Moonraker asks it at start-up and registers its
+            # printer.objects.* methods only when it gets this shape (README, "Start-up").
             return {"endpoints": list(ENDPOINTS)}
-        if method == "query_endstops/status":
+        if method == "query_endstops/status":  # API_Server.md "query_endstops/status"
             return {"x": "open", "y": "open", "z": "open"}
         raise ApiError("Invalid request method %r (the stand-in answers the endpoints of Klipper's docs/API_Server.md)" % method)
 
