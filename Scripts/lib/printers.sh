@@ -1,7 +1,7 @@
 # Sourced by scripts and shells that want the printer servers of the tests (OctoPrint, Moonraker and
 # the Klippy stand-in; Tests/Printers/README.md) without writing Python:
 #   printers_serve DIR [serve.py options: --only octoprint|moonraker, --timeline FILE, --speed F]
-# starts Tests/Printers/serve.py in the background with its files in DIR, waits for its ready line
+# starts Tests/Printers/serve.py in the background with its files in DIR/servers, waits for its ready line
 # (DIR/ready.json, also printed) and leaves the launcher's pid in DIR/serve.pid;
 #   printers_stop DIR
 # stops it, and with it every daemon it started. Run both from the repository's root.
@@ -10,7 +10,8 @@ printers_serve() {
     local dir="$1"; shift
     mkdir -p "$dir"
     rm -f "$dir/ready.json"
-    python3 "$PWD/Tests/Printers/serve.py" --dir "$dir" --keep --ready-file "$dir/ready.json" "$@" \
+    rm -rf "$dir/servers"
+    python3 "$PWD/Tests/Printers/serve.py" --dir "$dir/servers" --keep --ready-file "$dir/ready.json" "$@" \
         >"$dir/serve.out" 2>"$dir/serve.err" </dev/null &
     echo $! >"$dir/serve.pid"
     local waited=0

@@ -299,13 +299,23 @@ def main():
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds each server may take to be ready")
     args = parser.parse_args()
     folder = os.path.abspath(args.dir) if args.dir else tempfile.mkdtemp(prefix="headway-printers-")
+    if os.path.isdir(folder) and os.listdir(folder) and args.dir:
+        parser.error("--dir %s is not empty: give a new or empty folder (each run makes its servers anew)" % folder)
     os.makedirs(folder, exist_ok=True)
-    daemons = Daemons()
-    stop = STOP
     for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: stop.set())
+        signal.signal(signum, lambda *_: STOP.set())
+    daemons = Daemons()
+    try:
+        return serve(args, folder, daemons)
+    finally:
+        daemons.stop()
+        if not args.keep:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def serve(args, folder, daemons):
+    """Starts the servers, prints the ready line and waits for the end; the exit status."""
     started = time.monotonic()
-    problem = None
     servers = {}
     try:
         # Every daemon is started from this thread: PR_SET_PDEATHSIG follows the thread that
@@ -320,40 +330,29 @@ def main():
             server.start()
         for name, server in servers.items():
             wait_for({"octoprint": "OctoPrint's Virtual Printer to be Operational (/api/connection)",
-                      "moonraker": "Moonraker to report Klippy ready (/server/info klippy_state)"}[name],
-                     server.ready, daemons, args.timeout)
-    except ServeError as error:
-        problem = str(error)
-    status = 0
-    if problem or stop.is_set():
-        status = 1
-        print("serve.py: %s" % (problem or "stopped before the servers were ready"), file=sys.stderr)
-    else:
-        ready = {"ready": True, "dir": folder, "pid": os.getpid(), "seconds": round(time.monotonic() - started, 2)}
-        if "octoprint" in servers:
-            ready["octoprint"] = servers["octoprint"].description()
-        if "moonraker" in servers:
-            ready["moonraker"], ready["klippy"] = servers["moonraker"].description()
-        line = json.dumps(ready)
-        if args.ready_file:
-            with open(args.ready_file + ".tmp", "w") as out:
-                out.write(line + "\n")
-            os.replace(args.ready_file + ".tmp", args.ready_file)
-        print(line, flush=True)
-        if args.stop_on_eof:
-            threading.Thread(target=lambda: (sys.stdin.read(), stop.set()), daemon=True).start()
-        while not stop.wait(0.5):
-            gone = daemons.exited()
-            if gone:
-                name, code, log = gone[0]
-                print("serve.py: %s exited with status %s:\n%s" % (name, code, tail(log)), file=sys.stderr)
-                status = 1
-                break
-    daemons.stop()
-    if not args.keep:
-        shutil.rmtree(folder, ignore_errors=True)
-    return status
-
+                      "moonraker": "Moonraker to report Klippy ready and its files' metadata (/server/info, "
+                                   "/server/files/metadata)"}[name], server.ready, daemons, args.timeout)
+    except ServeError as problem:
+        print("serve.py: %s" % problem, file=sys.stderr)
+        return 1
+    ready = {"ready": True, "dir": folder, "pid": os.getpid(), "seconds": round(time.monotonic() - started, 2)}
+    if "octoprint" in servers:
+        ready["octoprint"] = servers["octoprint"].description()
+    if "moonraker" in servers:
+        ready["moonraker"], ready["klippy"] = servers["moonraker"].description()
+    line = json.dumps(ready)
+    if args.ready_file:
+        with open(args.ready_file + ".tmp", "w") as out:
+            out.write(line + "\n")
+        os.replace(args.ready_file + ".tmp", args.ready_file)
+    print(line, flush=True)
+    if args.stop_on_eof:
+        threading.Thread(target=lambda: (sys.stdin.read(), STOP.set()), daemon=True).start()
+    while not STOP.wait(0.5):
+        for name, code, log in daemons.exited():
+            print("serve.py: %s exited with status %s:\n%s" % (name, code, tail(log)), file=sys.stderr)
+            return 1
+    return 0
 
 if __name__ == "__main__":
     sys.exit(main())
