@@ -21,7 +21,7 @@ slicers put in their files, because that is what the servers read:
 
 The time comes from `G4 P<ms>` dwells, which OctoPrint's Virtual Printer waits out, after each
 layer's moves; OctoPrint's Virtual Printer heats at about 10 °C a second, so the heat-up from its
-21.3 °C ambient to 200 °C takes about 18 s. Moves are fewer on later layers, so the share of bytes
+21.3 °C ambient to 200 °C takes about 18 s. The first five layers go round twice, so the share of bytes
 printed runs ahead of the share of time, as on a real print whose first layers are bigger.
 
 `generate.py` writes the files next to itself; `generate.py --check` exits 1 when a committed file
