@@ -40,7 +40,7 @@ struct MAX7219ShiftChain: Sendable, Hashable {
             let stale = fresh + (count % 2 == 0 ? 0 : 1)
             if stale < devices {
                 let range = stale == devices - 1 ? "device \(stale)" : "devices \(stale)–\(devices - 1)"
-                what.append("\(range) latched again the bits left in them by earlier messages")
+                what.append("\(range) latched bits sent in earlier messages, not new words")
             }
         } else {
             what.append("the first \(count - needed) byte(s) shifted out of device \(devices - 1)'s DOUT and were lost")
