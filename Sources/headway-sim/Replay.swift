@@ -3,6 +3,7 @@ import Headway
 import HeadwayProtocol
 import HeadwayService
 import HeadwaySimulator
+import HeadwaySystem
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -47,7 +48,7 @@ struct Replay: ParsableCommand {
     func run() throws {
         let clock = ManualClock()
         let (rig, module) = try displays(clock: clock)
-        guard let bytes = SystemIO.readFile(capture), let text = String(validating: bytes, as: UTF8.self) else {
+        guard let bytes = Files.read(capture), let text = String(validating: bytes, as: UTF8.self) else {
             throw ValidationError("cannot read the capture \(capture)")
         }
         var player = CapturePlayer(rig: rig, module: module, clock: clock)
