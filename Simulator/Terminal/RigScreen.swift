@@ -1,3 +1,4 @@
+import HeadwaySystem
 import Synchronization
 
 /// The live view of a rig in the terminal: every frame laid out for the terminal's size now
@@ -32,11 +33,16 @@ public final class RigScreen: Sendable {
         state = Mutex(State(terminal: LiveTerminal(fileDescriptor: fileDescriptor)))
         painter = RigPainter(colour: colour)
         output = fileDescriptor
-        let signals = Platform.routeScreenSignals()
+        // SIGWINCH (the terminal was resized) and SIGCONT (the program is back in the foreground,
+        // after the shell wrote on the screen) wake the thread below. Once per process.
+        guard let signals = try? SystemIO.makePipe(nonBlocking: true) else { return }
+        Signals.route([SignalNumber.windowChanged, SignalNumber.continue], toPipe: signals.write)
         // A thread of its own: the service's loop may sleep for as long as no job needs a frame.
-        Platform.detachThread { [weak self] in
+        try? Threads.start { [weak self] in
             while true {
-                Platform.waitForScreenSignal(signals)
+                while SystemIO.poll([(signals.read, .readable)], timeout: nil)[0].isEmpty {}
+                // Several signals in a row (a window dragged wider) make one redraw.
+                SystemIO.drain(signals.read)
                 guard let self else { return }
                 redraw()
             }
@@ -44,7 +50,7 @@ public final class RigScreen: Sendable {
     }
 
     /// The terminal's size now.
-    public var size: TerminalSize { Platform.terminalSize(output) ?? .classic }
+    public var size: TerminalSize { LiveTerminal.size(output) ?? .classic }
 
     /// Shows `rig` under `title` and over `status` (one or more lines); in a terminal too small for
     /// it, prints `textLine` instead, when given.

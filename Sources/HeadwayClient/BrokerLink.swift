@@ -1,6 +1,7 @@
 import HeadwayCore
 import HeadwayMQTT
 import HeadwayProtocol
+import HeadwaySystem
 
 /// The reporting thread of a client of an MQTT broker (docs/mqtt.md): each job has a connection
 /// of its own, as `headway run` holds one, whose will ends the job as failed on every display if
@@ -47,7 +48,7 @@ final class BrokerLink {
                 for id in ids { if let readiness = sessions[id]!.readiness { watched.append(readiness) } }
                 // The keep-alive (30 s) needs a look every few seconds.
                 let ready = SystemIO.poll(watched, timeout: min(plan.timeout ?? 5, 5))
-                if !ready[0].isEmpty { Platform.drain(core.wakeRead) }
+                if !ready[0].isEmpty { SystemIO.drain(core.wakeRead) }
                 for id in ids { try service(id) }
             } catch {
                 for session in sessions.values { session.disconnect() }
@@ -57,7 +58,7 @@ final class BrokerLink {
                 core.state.withLock { $0.lost(error.description, now: now, quietly: false) }.deliver()
             }
         }
-        Platform.drain(core.wakeRead)
+        SystemIO.drain(core.wakeRead)
     }
 
     private func publish(_ request: Request) throws(MQTTSession.Failure) {

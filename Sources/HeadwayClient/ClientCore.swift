@@ -1,5 +1,6 @@
 import HeadwayCore
 import HeadwayProtocol
+import HeadwaySystem
 
 /// What a client's callers and its reporting thread share: the state behind its mutex, the pipe
 /// that wakes the thread, and the clock. Callers change the state and return; they never wait
@@ -13,7 +14,9 @@ final class ClientCore: Sendable {
 
     init(settings: ClientState.Settings) {
         state = Locked(ClientState(settings: settings))
-        (wakeRead, wakeWrite) = Platform.wakePipe()
+        do throws(SystemError) { (wakeRead, wakeWrite) = try SystemIO.makePipe(nonBlocking: true) } catch {
+            preconditionFailure("cannot make HeadwayClient's wake-up pipe (\(error))")
+        }
     }
 
     /// The reporting thread has ended (it holds the core while it runs): the pipe goes.
@@ -30,14 +33,14 @@ final class ClientCore: Sendable {
             let result = try body(&state)
             return (result, state.wake())
         }
-        if poke { Platform.poke(wakeWrite) }
+        if poke { SystemIO.poke(wakeWrite) }
         return result
     }
 
     /// Changes the state without a possible refusal (registrations, questions).
     func act<Result>(_ body: (inout ClientState) -> Result) -> Result {
         let (result, poke) = state.withLock { state in (body(&state), state.wake()) }
-        if poke { Platform.poke(wakeWrite) }
+        if poke { SystemIO.poke(wakeWrite) }
         return result
     }
 

@@ -1,6 +1,7 @@
 import HeadwayCore
 import HeadwayMQTT
 import HeadwayProtocol
+import HeadwaySystem
 
 /// Reports a Swift program's jobs to a running `headwayd` (or `headway-sim serve`), or over an
 /// MQTT broker, with the promises of the `headway` command: a report never blocks or breaks the
@@ -48,7 +49,7 @@ public final class HeadwayClient: Sendable {
         core = ClientCore(settings: Self.settings(timeout))
         let link = SocketLink(core: core, path: socket ?? SocketPath.forClient())
         nonisolated(unsafe) let owned = link
-        Platform.startThread { owned.run() }
+        Self.startReporting { owned.run() }
     }
 
     /// A client that publishes to an MQTT broker (`mqtt://host[:port]` or `mqtts://…`, docs/mqtt.md)
@@ -70,12 +71,20 @@ public final class HeadwayClient: Sendable {
         core = ClientCore(settings: clientSettings)
         let link = BrokerLink(core: core, settings: settings, source: source)
         nonisolated(unsafe) let owned = link
-        Platform.startThread { owned.run() }
+        Self.startReporting { owned.run() }
+    }
+
+    /// Starts the reporting thread: it waits in poll(2), which must never hold up a thread of
+    /// Swift's concurrency pool.
+    private static func startReporting(_ body: @escaping @Sendable () -> Void) {
+        do throws(SystemError) { try Threads.start(body) } catch {
+            preconditionFailure("cannot start HeadwayClient's reporting thread (pthread_create: \(error.code))")
+        }
     }
 
     private static func settings(_ timeout: Duration) -> ClientState.Settings {
         let seconds = max(0.001, timeout.seconds)
-        return ClientState.Settings(timeout: seconds, patience: max(2, 10 * seconds), processID: Platform.processID)
+        return ClientState.Settings(timeout: seconds, patience: max(2, 10 * seconds), processID: Processes.id)
     }
 
     deinit {
@@ -179,14 +188,17 @@ public final class HeadwayClient: Sendable {
     private func retainedJobs(_ broker: BrokerSettings) async throws(ClientError) -> [JobStatus] {
         let seconds = max(0.001, timeout.seconds)
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[JobStatus], ClientError>, Never>) in
-            let started = Platform.startedThread {
-                do throws(MQTTSession.Failure) {
-                    continuation.resume(returning: .success(try RetainedJobs.read(broker, clientID: JobPublication.clientID("swift-jobs"), within: seconds)))
-                } catch {
-                    continuation.resume(returning: .failure(.broker("the broker could not be asked: \(error.description)")))
+            do throws(SystemError) {
+                try Threads.start {
+                    do throws(MQTTSession.Failure) {
+                        continuation.resume(returning: .success(try RetainedJobs.read(broker, clientID: JobPublication.clientID("swift-jobs"), within: seconds)))
+                    } catch {
+                        continuation.resume(returning: .failure(.broker("the broker could not be asked: \(error.description)")))
+                    }
                 }
+            } catch {
+                continuation.resume(returning: .failure(.broker("no thread to ask the broker on (pthread_create: \(error.code))")))
             }
-            if started != 0 { continuation.resume(returning: .failure(.broker("no thread to ask the broker on (pthread_create: \(started))"))) }
         }
         return try result.get()
     }

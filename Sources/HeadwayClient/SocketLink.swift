@@ -1,5 +1,6 @@
 import HeadwayCore
 import HeadwayProtocol
+import HeadwaySystem
 
 /// The reporting thread of a client of the local service: one connection, kept open while there
 /// is anything to report, with every request's reply read in order. It writes without blocking
@@ -34,16 +35,16 @@ final class SocketLink {
             }
             guard let connection else {
                 _ = SystemIO.poll([(core.wakeRead, .readable)], timeout: plan.timeout)
-                Platform.drain(core.wakeRead)
+                SystemIO.drain(core.wakeRead)
                 continue
             }
             if !flush(connection) { continue }
             let wanted: Readiness = written < pending.count ? [.readable, .writable] : .readable
             let ready = SystemIO.poll([(core.wakeRead, .readable), (connection.fd, wanted)], timeout: plan.timeout)
-            if !ready[0].isEmpty { Platform.drain(core.wakeRead) }
+            if !ready[0].isEmpty { SystemIO.drain(core.wakeRead) }
             if !ready[1].isEmpty { receive(connection) }
         }
-        Platform.drain(core.wakeRead)
+        SystemIO.drain(core.wakeRead)
     }
 
     private func connect(now: Seconds) {
@@ -60,11 +61,11 @@ final class SocketLink {
     /// Writes what the socket takes now; false when the connection broke.
     private func flush(_ connection: ServiceConnection) -> Bool {
         while written < pending.count {
-            switch Platform.send(connection.fd, pending[written...]) {
+            switch SystemIO.send(connection.fd, pending[written...]) {
             case .written(let count): written += count
             case .wouldBlock: return true
-            case .failed(let code):
-                drop("lost the connection to \(path): \(SystemIO.describe(code))")
+            case .failed(let error):
+                drop("lost the connection to \(path): \(error)")
                 return false
             }
         }

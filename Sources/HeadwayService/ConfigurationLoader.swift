@@ -1,5 +1,6 @@
 import Headway
 import HeadwayProtocol
+import HeadwaySystem
 import HeadwayYAML
 
 /// Reads a configuration file (YAML) into a ``ServiceConfiguration``. Every mistake is reported
@@ -11,7 +12,7 @@ public enum ConfigurationLoader {
 
     /// The configuration in the file at `path`.
     public static func load(path: String) throws(ConfigurationError) -> ServiceConfiguration {
-        guard let bytes = SystemIO.readFile(path) else {
+        guard let bytes = Files.read(path) else {
             throw ConfigurationError(file: path, line: nil, key: nil, readProblem(path))
         }
         guard bytes.count <= maxFileBytes else {
@@ -26,10 +27,10 @@ public enum ConfigurationLoader {
 
     /// Why `path` could not be read, in terms of what to do.
     private static func readProblem(_ path: String) -> String {
-        guard Platform.exists(path) else {
+        guard Files.exists(path) else {
             return "no such file; check the path (board presets are named with --board)"
         }
-        if Platform.folderEntries(path) != nil { return "this is a folder, not a configuration file" }
+        if Folders.entries(path) != nil { return "this is a folder, not a configuration file" }
         return "cannot read the file: this user may not read it (check its permissions and owner)"
     }
 

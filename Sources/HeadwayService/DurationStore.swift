@@ -1,5 +1,6 @@
 import Headway
 import HeadwayProtocol
+import HeadwaySystem
 
 /// Keeps ``DurationHistory`` in the service's state folder (`durations` there), so what past runs
 /// took survives restarts. A folder that cannot be written is reported once; the history then lives
@@ -15,7 +16,7 @@ public final class DurationStore {
     public init(folder: String?, logger: ServiceLogger) {
         self.logger = logger
         self.folder = folder
-        history = DurationHistory(text: folder.flatMap { SystemIO.readFile($0 + "/durations") }.map { String(decoding: $0, as: UTF8.self) } ?? "")
+        history = DurationHistory(text: folder.flatMap { Files.read($0 + "/durations") }.map { String(decoding: $0, as: UTF8.self) } ?? "")
     }
 
     /// The expected duration of a run of `name`, when past runs say.
@@ -25,9 +26,9 @@ public final class DurationStore {
     public func record(_ duration: Seconds, for name: String) {
         history.record(duration, for: name)
         guard let folder else { return }
-        do throws(Platform.Failure) {
-            try Platform.makeFolders(folder)
-            try Platform.writeFileAtomically(folder + "/durations", Array(history.text.utf8))
+        do throws(SystemError) {
+            try Folders.make(folder, mode: 0o755)
+            try Files.replace(folder + "/durations", with: Array(history.text.utf8))
         } catch {
             if !reportedFailure { logger.warning("cannot keep learned durations in \(folder)/durations: \(error); they last until the service stops") }
             reportedFailure = true

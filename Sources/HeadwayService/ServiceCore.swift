@@ -1,5 +1,6 @@
 import Headway
 import HeadwayProtocol
+import HeadwaySystem
 
 /// A client connection, as the service knows it.
 public typealias ConnectionID = Int
@@ -110,8 +111,8 @@ public final class ServiceCore: LineHandler {
         self.devices = devices
         self.settings = settings
         self.clock = clock
-        self.wallClock = wallClock ?? Platform.wallClock
-        self.localTime = localTime ?? Platform.localTime
+        self.wallClock = wallClock ?? { WallClock.now }
+        self.localTime = localTime ?? { LocalTime.of(wallClock: $0) }
         self.logger = logger
         self.durations = durations ?? DurationStore(folder: nil, logger: logger)
     }

@@ -1,5 +1,6 @@
 import Headway
 import HeadwayProtocol
+import HeadwaySystem
 
 /// The one host loop of `headwayd` and `headway-sim serve`: load the configuration, open its
 /// devices, listen (or take systemd's socket), serve, reload on SIGHUP, stop on SIGTERM. The two
@@ -77,19 +78,19 @@ public final class ServiceHost {
 
     /// Serves until SIGTERM or SIGINT.
     public func run() throws(StartupFailure) {
-        Platform.raiseDescriptorLimit(to: 65536)
+        Processes.raiseDescriptorLimit(to: 65536)
         var configuration = try startupConfiguration()
         let devices = try startupDevices(configuration)
-        let activated = Platform.activatedListener()
+        let activated = ServiceSocket.activated()
         let listener: Int32
         if let activated {
             listener = activated
-            if let wanted = settings.socketGroup ?? configuration.socketGroup, let actual = Platform.groupName(ofFileAt: settings.socketPath), actual != wanted {
+            if let wanted = settings.socketGroup ?? configuration.socketGroup, let actual = Files.status(of: settings.socketPath, followingLinks: false).flatMap({ Groups.name(of: $0.group) }), actual != wanted {
                 logger.warning("socket-group \(wanted) is not applied: under socket activation systemd creates the socket (its group is \(actual)); set SocketGroup=\(wanted) in headway.socket")
             }
         } else {
             do {
-                listener = try Platform.listen(path: settings.socketPath, mode: 0o660, group: settings.socketGroup ?? configuration.socketGroup)
+                listener = try ServiceSocket.listen(path: settings.socketPath, mode: 0o660, group: settings.socketGroup ?? configuration.socketGroup)
             } catch {
                 throw StartupFailure(error.description)
             }
@@ -114,7 +115,7 @@ public final class ServiceHost {
         server.disconnectClients()
         if !(settings.persist || configuration.persist) { core.clearOutputs() }
         SystemIO.close(listener)
-        if activated == nil { Platform.removeFile(settings.socketPath) }
+        if activated == nil { Files.remove(settings.socketPath) }
         logger.info("stopped")
     }
 

@@ -1,5 +1,6 @@
 import Headway
 import HeadwayProtocol
+import HeadwaySystem
 
 /// The service's event loop: accepts clients on the socket, reads request lines, answers them,
 /// sends events to subscribers, and ticks the core when a frame is due — and only then: with no
@@ -185,7 +186,7 @@ public final class ServiceServer {
 
     private func acceptClients() {
         for _ in 0..<64 {
-            switch Platform.accept(listener) {
+            switch UnixSocket.accept(listener) {
             case .none:
                 return
             case .outOfDescriptors:
@@ -194,10 +195,11 @@ public final class ServiceServer {
                 if acceptPausedUntil == nil { logger.warning("out of file descriptors; not accepting clients for 0.25 s") }
                 acceptPausedUntil = clock.now + 0.25
                 return
-            case .failed(let code):
-                logger.warning("accepting a client failed: \(SystemIO.describe(code))")
+            case .failed(let error):
+                logger.warning("accepting a client failed: \(error)")
                 return
-            case .connection(let fd, let credentials):
+            case .connection(let fd, let peer):
+                let credentials = peer.map { PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
                 guard connections.count < Limits.connectionLimit else {
                     let refusal = Reply.error(ProtocolError(field: nil, "too many connections (\(Limits.connectionLimit)), the service's limit; try again shortly"))
                     _ = SystemIO.write(fd, Array((refusal.line + "\n").utf8)[...])

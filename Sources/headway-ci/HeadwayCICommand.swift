@@ -3,6 +3,7 @@ import HeadwayCI
 import HeadwayCore
 import HeadwayMQTT
 import HeadwayProtocol
+import HeadwaySystem
 
 /// `headway-ci`: run by its own executable and by the multi-call `headway-suite`.
 public struct HeadwayCICommand: ParsableCommand {
@@ -28,7 +29,7 @@ public struct HeadwayCICommand: ParsableCommand {
     public init() {}
 
     public func run() throws {
-        guard let bytes = SystemIO.readFile(config) else {
+        guard let bytes = Files.read(config) else {
             throw ValidationError("cannot read \(config); name the sources there (docs/ci.md) or follow one: headway-ci github OWNER/REPO")
         }
         let file: CIConfiguration
@@ -121,7 +122,7 @@ struct CommonOptions: ParsableArguments {
             path = "\(directory)/\(credential)"
         }
         guard let path else { return nil }
-        guard let bytes = SystemIO.readFile(path) else { throw ValidationError("cannot read the token file \(path)") }
+        guard let bytes = Files.read(path) else { throw ValidationError("cannot read the token file \(path)") }
         let line = String(decoding: bytes.prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self).trimmingCharacters
         guard !line.isEmpty, line.utf8.count <= 4096, line.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F || $0 == " " }) else {
             throw ValidationError("the token file \(path) must hold the token on its first line (printable ASCII)")

@@ -1,6 +1,7 @@
 import HeadwayCore
 import HeadwayMQTT
 import HeadwayProtocol
+import HeadwaySystem
 
 /// Where the jobs go: the local service's socket, or the fleet's broker.
 protocol JobReporter: AnyObject {

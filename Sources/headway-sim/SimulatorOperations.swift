@@ -1,6 +1,7 @@
 import HeadwayProtocol
 import HeadwayService
 import HeadwaySimulator
+import HeadwaySystem
 
 /// The simulator's own operations, answered around the service core rather than inside it:
 /// `{"v":1,"op":"press","long":false}` presses the rig's virtual button,
@@ -57,10 +58,10 @@ final class SimulatorOperations: LineHandler {
     /// unless that user is root: the socket must not let one user make the simulator write into
     /// another's files.
     private func checkFolder(_ folder: String, for peer: Peer) throws(ProtocolError) {
-        guard let node = Platform.node(folder) else {
+        guard let node = Files.status(of: folder, followingLinks: false) else {
             throw ProtocolError(field: "folder", "\(folder) does not exist; create it first (snapshot never creates folders)")
         }
-        guard node.isFolder else {
+        guard node.kind == .folder else {
             throw ProtocolError(field: "folder", "\(folder) is not a folder (symlinks are not followed)")
         }
         if let uid = peer.credentials?.uid, uid != 0, node.owner != uid {

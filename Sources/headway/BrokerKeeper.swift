@@ -1,6 +1,7 @@
 import HeadwayCore
 import HeadwayMQTT
 import HeadwayProtocol
+import HeadwaySystem
 
 /// `headway begin --pid PID --broker URL`: a job reported by separate hook calls, whose life is a
 /// process's on the runner. The hook leaves behind a small process of its own (detached: it holds
@@ -23,13 +24,16 @@ struct BrokerKeeper {
     private var source: String { client.command.source ?? JobPublication.defaultSource }
 
     func start() -> Int32 {
-        guard let report = Platform.pipe() else { return client.soft("cannot make a pipe: \(SystemIO.describe(SystemIO.lastError))") }
-        guard let child = Platform.detach(keeping: report.write) else {
-            return client.soft("cannot start the process that watches \(pid): \(SystemIO.describe(SystemIO.lastError))")
+        let report: (read: Int32, write: Int32), child: Int32
+        do throws(SystemError) { report = try SystemIO.makePipe(nonBlocking: false) } catch {
+            return client.soft("cannot make a pipe: \(error)")
+        }
+        do throws(SystemError) { child = try Processes.detach(keeping: report.write) } catch {
+            return client.soft("cannot start the process that watches \(pid): \(error)")
         }
         if child == 0 {
             SystemIO.close(report.read)
-            Platform.exit(keep(reportingTo: report.write))
+            Processes.exit(keep(reportingTo: report.write))
         }
         SystemIO.close(report.write)
         // The keeper says "ok" once the broker acknowledged the begin, or why not.
@@ -53,7 +57,7 @@ struct BrokerKeeper {
             _ = SystemIO.writeAll(report, Array((text + "\n").utf8)[...])
             SystemIO.close(report)
         }
-        guard let process = Platform.watchProcess(pid) else {
+        guard let process = try? Processes.watch(pid) else {
             tell("process \(pid) is not running (pass the process of the runner that runs the job, e.g. $PPID in a hook)")
             return 0
         }

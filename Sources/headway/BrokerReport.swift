@@ -1,7 +1,7 @@
-import CPlatform
 import HeadwayCore
 import HeadwayMQTT
 import HeadwayProtocol
+import HeadwaySystem
 
 /// A job command published to an MQTT broker (`--broker`, docs/mqtt.md) instead of the local
 /// socket. The hook's promise holds: whatever goes wrong — no libmosquitto, a broker that is down,
@@ -21,7 +21,7 @@ struct BrokerReport {
         // connect(2) to an unreachable host may block far past any budget: the timer ends it.
         let budget = client.command.timeout
         let note = "headway: warning: \(DisplayText.sanitised(String(url.prefix(120)))) did not answer within \(Int(budget * 1000)) ms\(client.command.strict ? "" : " (progress not shown; the job goes on)")"
-        _ = hw_exit_after(UInt32(budget * 1000), note + "\n", client.command.strict ? 1 : 0)
+        Processes.exit(after: budget, writing: note + "\n", status: client.command.strict ? 1 : 0)
         let deadline = JobPublication.now + budget
         do {
             let settings = try BrokerSettings(url: url)

@@ -1,6 +1,7 @@
 import HeadwayCore
 import HeadwayMQTT
 import HeadwayProtocol
+import HeadwaySystem
 
 /// `headway run` and `headway pipe` reporting to a broker: one connection for the job's whole run,
 /// whose will ends the job as failed on every display if this process or its machine dies. `run`

@@ -1,5 +1,6 @@
 import HeadwayCore
 import HeadwayProtocol
+import HeadwaySystem
 
 /// Carries out a ``ClientCommand``. Hook commands never fail the job because of the service: when it
 /// is absent, slow or refuses, they warn once on stderr and exit 0 (exit 1 with `--strict`).
@@ -104,7 +105,7 @@ struct Client {
                 let line = try connection.readLine(until: nil)
                 guard let event = JobEvent.parse(line) else { continue }
                 let text = "\(DisplayText.sanitised(event.job)): \(event.kind.rawValue)\(event.outcome.map { " (\($0.rawValue))" } ?? "")\n"
-                SystemIO.writeAll(Platform.standardOutput, Array(text.utf8)[...])
+                SystemIO.writeAll(SystemIO.standardOutput, Array(text.utf8)[...])
             }
         } catch {
             printError("headway: \(error.message)")

@@ -1,5 +1,6 @@
 import HeadwayCore
 import HeadwayProtocol
+import HeadwaySystem
 
 /// `headway pipe [--size BYTES]`: copies stdin to stdout, like pv, reporting the bytes that passed
 /// (of `--size` when given; otherwise the job stays indeterminate and its label counts the bytes).
@@ -17,35 +18,35 @@ struct PipeCommand {
         begin.total = size
         let remote = client.command.broker.map { BrokerRun(client: client, url: $0, job: job, options: begin, takesCommands: false) }
         var connection = remote == nil ? client.connect() : nil
-        begin.pid = Platform.processID
+        begin.pid = Processes.id
         do throws(ServiceConnection.Failure) {
             _ = try connection?.send(.begin(job: job, begin))
         } catch {
             _ = client.soft(error.message)
             connection = nil
         }
-        Platform.ignoreBrokenPipes()
+        Signals.ignoreBrokenPipes()
         let clock = MonotonicClock()
         var passed = 0.0
         var lastSent = -Double.infinity
         var buffer = [UInt8](repeating: 0, count: 65536)
         var outcome = Outcome.succeeded
         reading: while true {
-            switch SystemIO.read(Platform.standardInput, into: &buffer) {
+            switch SystemIO.read(SystemIO.standardInput, into: &buffer) {
             case .end:
                 break reading
             case .wouldBlock:
                 // With a broker, it wakes for the keep-alive at least every 10 s.
-                _ = SystemIO.poll([(Platform.standardInput, .readable)], timeout: remote == nil ? nil : 10)
+                _ = SystemIO.poll([(SystemIO.standardInput, .readable)], timeout: remote == nil ? nil : 10)
                 _ = remote?.tick()
                 continue
-            case .failed(let code):
-                printError("headway: reading stdin: \(SystemIO.describe(code))")
+            case .failed(let error):
+                printError("headway: reading stdin: \(error)")
                 outcome = .failed
                 break reading
             case .bytes(let count):
-                guard SystemIO.writeAll(Platform.standardOutput, buffer[0..<count]) else {
-                    printError("headway: writing stdout: \(SystemIO.describe(SystemIO.lastError))")
+                guard SystemIO.writeAll(SystemIO.standardOutput, buffer[0..<count]) else {
+                    printError("headway: writing stdout: \(SystemError.last)")
                     outcome = .failed
                     break reading
                 }

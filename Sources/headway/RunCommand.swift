@@ -1,5 +1,6 @@
 import HeadwayCore
 import HeadwayProtocol
+import HeadwaySystem
 import HeadwayToolProgress
 
 /// `headway run -- CMD ARGS...`: runs CMD with its output passed through unchanged and exits with
@@ -24,16 +25,16 @@ struct RunCommand {
     func run() -> Int32 {
         let job = client.command.job!
         let parser = (try? LineProgressParser(pattern: reading.pattern)) ?? LineProgressParser.standard
-        let descriptor = Platform.descriptorFreeInChildren()
+        let descriptor = Processes.descriptorFreeInChildren()
         let context = ToolContext(
             arguments: arguments, size: reading.size, total: options.total, environment: { SystemIO.environment($0) },
-            fileSize: { Platform.regularFileSize($0) }, descriptor: descriptor)
+            fileSize: { path in Files.status(of: path, followingLinks: true).flatMap { $0.kind == .regularFile ? Double($0.size) : nil } }, descriptor: descriptor)
         guard var progress = try? ToolProgress(context: context, format: reading.format, pattern: parser) else { return 2 }
         let invocation = progress.invocation
         let remote = client.command.broker.map { BrokerRun(client: client, url: $0, job: job, options: options, takesCommands: true) }
         var connection = remote == nil ? client.connect() : nil
         var begin = options
-        begin.pid = Platform.processID
+        begin.pid = Processes.id
         if let live = connection {
             do throws(ServiceConnection.Failure) {
                 _ = try live.send(.begin(job: job, begin))
@@ -44,25 +45,32 @@ struct RunCommand {
             }
         }
 
-        guard let output = Platform.pipe(), let errors = Platform.pipe(), let status = invocation.usesDescriptor ? Platform.pipe() : (-1, -1) else {
-            printError("headway: cannot create pipes: \(SystemIO.describe(SystemIO.lastError))")
+        let output: (read: Int32, write: Int32), errors: (read: Int32, write: Int32), status: (read: Int32, write: Int32)
+        do throws(SystemError) {
+            output = try SystemIO.makePipe(nonBlocking: false)
+            errors = try SystemIO.makePipe(nonBlocking: false)
+            status = invocation.usesDescriptor ? try SystemIO.makePipe(nonBlocking: false) : (-1, -1)
+        } catch {
+            printError("headway: cannot create pipes: \(error)")
             return 125
         }
         let signals = SignalPipe([SignalNumber.interrupt, SignalNumber.terminate, SignalNumber.hangUp])
         let extra = invocation.usesDescriptor ? (fd: status.write, number: descriptor) : nil
-        guard let pid = Platform.spawn(invocation.arguments, output: output.write, errors: errors.write, adding: invocation.environment, extra: extra) else {
-            let code = SystemIO.lastError
-            printError("headway: cannot run \(arguments[0]): \(SystemIO.describe(code))")
+        let pid: Int32
+        do throws(SystemError) {
+            pid = try Processes.spawn(invocation.arguments, output: output.write, errors: errors.write, adding: invocation.environment, extra: extra)
+        } catch {
+            printError("headway: cannot run \(arguments[0]): \(error)")
             _ = try? connection?.send(.finish(job: job, outcome: .failed))
             remote?.finish(.failed)
-            return code == Platform.noSuchFile ? 127 : 126
+            return error.code == Errno.noSuchFile ? 127 : 126
         }
         SystemIO.close(output.write)
         SystemIO.close(errors.write)
         if invocation.usesDescriptor { SystemIO.close(status.write) }
 
         let clock = MonotonicClock()
-        var streams: [(fd: Int32, to: Int32?, stream: ToolStream)] = [(output.read, Platform.standardOutput, .output), (errors.read, Platform.standardError, .errors)]
+        var streams: [(fd: Int32, to: Int32?, stream: ToolStream)] = [(output.read, SystemIO.standardOutput, .output), (errors.read, SystemIO.standardError, .errors)]
         if invocation.usesDescriptor { streams.append((status.read, nil, .progress)) }
         var reporter = RunReporter(client: client, job: job, connection: connection, remote: remote, keepsLabel: reading.labelGiven)
         /// Since when a line that may be the meter has waited unshown (a prompt must not wait long).
@@ -75,7 +83,7 @@ struct RunCommand {
 
         /// Stopped processes get no SIGTERM: they are continued first, so they can end.
         func continueCommand() {
-            for process in paused.reversed() { Platform.send(Platform.continue, to: process) }
+            for process in paused.reversed() { Processes.send(SignalNumber.continue, to: process) }
             paused = []
         }
 
@@ -85,12 +93,12 @@ struct RunCommand {
                 stop = .cancelRequested
                 printError("headway: cancel requested for \(DisplayText.sanitised(job)); stopping \(arguments[0])")
                 continueCommand()
-                Platform.send(Platform.terminate, to: pid)
+                Processes.send(SignalNumber.terminate, to: pid)
                 killAt = clock.now + 5
             case .paused where paused.isEmpty && stop == nil:
                 // Parents first, so that none starts a new child while its children are stopped.
-                paused = Platform.processTree(of: pid)
-                for process in paused { Platform.send(Platform.stop, to: process) }
+                paused = Processes.tree(of: pid)
+                for process in paused { Processes.send(SignalNumber.stop, to: process) }
                 printError("headway: \(DisplayText.sanitised(job)) paused: \(arguments[0]) and its \(paused.count - 1) children stopped")
                 remote?.paused(true)
             case .resumed where !paused.isEmpty:
@@ -117,7 +125,7 @@ struct RunCommand {
             }
             for event in remote?.tick() ?? [] { handle(event) }
             if let deadline = killAt, clock.now >= deadline {
-                Platform.send(Platform.kill, to: pid)
+                Processes.send(SignalNumber.kill, to: pid)
                 killAt = nil
             }
             if !ready[streams.count].isEmpty {
@@ -126,7 +134,7 @@ struct RunCommand {
                     continueCommand()
                     // A terminal's Ctrl-C reached the whole foreground group, CMD too; anything
                     // sent to this process alone is passed on.
-                    if !signal.fromTerminal { Platform.send(signal.number, to: pid) }
+                    if !signal.fromTerminal { Processes.send(signal.number, to: pid) }
                 }
             }
             // Events and replies from the service.
@@ -179,7 +187,7 @@ struct RunCommand {
             while let event = connection?.nextEvent() { handle(event) }
         }
 
-        let exitCode = Platform.waitForExit(pid)
+        let exitCode = Processes.waitForExit(pid)
         let outcome: Outcome = stop != nil ? .cancelled : exitCode == 0 ? .succeeded : .failed
         reporter.sendDue(now: .infinity)
         remote?.finish(outcome)

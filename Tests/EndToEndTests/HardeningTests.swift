@@ -1,6 +1,7 @@
 import Foundation
 import HeadwayCore
 import HeadwayProtocol
+import HeadwaySystem
 import Testing
 
 #if canImport(Glibc)
@@ -264,7 +265,7 @@ final class NotifySocket {
 
     init() throws {
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        var address = SystemIO.socketAddress(path)!
+        var address = UnixSocket.address(path)!
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }

@@ -3,6 +3,7 @@ import Headway
 import HeadwayProtocol
 @testable import HeadwayService
 import HeadwaySimulator
+import HeadwaySystem
 import Testing
 
 /// CI jobs as each runner's hooks drive them, over their real length (25 minutes) on a manual clock,
