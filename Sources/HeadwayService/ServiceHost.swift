@@ -22,18 +22,18 @@ public final class ServiceHost {
         public var persist: Bool
         /// Where learned durations are kept when the configuration does not say.
         public var stateDirectory: String?
-        /// SIGHUP stops the service instead of reloading it: it runs in a terminal, and the terminal
-        /// closed.
-        public var hangUpStops: Bool
+        /// It runs in a terminal: SIGHUP reloads while the terminal is there, and stops it once the
+        /// terminal is gone.
+        public var runsInTerminal: Bool
 
         /// Settings of each value given.
-        public init(name: String, socketPath: String, socketGroup: String? = nil, persist: Bool = false, stateDirectory: String? = nil, hangUpStops: Bool = false) {
+        public init(name: String, socketPath: String, socketGroup: String? = nil, persist: Bool = false, stateDirectory: String? = nil, runsInTerminal: Bool = false) {
             self.name = name
             self.socketPath = socketPath
             self.socketGroup = socketGroup
             self.persist = persist
             self.stateDirectory = stateDirectory
-            self.hangUpStops = hangUpStops
+            self.runsInTerminal = runsInTerminal
         }
     }
 
@@ -98,7 +98,7 @@ public final class ServiceHost {
         let durations = DurationStore(folder: configuration.stateDirectory ?? settings.stateDirectory, logger: logger)
         let core = ServiceCore(devices: devices, settings: configuration.settings, clock: clock, durations: durations, logger: logger)
         let server = ServiceServer(core: core, listener: listener, logger: logger, handler: makeHandler(core))
-        server.hangUpStops = settings.hangUpStops
+        server.runsInTerminal = settings.runsInTerminal
         server.afterTick = { [afterTick] in afterTick(core) }
         server.onReload = { [self] in
             if let reloaded = reload(from: configuration, core: core, server: server) {

@@ -77,8 +77,9 @@ public final class ServiceServer {
     public var onReload: () -> Void = {}
     /// Extra descriptors to watch, asked for on every round.
     public var sources: () -> [Source] = { [] }
-    /// SIGHUP stops the service instead of reloading it (a service in a terminal that closed).
-    public var hangUpStops = false
+    /// The service runs in a terminal: a SIGHUP after its terminal is gone (closed, hung up) stops
+    /// it; while the terminal is there, SIGHUP reloads as it does for the daemon.
+    public var runsInTerminal = false
 
     /// A server of `core` on the listening socket `listener`.
     public init(core: ServiceCore, listener: Int32, logger: ServiceLogger, handler: LineHandler? = nil) {
@@ -136,7 +137,7 @@ public final class ServiceServer {
             if !ready[1].isEmpty {
                 var stop = false
                 for signal in signals.drain() {
-                    if signal.number == SignalNumber.hangUp, !hangUpStops { onReload() } else { stop = true }
+                    if signal.number == SignalNumber.hangUp, !runsInTerminal || Terminal.hasControllingTerminal { onReload() } else { stop = true }
                 }
                 if stop { return }
             }

@@ -15,4 +15,13 @@ package enum Terminal {
         guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
         return (Int(size.ws_col), Int(size.ws_row))
     }
+
+    /// Whether this process still has its controlling terminal: after the terminal hangs up (its
+    /// window closed, the ssh session dropped) `/dev/tty` can no longer be opened.
+    package static var hasControllingTerminal: Bool {
+        let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        close(fd)
+        return true
+    }
 }
