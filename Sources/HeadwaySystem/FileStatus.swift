@@ -8,7 +8,20 @@ import Musl
 package struct FileStatus: Sendable, Equatable {
     /// What kind of node it is.
     package enum Kind: Sendable {
-        case regularFile, folder, socket, symbolicLink, other
+        case regularFile, folder, socket, symbolicLink, fifo, characterDevice, blockDevice, other
+
+        /// The kind in words, with its article.
+        package var described: String {
+            switch self {
+            case .regularFile: "a regular file"
+            case .folder: "a folder"
+            case .socket: "a socket"
+            case .symbolicLink: "a symbolic link"
+            case .fifo: "a FIFO (named pipe), which could block for ever"
+            case .characterDevice, .blockDevice: "a device, which could be read for ever"
+            case .other: "a special file"
+            }
+        }
     }
 
     package var kind: Kind
@@ -30,6 +43,9 @@ package struct FileStatus: Sendable, Equatable {
         case S_IFDIR: kind = .folder
         case S_IFSOCK: kind = .socket
         case S_IFLNK: kind = .symbolicLink
+        case S_IFIFO: kind = .fifo
+        case S_IFCHR: kind = .characterDevice
+        case S_IFBLK: kind = .blockDevice
         default: kind = .other
         }
         owner = status.st_uid

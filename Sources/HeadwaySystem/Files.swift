@@ -27,6 +27,57 @@ package enum Files {
         return bytes
     }
 
+    /// What a bounded read of a file that must be a regular one found.
+    package enum RegularRead: Sendable, Equatable {
+        /// Its bytes: all of them, or the first `limit` (more than `limit - 1` means it is larger).
+        case bytes([UInt8])
+        /// The path names something else: a folder, a FIFO, a device, a socket.
+        case notRegular(FileStatus.Kind)
+        /// It could not be opened or read.
+        case failed(SystemError)
+    }
+
+    /// The regular file at `path`, at most `limit` bytes of it: its bytes, or what is wrong in
+    /// words (that it is missing, unreadable, a folder, a FIFO, a device, larger than the limit).
+    package static func readBounded(_ path: String, limit: Int) -> Result<[UInt8], BoundedReadProblem> {
+        switch readRegular(path, limit: limit + 1) {
+        case .bytes(let bytes) where bytes.count > limit: .failure(.tooLarge(limit: limit))
+        case .bytes(let bytes): .success(bytes)
+        case .notRegular(let kind): .failure(.notRegular(kind))
+        case .failed(let error) where error.code == ENOENT: .failure(.missing)
+        case .failed(let error) where error.code == EACCES: .failure(.notPermitted)
+        case .failed(let error): .failure(.failed(error))
+        }
+    }
+
+    /// The regular file at `path`, at most its first `limit` bytes. The file is opened without
+    /// blocking and looked at before anything is read, so a FIFO, `/dev/zero` or a terminal is
+    /// refused at once instead of blocking or reading for ever.
+    package static func readRegular(_ path: String, limit: Int) -> RegularRead {
+        let fd = cOpen(path, O_RDONLY | O_NONBLOCK, 0)
+        guard fd >= 0 else { return .failed(SystemError.last) }
+        guard let status = status(ofDescriptor: fd) else {
+            let error = SystemError.last
+            SystemIO.close(fd)
+            return .failed(error)
+        }
+        guard status.kind == .regularFile else {
+            SystemIO.close(fd)
+            return .notRegular(status.kind)
+        }
+        defer { SystemIO.close(fd) }
+        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: min(65536, max(1, limit)))
+        while bytes.count < limit {
+            let wanted = min(chunk.count, limit - bytes.count)
+            let count = chunk.withUnsafeMutableBytes { cRead(fd, $0.baseAddress, wanted) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return .failed(SystemError.last) }
+            if count == 0 { break }
+            bytes += chunk[..<count]
+        }
+        return .bytes(bytes)
+    }
+
     /// The first line of a small file (a password file, a sysfs or module parameter) within its
     /// first 1024 bytes, without its line break (CR or LF); "" for an empty file, nil when it
     /// cannot be read.
@@ -90,5 +141,25 @@ package enum Files {
         let count = buffer.withUnsafeMutableBytes { readlink(path, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count) }
         guard count >= 0 else { return nil }
         return String(decoding: buffer[..<count], as: UTF8.self)
+    }
+}
+
+/// Why a file could not be read within its bound.
+package enum BoundedReadProblem: Error, Sendable, Equatable {
+    case missing
+    case notPermitted
+    case notRegular(FileStatus.Kind)
+    case tooLarge(limit: Int)
+    case failed(SystemError)
+
+    /// In words that follow "cannot read FILE: ".
+    package var reason: String {
+        switch self {
+        case .missing: "there is no such file"
+        case .notPermitted: "this user may not read it (check its permissions and owner)"
+        case .notRegular(let kind): "it is \(kind.described), not a regular file"
+        case .tooLarge(let limit): "it is larger than \(limit) bytes"
+        case .failed(let error): "it cannot be read: \(error.text)"
+        }
     }
 }
