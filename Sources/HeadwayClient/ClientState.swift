@@ -365,7 +365,7 @@ struct ClientState {
         if case .error(let error) = reply {
             // The service lost the job (it forgot it, or restarted without closing this
             // connection first): begun again, with its running time.
-            let unknown = error.field == "job" && error.message.hasPrefix("no job")
+            let unknown = error.code == .noSuchJob
             switch sent.kind {
             case .begin:
                 record.beginRefused = true
@@ -380,7 +380,7 @@ struct ClientState {
                 }
             case .finish:
                 // Already over there (a restart forgot it, a button cancelled it): nothing to say.
-                if !unknown, !error.message.contains("already finished"), !record.beginRefused {
+                if !unknown, error.code != .jobFinished, !record.beginRefused {
                     record.refusal = Refusal(job: key.id, error: error)
                     lastRefusal = record.refusal
                 }

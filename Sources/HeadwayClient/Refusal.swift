@@ -16,5 +16,9 @@ public struct Refusal: Sendable, Equatable, CustomStringConvertible {
         self.error = error
     }
 
+    /// What the refusal means (``/HeadwayProtocol/ProtocolError/code``): decide by this, never by
+    /// the message.
+    public var code: ProtocolErrorCode { error.code }
+
     public var description: String { job.map { "\($0): \(error)" } ?? error.description }
 }

@@ -38,9 +38,9 @@ final class ServiceReporter: JobReporter {
             if case .begin(let job, _) = request { dismissed.remove(job) } else if let job = request.job, dismissed.contains(job) { continue }
             guard let reply = deliver(request) else { continue }
             if case .error(let error) = reply {
-                if error.field == "job", error.message.hasPrefix("no job"), let job = request.job {
+                if error.code == .noSuchJob, let job = request.job {
                     forgotten.insert(job)
-                } else if error.field == "op", let job = request.job, dismissed.count < 10_000 {
+                } else if error.code == .jobFinished, let job = request.job, dismissed.count < 10_000 {
                     dismissed.insert(job)
                     log("\(job) was ended on this display while its run goes on; it is shown again when the run is begun again")
                 } else {

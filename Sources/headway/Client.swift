@@ -76,7 +76,7 @@ struct Client {
         guard let connection = connect() else { return command.strict ? 1 : 0 }
         do throws(ServiceConnection.Failure) {
             if case .error(let error) = try connection.send(request) {
-                if quietWhenFinished, error.message.contains("already finished") { return 0 }
+                if quietWhenFinished, error.code == .jobFinished { return 0 }
                 return soft("the service refused it: \(error)")
             }
             return 0
