@@ -138,26 +138,6 @@ final class BrokerReporter: JobReporter {
     }
 }
 
-extension Request {
-    /// The same request for another job id.
-    func withJob(_ job: String) -> Request {
-        switch self {
-        case .begin(_, let options): .begin(job: job, options)
-        case .update(_, let value, let total, let label, let eta): .update(job: job, value: value, total: total, label: label, eta: eta)
-        case .updatePercent(_, let percent, let label, let eta): .updatePercent(job: job, percent: percent, label: label, eta: eta)
-        case .label(_, let label): .label(job: job, label: label)
-        case .indeterminate: .indeterminate(job: job)
-        case .alive: .alive(job: job)
-        case .pause: .pause(job: job)
-        case .resume: .resume(job: job)
-        case .stale: .stale(job: job)
-        case .finish(_, let outcome): .finish(job: job, outcome: outcome)
-        case .stop: .stop(job: job)
-        case .status, .subscribe: self
-        }
-    }
-}
-
 func log(_ text: String) {
     SystemIO.printError("headway-ci: \(DisplayText.sanitised(text))\n")
 }

@@ -195,7 +195,7 @@ struct HeadwayClientTests {
                 }
             }
             while Date().timeIntervalSince(start) < 2.5, group.isEmpty == false {
-                mostInFlight = max(mostInFlight, client.core.read(\.inFlightCount))
+                mostInFlight = max(mostInFlight, client.core.read(\.core.inFlightCount))
                 try await Task.sleep(for: .milliseconds(5))
                 if Date().timeIntervalSince(start) > 1.2 { break }
             }

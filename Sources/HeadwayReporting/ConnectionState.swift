@@ -25,7 +25,7 @@ public enum ConnectionState: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether a call that waits for delivery may wait (it never waits for a service known to
     /// be unavailable: an absent or slow service costs the caller its timeout once).
-    var allowsWaiting: Bool {
+    package var allowsWaiting: Bool {
         if case .unavailable = self { return false }
         return true
     }
