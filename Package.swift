@@ -200,6 +200,7 @@ let package = Package(
         .testTarget(name: "HeadwayMQTTTests", dependencies: ["HeadwayMQTT", "HeadwayProtocol"], exclude: ["HomeAssistant"]),
         .testTarget(name: "HeadwayFoundationTests", dependencies: ["HeadwayFoundation", "Headway", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayCITests", dependencies: ["HeadwayCI", "HeadwayProtocol", "HeadwayCore"]),
+        .testTarget(name: "HeadwayReportingTests", dependencies: ["HeadwayReporting", "HeadwayProtocol", "HeadwayCore"]),
         .testTarget(
             name: "EndToEndTests", dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT", "HeadwayClient", "HeadwayFoundation", "HeadwaySystem"],
             exclude: ["RealTools/throttled_http.py"]),

@@ -3,7 +3,7 @@ import HeadwayProtocol
 
 /// Why a ``HeadwayClient`` call was refused before anything was sent, or why a question to the
 /// service went unanswered. Reports themselves never fail for the service's sake: an absent
-/// service is a ``ConnectionState``, and a refusal by the service is kept as a ``Refusal``.
+/// service is a ``/HeadwayReporting/ConnectionState``, and a refusal by the service is kept as a ``/HeadwayReporting/Refusal``.
 public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The job id may not name a job (docs/protocol.md, "Limits"): `problem` says why.
     case invalidJobID(String, problem: String)

@@ -21,8 +21,9 @@ import HeadwaySystem
 ///   second; beginnings, labels and the end keep their order.
 /// - An absent, stopped or slow service costs a caller that waits for delivery (``begin(_:label:total:name:expected:showsPercent:controls:)``,
 ///   ``Job/finish(_:)``, ``flush()``) the ``timeout`` once; from then on the service is
-///   ``ConnectionState/unavailable(reason:)``, nothing waits, and reports are kept — not sent —
-///   until a reconnection, tried with back-off (0.1 s doubling up to 5 s), is answered.
+///   ``/HeadwayReporting/ConnectionState/unavailable(reason:)``, nothing waits, and reports are kept — not sent —
+///   until a reconnection, tried with back-off (0.1 s doubling up to 5 s; a broker 0.5 s up to
+///   30 s), is answered.
 /// - After a reconnection (the service restarted, say) every running job is begun again with the
 ///   time it has already run (`elapsed`, so its running time and estimates stay right), its
 ///   latest label and progress, its subscription and its pause.
@@ -32,7 +33,8 @@ import HeadwaySystem
 ///   service refuses (another user's job, its job limit) is kept in ``lastRefusal`` and
 ///   ``Job/refusal``, and never thrown at the program's work.
 ///
-/// One thread of its own does the client's I/O (poll(2) on the connection and a wake-up pipe),
+/// These are the rules of the client core every reporter runs (HeadwayReporting's, which the
+/// `headway` command and headway-ci run too). One thread of its own does the client's I/O (poll(2) on the connection and a wake-up pipe),
 /// so no task of Swift's concurrency pool ever blocks on the socket.
 public final class HeadwayClient: Sendable {
     let core: ClientCore
@@ -95,7 +97,7 @@ public final class HeadwayClient: Sendable {
     /// Whether the service answers now.
     public var connection: ConnectionState { core.read(\.core.connection) }
 
-    /// Whether the service answers now (``connection`` is ``ConnectionState/connected``).
+    /// Whether the service answers now (``connection`` is ``/HeadwayReporting/ConnectionState/connected``).
     public var isConnected: Bool { connection == .connected }
 
     /// The newest request the service refused, of any job.

@@ -79,13 +79,13 @@ public struct Job: Sendable, Hashable {
     public var isRunning: Bool { client.core.read { $0.core.record(key)?.isRunning ?? false } }
 
     /// What happens to the job from now on: ``/HeadwayProtocol/JobEvent/Kind/paused`` and
-    /// ``/HeadwayProtocol/JobEvent/Kind/resumed`` when it was begun with ``JobControls/pause``,
-    /// ``/HeadwayProtocol/JobEvent/Kind/cancelRequested`` with ``JobControls/cancel``, and
+    /// ``/HeadwayProtocol/JobEvent/Kind/resumed`` when it was begun with ``/HeadwayReporting/JobControls/pause``,
+    /// ``/HeadwayProtocol/JobEvent/Kind/cancelRequested`` with ``/HeadwayReporting/JobControls/cancel``, and
     /// ``/HeadwayProtocol/JobEvent/Kind/finished`` when the service ended it (a countdown that ran out, a long
-    /// press on a job without ``JobControls/cancel``). The stream ends when the job does.
+    /// press on a job without ``/HeadwayReporting/JobControls/cancel``). The stream ends when the job does.
     ///
     /// A pause must be honoured: the job is shown paused because the program said it stops its
-    /// work (``JobControls/pause``), so stop until ``/HeadwayProtocol/JobEvent/Kind/resumed`` comes. A cancel
+    /// work (``/HeadwayReporting/JobControls/pause``), so stop until ``/HeadwayProtocol/JobEvent/Kind/resumed`` comes. A cancel
     /// request asks the program to stop and then ``finish(_:)`` the job
     /// ``/HeadwayCore/Outcome/cancelled``. Each call makes a stream of its own (for one reader); it keeps the
     /// newest 64 events its reader has not taken.

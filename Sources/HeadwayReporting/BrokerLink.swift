@@ -75,14 +75,20 @@ package final class BrokerLink: ReportLink {
         }
     }
 
-    package func drain(until deadline: Seconds) {
-        for session in [shared].compactMap({ $0 }) + Array(sessions.values) { try? session.flush(until: deadline) }
-        close()
+    package func drain(until deadline: Seconds) -> String? {
+        defer { close() }
+        for session in [shared].compactMap({ $0 }) + Array(sessions.values) {
+            do throws(MQTTSession.Failure) { try session.flush(until: deadline) } catch { return error.description }
+        }
+        return nil
     }
 
     private func session(will: MQTTSession.Will?, until deadline: Seconds) throws(MQTTSession.Failure) -> MQTTSession {
         made += 1
-        let session = try MQTTSession(settings, clientID: JobPublication.clientID(mode == .perJob ? "\(role)\(made)" : role), will: will)
+        // Unique among this process's links too: a broker closes the older of two connections
+        // with one id, and a program may hold several clients.
+        let link = String(UInt(bitPattern: ObjectIdentifier(self).hashValue), radix: 36)
+        let session = try MQTTSession(settings, clientID: JobPublication.clientID("\(role)\(made)-\(link)"), will: will)
         try session.connect(keepAlive: 30, until: deadline)
         return session
     }

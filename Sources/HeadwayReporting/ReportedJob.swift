@@ -150,6 +150,7 @@ package struct ReportedJob {
     }
 
     package mutating func setLabel(_ label: String) {
+        guard label != options.label || stale else { return }
         options.label = label
         labelVersion += 1
         stale = false

@@ -82,6 +82,8 @@ package struct ReporterCore {
     /// Why a question got no reply: the other end could not be asked, or did not answer in time.
     package struct QuestionFailure: Error, Equatable, Sendable, CustomStringConvertible {
         package var description: String
+
+        package init(description: String) { self.description = description }
     }
 
     struct InFlight {

@@ -34,8 +34,8 @@ package protocol ReportLink: AnyObject {
     /// Reads (and sends) what can be without waiting, after a wait.
     func service(_ host: some ReporterHost, now: Seconds)
     /// Sends what was handed over but not yet sent, until `deadline` at most, and closes: the
-    /// program is about to exit.
-    func drain(until deadline: Seconds)
+    /// program is about to exit. Says what could not be sent, if anything.
+    func drain(until deadline: Seconds) -> String?
 }
 
 /// A reporter on its program's own loop — the `headway` command, headway-ci: the core and its
@@ -103,6 +103,8 @@ package final class Reporting: ReporterHost {
         return answer ?? .failure(ReporterCore.QuestionFailure(description: "\(core.settings.place) did not answer in time"))
     }
 
-    /// Sends what is left, within `timeout`, and closes: the program ends.
-    package func close(within timeout: Seconds) { link.drain(until: now + timeout) }
+    /// Sends what is left, within `timeout`, and closes: the program ends. Says what could not
+    /// be sent, if anything.
+    @discardableResult
+    package func close(within timeout: Seconds) -> String? { link.drain(until: now + timeout) }
 }

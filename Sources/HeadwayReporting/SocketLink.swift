@@ -47,17 +47,19 @@ package final class SocketLink: ReportLink {
         }
     }
 
-    package func drain(until deadline: Seconds) {
+    package func drain(until deadline: Seconds) -> String? {
         defer { close() }
-        guard let connection else { return }
+        guard let connection else { return nil }
         let clock = MonotonicClock()
-        while written < pending.count, clock.now < deadline {
+        while written < pending.count {
+            guard clock.now < deadline else { return "the service at \(path) did not take what was sent in time" }
             switch SystemIO.send(connection.fd, pending[written...]) {
             case .written(let count): written += count
             case .wouldBlock: _ = SystemIO.poll([(connection.fd, .writable)], timeout: deadline - clock.now)
-            case .failed: return
+            case .failed(let error): return "lost the connection to \(path): \(error)"
             }
         }
+        return nil
     }
 
     private func connect(_ host: some ReporterHost, now: Seconds) {

@@ -65,8 +65,9 @@ struct RefusalCodeTests {
     }
 
     /// A code added to the protocol without a request here that reaches it fails this test. The
-    /// three the core cannot send are reached end to end (EndToEndTests' refusal codes): `busy`
-    /// by the socket server, `unsupported` and `io-error` by the simulator's own operations.
+    /// three the core cannot send are reached end to end: `busy` by the socket server
+    /// (HardeningTests), `unsupported` and `io-error` by the simulator's own operations
+    /// (EndToEndTests' refusal codes).
     @Test func everyCodeOfTheProtocolIsInTheTable() {
         let reachedElsewhere: Set<ProtocolErrorCode> = [.busy, .unsupported, .ioError]
         #expect(Set(Self.cases.map(\.code)).union(reachedElsewhere) == Set(ProtocolErrorCode.known))
