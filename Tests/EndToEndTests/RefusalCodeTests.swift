@@ -19,14 +19,8 @@ struct RefusalCodeTests {
     }
 
     @Test func theSimulatorsOwnOperationsSayWhatFailed() throws {
-        let withoutButton = try SimulatedService.serving("""
-            board: raspberry-pi-4
-            outputs:
-              - name: oled
-                driver: ssd1306
-                bus: i2c-1
-
-            """)
+        // A rig of one display and no button.
+        let withoutButton = try SimulatedService.serving("board: raspberry-pi-4\noutputs: [{name: oled, driver: ssd1306, bus: i2c-1}]\n")
         let press = Self.refusal(try withoutButton.raw([#"{"v":1,"op":"press","long":false}"#]).first)
         #expect(press?.code == .unsupported && press?.field == "op", "\(String(describing: press))")
         let service = try SimulatedService()
