@@ -13,6 +13,7 @@ import PackageDescription
 //   HeadwayProtocol  the socket protocol and its transport, shared by client and service
 //   HeadwayYAML      the configuration files' YAML reader (service and headway-ci)
 //   HeadwayCI        CI servers followed as jobs: sources, polling policy, mapping (no I/O)
+//   HeadwayReporting the one client core: a reporter's jobs, its connection policy, its socket and broker links
 //   HeadwayClient    report to the service (or a broker) from a Swift program: jobs as values
 //   HeadwayFoundation Foundation's Progress, dates and timers on an indicator or a service job
 //   HeadwayToolProgress  the progress formats of the tools `headway run` knows (restic, borg, apt …)
@@ -101,10 +102,17 @@ let package = Package(
         // libcurl, loaded when headway-ci first asks a CI server (docs/ci.md).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "HeadwayCI", dependencies: ["HeadwayCore", "HeadwayProtocol", "HeadwayYAML"]),
+        // The one client core every reporter runs (the headway command, headway-ci, HeadwayClient):
+        // above both transports it speaks (the socket and a broker), below the programs; the
+        // service and the bridge, which report no jobs of their own, do not link it.
+        .target(
+            name: "HeadwayReporting",
+            dependencies: ["HeadwayCore", "HeadwayProtocol", "HeadwayMQTT", "HeadwaySystem", .product(name: "DequeModule", package: "swift-collections")]
+        ),
         // A Swift program's client of the service: no Foundation, its I/O on a thread of its own.
         .target(
             name: "HeadwayClient",
-            dependencies: ["HeadwayCore", "HeadwayProtocol", "HeadwayMQTT", "HeadwaySystem", .product(name: "DequeModule", package: "swift-collections")]
+            dependencies: ["HeadwayCore", "HeadwayProtocol", "HeadwayMQTT", "HeadwayReporting", "HeadwaySystem"]
         ),
         // The bridges from Foundation (Progress, Date), kept out of every other target.
         .target(
@@ -127,7 +135,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "headway",
-            dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT", "HeadwayToolProgress", "HeadwaySystem"]
+            dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT", "HeadwayReporting", "HeadwayToolProgress", "HeadwaySystem"]
         ),
         // The three programs' command trees are libraries, so that each has an executable of its
         // own (`swift run headway-sim`) and headway-suite can hold all three.
@@ -160,7 +168,7 @@ let package = Package(
         .target(
             name: "HeadwayCIProgram",
             dependencies: [
-                "HeadwayCI", "CCurl", "HeadwayMQTT", "HeadwayProtocol", "HeadwayCore", "HeadwaySystem",
+                "HeadwayCI", "CCurl", "HeadwayMQTT", "HeadwayProtocol", "HeadwayReporting", "HeadwayCore", "HeadwaySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/headway-ci"
@@ -192,6 +200,7 @@ let package = Package(
         .testTarget(name: "HeadwayMQTTTests", dependencies: ["HeadwayMQTT", "HeadwayProtocol"], exclude: ["HomeAssistant"]),
         .testTarget(name: "HeadwayFoundationTests", dependencies: ["HeadwayFoundation", "Headway", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayCITests", dependencies: ["HeadwayCI", "HeadwayProtocol", "HeadwayCore"]),
+        .testTarget(name: "HeadwayReportingTests", dependencies: ["HeadwayReporting", "HeadwayProtocol", "HeadwayCore"]),
         .testTarget(
             name: "EndToEndTests", dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT", "HeadwayClient", "HeadwayFoundation", "HeadwaySystem"],
             exclude: ["RealTools/throttled_http.py"]),

@@ -56,9 +56,8 @@ extension ServiceCore {
     func stop(_ id: String, requester: UInt32?, at now: Seconds) throws(ProtocolError) -> [JobEvent] {
         if isUnitJob(id) { return try stopUnitJob(id) }
         guard subscriptions.controller(of: id) == nil else {
-            guard let entry = registry[id], entry.job.snapshot(at: now).phase.isRunning else {
-                throw ProtocolError(field: "job", "job \"\(id)\" is not running")
-            }
+            guard let entry = registry[id] else { throw Self.protocolError(.noSuchJob(id)) }
+            if let outcome = entry.job.outcome { throw ProtocolError(.alreadyFinished(outcome)) }
             return [JobEvent(.cancelRequested, job: id)]
         }
         try finish(id, .cancelled, requester: requester, at: now)

@@ -202,8 +202,8 @@ public final class ServiceCore: LineHandler {
         if let countdown = options.countdown { kind = .timer(start: now, end: now + countdown, countsDown: true) }
         if let until = options.until {
             let left = until - wallClock()
-            guard left > 0 else { throw ProtocolError(field: "until", "is \(DurationText.short(-left)) in the past; a countdown ends in the future") }
-            guard left <= 366 * 86_400 else { throw ProtocolError(field: "until", "is more than a year away") }
+            guard left > 0 else { throw ProtocolError(.outOfRange, field: "until", "is \(DurationText.short(-left)) in the past; a countdown ends in the future") }
+            guard left <= 366 * 86_400 else { throw ProtocolError(.outOfRange, field: "until", "is more than a year away") }
             kind = .timer(start: now, end: now + left, countsDown: true)
         }
         var liveness = Liveness.reports
@@ -217,21 +217,22 @@ public final class ServiceCore: LineHandler {
         }
         // The reporter's own estimate (a CI server's) before what past runs here taught.
         let expected = kind == .indeterminate ? options.expected ?? options.name.flatMap(durations.expected(for:)) : nil
-        do {
-            var job = try ProgressJob(
+        var job: ProgressJob
+        do throws(ProgressError) {
+            job = try ProgressJob(
                 label: options.label, kind: kind, policy: settings.policy, liveness: liveness, expectedDuration: expected,
                 showsPercent: options.showsPercent, queued: options.queued, startedAt: options.elapsed.map { now - $0 }, at: now)
-            // A countdown begun through the service is its own job: it is done when it runs out.
-            job.completesAtEnd = options.countdown != nil || options.until != nil
-            try registry.begin(id, job, name: options.name, requester: requester, at: now)
-            noteBeginning()
-        } catch let refusal as JobRefusal {
-            throw Self.protocolError(refusal)
-        } catch let error as ProgressError {
-            throw Self.protocolError(.progress(error))
         } catch {
-            throw ProtocolError(field: nil, "\(error)")
+            throw ProtocolError(error)
         }
+        // A countdown begun through the service is its own job: it is done when it runs out.
+        job.completesAtEnd = options.countdown != nil || options.until != nil
+        do throws(JobRefusal) {
+            try registry.begin(id, job, name: options.name, requester: requester, at: now)
+        } catch {
+            throw Self.protocolError(error)
+        }
+        noteBeginning()
     }
 
     func change(_ id: String, _ requester: UInt32?, _ now: Seconds, _ body: (inout ProgressJob) throws(ProgressError) -> Void) throws(ProtocolError) {
@@ -256,7 +257,7 @@ public final class ServiceCore: LineHandler {
     func setPaused(_ id: String, _ pause: Bool, requester: UInt32?, at now: Seconds) throws(ProtocolError) -> [JobEvent] {
         guard registry[id] != nil else { throw Self.protocolError(.noSuchJob(id)) }
         guard subscriptions.controller(of: id) != nil else {
-            throw ProtocolError(field: "job", "job \"\(id)\" cannot be \(pause ? "paused" : "resumed"): nothing that runs it can stop it (jobs under headway run can be)")
+            throw ProtocolError(.notControllable, field: "job", "job \"\(id)\" cannot be \(pause ? "paused" : "resumed"): nothing that runs it can stop it (jobs under headway run can be)")
         }
         try change(id, requester, now) { (job: inout ProgressJob) throws(ProgressError) in
             if pause { try job.pause(at: now) } else { try job.resume(at: now) }
@@ -267,23 +268,13 @@ public final class ServiceCore: LineHandler {
     static func protocolError(_ refusal: JobRefusal) -> ProtocolError {
         switch refusal {
         case .noSuchJob(let id):
-            ProtocolError(field: "job", "no job \"\(id)\"; send begin first (jobs are forgotten once they are over)")
+            ProtocolError(.noSuchJob, field: "job", "no job \"\(id)\"; send begin first (jobs are forgotten once they are over)")
         case .belongsToAnotherUser(let id, let owner):
-            ProtocolError(field: "job", "job \"\(id)\" was begun by user \(owner); only that user or root may change it")
+            ProtocolError(.notPermitted, field: "job", "job \"\(id)\" was begun by user \(owner); only that user or root may change it")
         case .tooManyJobs(let limit):
-            ProtocolError(field: "job", "the service already holds \(limit) jobs, its limit; finish jobs that are over, or wait for them to be forgotten")
+            ProtocolError(.limitReached, field: "job", "the service already holds \(limit) jobs, its limit; finish jobs that are over, or wait for them to be forgotten")
         case .progress(let error):
-            ProtocolError(field: field(for: error), error.description)
-        }
-    }
-
-    private static func field(for error: ProgressError) -> String? {
-        switch error {
-        case .invalidValue: "value"
-        case .invalidTotal: "total"
-        case .invalidTimeRemaining: "eta"
-        case .invalidInterval: nil
-        case .indeterminateAfterDeterminate, .alreadyFinished: "op"
+            ProtocolError(error)
         }
     }
 

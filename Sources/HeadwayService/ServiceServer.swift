@@ -202,7 +202,7 @@ public final class ServiceServer {
             case .connection(let fd, let peer):
                 let credentials = peer.map { PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
                 guard connections.count < Limits.connectionLimit else {
-                    let refusal = Reply.error(ProtocolError(field: nil, "too many connections (\(Limits.connectionLimit)), the service's limit; try again shortly"))
+                    let refusal = Reply.error(ProtocolError(.busy, field: nil, "too many connections (\(Limits.connectionLimit)), the service's limit; try again shortly"))
                     _ = SystemIO.write(fd, Array((refusal.line + "\n").utf8)[...])
                     SystemIO.close(fd)
                     continue
@@ -239,7 +239,7 @@ public final class ServiceServer {
             answered += 1
             switch item {
             case .overlong(let bytes):
-                let error = ProtocolError(field: nil, "the line is longer than \(WireProtocol.maxLineBytes) bytes (at least \(bytes)); it was skipped")
+                let error = ProtocolError(.lineTooLong, field: nil, "the line is longer than \(WireProtocol.maxLineBytes) bytes (at least \(bytes)); it was skipped")
                 queue(Reply.error(error).line, to: fd)
             case .line(let line):
                 let (reply, events) = handler.handle(line: line, from: connection.peer)

@@ -108,9 +108,11 @@ struct CommonOptions: ParsableArguments {
         do { client = try CurlClient(caFile: caFile, timeout: timeout) } catch { throw ValidationError(error.description) }
         let reporter: JobReporter
         if let broker {
-            do { reporter = BrokerReporter(settings: try BrokerSettings(url: broker)) } catch { throw ValidationError(error.description) }
+            let settings: BrokerSettings
+            do { settings = try BrokerSettings(url: broker) } catch { throw ValidationError(error.description) }
+            reporter = .broker(settings, prefixes: followers.map(\.jobs.prefix))
         } else {
-            reporter = ServiceReporter(path: socket ?? SocketPath.forClient())
+            reporter = .service(path: socket ?? SocketPath.forClient())
         }
         CIRunner(followers: followers, client: client, reporter: reporter).run()
     }

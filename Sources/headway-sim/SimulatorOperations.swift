@@ -29,12 +29,12 @@ final class SimulatorOperations: LineHandler {
         do throws(ProtocolError) {
             if op == "press" {
                 let long = try fields.bool("long") ?? false
-                guard let (chip, line) = rig().button else { throw ProtocolError(field: "op", "this rig has no button") }
+                guard let (chip, line) = rig().button else { throw ProtocolError(.unsupported, field: "op", "this rig has no button") }
                 chip.press(line, at: core.clock.now + 0.01, for: long ? 2.0 : 0.3)
             } else {
-                guard let folder = try fields.string("folder"), !folder.isEmpty else { throw ProtocolError(field: "folder", "missing") }
+                guard let folder = try fields.string("folder"), !folder.isEmpty else { throw ProtocolError(.invalidMember, field: "folder", "missing") }
                 try checkFolder(folder, for: peer)
-                do { try SnapshotWriter(directory: folder).write(rig()) } catch { throw ProtocolError(field: "folder", "\(error)") }
+                do { try SnapshotWriter(directory: folder).write(rig()) } catch { throw ProtocolError(.ioError, field: "folder", "\(error)") }
             }
             return (Reply.ok.line, [])
         } catch {
@@ -59,13 +59,13 @@ final class SimulatorOperations: LineHandler {
     /// another's files.
     private func checkFolder(_ folder: String, for peer: Peer) throws(ProtocolError) {
         guard let node = Files.status(of: folder, followingLinks: false) else {
-            throw ProtocolError(field: "folder", "\(folder) does not exist; create it first (snapshot never creates folders)")
+            throw ProtocolError(.invalidMember, field: "folder", "\(folder) does not exist; create it first (snapshot never creates folders)")
         }
         guard node.kind == .folder else {
-            throw ProtocolError(field: "folder", "\(folder) is not a folder (symlinks are not followed)")
+            throw ProtocolError(.invalidMember, field: "folder", "\(folder) is not a folder (symlinks are not followed)")
         }
         if let uid = peer.credentials?.uid, uid != 0, node.owner != uid {
-            throw ProtocolError(field: "folder", "\(folder) is not yours (user \(uid)); snapshots go only into your own folders")
+            throw ProtocolError(.notPermitted, field: "folder", "\(folder) is not yours (user \(uid)); snapshots go only into your own folders")
         }
     }
 }

@@ -1,6 +1,7 @@
 import HeadwayCore
 import HeadwayMQTT
 import HeadwayProtocol
+import HeadwayReporting
 import HeadwaySystem
 
 /// `headway begin --pid PID --broker URL`: a job reported by separate hook calls, whose life is a
@@ -77,11 +78,12 @@ struct BrokerKeeper {
         }
         tell("ok")
         var connected = true
-        var pause = 0.5
+        // The reporters' one policy for a broker: the wait doubles with each failure in a row.
+        var backoff = Backoff(.broker)
         while true {
             var watched: [(fd: Int32, wanted: Readiness)] = [(process, .readable)]
             if connected, let broker = session.readiness { watched.append(broker) }
-            let ready = SystemIO.poll(watched, timeout: connected ? 15 : pause)
+            let ready = SystemIO.poll(watched, timeout: connected ? 15 : max(0, backoff.retryAt - JobPublication.now))
             if !ready[0].isEmpty {
                 // The job's process ended and nothing reported the job's end: it failed.
                 if !connected { connected = (try? session.reconnect(until: JobPublication.now + 5)) != nil }
@@ -94,10 +96,11 @@ struct BrokerKeeper {
             }
             do throws(MQTTSession.Failure) {
                 if !connected {
+                    guard backoff.allows(at: JobPublication.now) else { continue }
                     try session.reconnect(until: JobPublication.now + 5)
                     try session.subscribe(end)
                     connected = true
-                    pause = 0.5
+                    backoff.answered()
                 }
                 try session.service()
                 if session.received().contains(where: { $0.topic == end && !$0.payload.isEmpty }) {
@@ -107,7 +110,7 @@ struct BrokerKeeper {
             } catch {
                 // The broker went away: try again, more slowly each time, while the process lives.
                 connected = false
-                pause = min(pause * 2, 30)
+                backoff.failed(at: JobPublication.now)
             }
         }
     }

@@ -1,9 +1,9 @@
-/// Whether a ``HeadwayClient`` reaches its service (or broker) now.
+/// Whether a reporter (a `HeadwayClient`, `headway run`, headway-ci) reaches its service (or
+/// broker) now.
 ///
-/// Reports never wait for the service: whatever this says, ``Job/update(value:total:label:timeRemaining:)``
-/// returns at once. What it changes is whether a call that waits for delivery —
-/// ``HeadwayClient/begin(_:label:total:name:expected:showsPercent:controls:)``, ``Job/finish(_:)``,
-/// ``HeadwayClient/flush()`` — waits at all: only while the service answers.
+/// Reports never wait for the service: whatever this says, a `Job`'s `update` returns at once.
+/// What it changes is whether a call that waits for delivery — a `HeadwayClient`'s `begin` and
+/// `flush()`, a `Job`'s `finish` — waits at all: only while the service answers.
 public enum ConnectionState: Sendable, Equatable, CustomStringConvertible {
     /// No connection is open, and none has failed: the client connects when it has something to
     /// send (before the first report, or after the service closed a connection that followed no job).
@@ -25,7 +25,7 @@ public enum ConnectionState: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether a call that waits for delivery may wait (it never waits for a service known to
     /// be unavailable: an absent or slow service costs the caller its timeout once).
-    var allowsWaiting: Bool {
+    package var allowsWaiting: Bool {
         if case .unavailable = self { return false }
         return true
     }

@@ -2,7 +2,7 @@ import HeadwayProtocol
 
 /// A report the service refused (a job another user began, the service's job limit, a
 /// countdown whose end has passed): what it said, and about which job. A refusal never breaks
-/// the caller's work; read it from ``HeadwayClient/lastRefusal`` or ``Job/refusal``.
+/// the caller's work; a `HeadwayClient` keeps the newest as `lastRefusal`, a `Job` its own as `refusal`.
 public struct Refusal: Sendable, Equatable, CustomStringConvertible {
     /// The job the refused request was about (nil for a question such as a subscription to
     /// every job).
@@ -15,6 +15,10 @@ public struct Refusal: Sendable, Equatable, CustomStringConvertible {
         self.job = job
         self.error = error
     }
+
+    /// What the refusal means (``/HeadwayProtocol/ProtocolError/code``): decide by this, never by
+    /// the message.
+    public var code: ProtocolErrorCode { error.code }
 
     public var description: String { job.map { "\($0): \(error)" } ?? error.description }
 }
