@@ -102,6 +102,7 @@ extension ServiceCore {
             if let failure = output.draw(drawing, at: now, values: values, clock: { self.clock.now }) { failures.append(failure) }
         }
         showingJobs = !jobs.isEmpty
+        keepJobs(at: now)
         return (events, failures)
     }
 
@@ -139,9 +140,9 @@ extension ServiceCore {
     /// there is nothing at all.
     public func nextWakeup() -> Seconds? {
         if showingJobs || registry.visibleCount > 0 {
-            return devices.outputs.map(\.nextFrame).min() ?? registry.nextChange()
+            return [devices.outputs.map(\.nextFrame).min() ?? registry.nextChange(), keepingWakeup].compactMap { $0 }.min()
         }
-        return [registry.nextChange(), noticeWakeup(), countdownWakeup(at: clock.now)].compactMap { $0 }.min()
+        return [registry.nextChange(), noticeWakeup(), countdownWakeup(at: clock.now), keepingWakeup].compactMap { $0 }.min()
     }
 }
 

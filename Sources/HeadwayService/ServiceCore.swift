@@ -90,6 +90,8 @@ public final class ServiceCore: LineHandler {
     var wokenAt = -Double.infinity
     var wokenUntil = -Double.infinity
     let durations: DurationStore
+    /// Keeps the jobs in the state folder through a restart (nil: no state folder).
+    let keeper: JobKeeper?
     let logger: ServiceLogger
     var subscriptions = Subscriptions()
     /// Processes whose life is a job's, with the descriptor that says when they end.
@@ -105,7 +107,7 @@ public final class ServiceCore: LineHandler {
     public init(
         devices: ServiceDevices, settings: ServiceSettings = ServiceSettings(), clock: any ProgressClock,
         wallClock: (@Sendable () -> Double)? = nil, localTime: (@Sendable (Double) -> LocalTime)? = nil, durations: DurationStore? = nil,
-        logger: ServiceLogger = .standardError(label: "headway"), jobLimit: Int = 10_000
+        logger: ServiceLogger = .standardError(label: "headway"), jobLimit: Int = 10_000, state: ServiceState? = nil
     ) {
         registry = JobRegistry(policy: settings.policy, limit: jobLimit)
         self.devices = devices
@@ -114,7 +116,8 @@ public final class ServiceCore: LineHandler {
         self.wallClock = wallClock ?? { WallClock.now }
         self.localTime = localTime ?? { LocalTime.of(wallClock: $0) }
         self.logger = logger
-        self.durations = durations ?? DurationStore(folder: nil, logger: logger)
+        self.durations = state?.durations ?? durations ?? DurationStore(folder: nil, logger: logger)
+        keeper = state?.jobs
     }
 
     /// The outputs drawn on.
