@@ -11,18 +11,20 @@ public struct DisplayCare: Sendable, Equatable {
     /// Pixels the picture moves across and down (0: it stays put).
     public var shift: Int
     /// How long the picture stays at each place.
-    public var shiftInterval: Seconds
+    public var shiftInterval: Duration
     /// How long a picture may stay the same before it is dimmed (nil: never).
-    public var dimAfter: Seconds?
+    public var dimAfter: Duration?
     /// The share of its brightness an unchanging picture keeps, 0…1.
     public var dimmedBrightness: Double
     /// Whether a blank picture turns the panel off (no pixel driven) until the next picture.
     public var sleepsWhenBlank: Bool
 
     /// The care with each setting given (out-of-range values are brought into range).
-    public init(shift: Int = 1, shiftInterval: Seconds = 120, dimAfter: Seconds? = 300, dimmedBrightness: Double = 0.25, sleepsWhenBlank: Bool = true) {
+    public init(
+        shift: Int = 1, shiftInterval: Duration = .seconds(120), dimAfter: Duration? = .seconds(300), dimmedBrightness: Double = 0.25, sleepsWhenBlank: Bool = true
+    ) {
         self.shift = max(0, shift)
-        self.shiftInterval = max(1, shiftInterval)
+        self.shiftInterval = max(.seconds(1), shiftInterval)
         self.dimAfter = dimAfter
         self.dimmedBrightness = min(1, max(0, dimmedBrightness))
         self.sleepsWhenBlank = sleepsWhenBlank
@@ -38,7 +40,7 @@ public struct DisplayCare: Sendable, Equatable {
     public func offset(at time: Seconds) -> (x: Int, y: Int) {
         guard shift > 0, time.isFinite else { return (0, 0) }
         let side = shift + 1
-        let step = Int((max(0, time) / shiftInterval).rounded(.down)) % (side * side)
+        let step = Int((max(0, time) / shiftInterval.seconds).rounded(.down)) % (side * side)
         let row = step / side, along = step % side
         return (row % 2 == 0 ? along : shift - along, row)
     }

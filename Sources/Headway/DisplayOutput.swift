@@ -69,7 +69,7 @@ public final class DisplayOutput: IndicatorOutput {
                 return
             }
             var wanted = configuration.appearance.brightness
-            if let dimAfter = care.dimAfter, time - state.changedAt >= dimAfter { wanted *= care.dimmedBrightness }
+            if let dimAfter = care.dimAfter?.seconds, time - state.changedAt >= dimAfter { wanted *= care.dimmedBrightness }
             if state.brightness != wanted {
                 state.brightness = nil
                 try device.setBrightness(wanted)

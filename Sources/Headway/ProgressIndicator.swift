@@ -116,11 +116,11 @@ public final class ProgressIndicator: Sendable {
         try report { (job, now) throws(ProgressError) in try job.indeterminate(at: now) }
     }
 
-    /// Makes the indicator a timer over the next `duration` seconds (emptying when `countsDown`):
-    /// determinate progress driven by the clock.
-    public func countdown(_ duration: Seconds, countsDown: Bool = true) throws(ProgressError) {
+    /// Makes the indicator a timer over the next `duration` (emptying when `countsDown`), as
+    /// `ProgressView(timerInterval:countsDown:)`: determinate progress driven by the clock.
+    public func countdown(_ duration: Duration, countsDown: Bool = true) throws(ProgressError) {
         try report { (job, now) throws(ProgressError) in
-            try job.startTimer(from: now, to: now + duration, countsDown: countsDown, at: now)
+            try job.startTimer(from: now, to: now + duration.seconds, countsDown: countsDown, at: now)
         }
     }
 

@@ -230,9 +230,4 @@ public final class HeadwayClient: Sendable {
     }
 }
 
-extension Duration {
-    /// The duration in seconds, as the protocol counts time.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) * 1e-18
-    }
-}
+

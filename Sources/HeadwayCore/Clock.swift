@@ -76,3 +76,10 @@ public struct ScaledClock: ProgressClock {
 
     public var now: Seconds { (base.now - origin) * factor }
 }
+
+extension Duration {
+    /// The duration in seconds, as the clocks, the protocol and the snapshots count time.
+    package var seconds: Seconds {
+        Double(components.seconds) + Double(components.attoseconds) * 1e-18
+    }
+}

@@ -61,9 +61,9 @@ extension Reader {
         try allowOnly(Self.careKeys, in: map, context: key)
         var care = OutputCare.standard
         if let n = map["shift"] { care.display.shift = try int(n, "\(key).shift", 0...4) }
-        if let n = map["shift-every"] { care.display.shiftInterval = try duration(n, "\(key).shift-every", 10...86_400) }
+        if let n = map["shift-every"] { care.display.shiftInterval = .seconds(try duration(n, "\(key).shift-every", 10...86_400)) }
         if let n = map["dim-after"] {
-            care.display.dimAfter = n.string?.lowercased() == "never" ? nil : try duration(n, "\(key).dim-after", 5...86_400)
+            care.display.dimAfter = n.string?.lowercased() == "never" ? nil : .seconds(try duration(n, "\(key).dim-after", 5...86_400))
         }
         if let n = map["dim-to"] { care.display.dimmedBrightness = try fraction(n, "\(key).dim-to") }
         if let n = map["last-result"] { care.lastResult = try duration(n, "\(key).last-result", 0...86_400) }

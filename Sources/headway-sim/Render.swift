@@ -143,7 +143,7 @@ struct Render: ParsableCommand {
         // The last report lands at least 1 s before --at, so the shown value has finished easing.
         let lastReport = at - max(silence, 1)
         if let countdown {
-            try indicator.countdown(countdown)
+            try indicator.countdown(.seconds(countdown))
         } else if let value {
             try indicator.update(value: 0, total: total)
             let steps = max(1, Int(lastReport.rounded(.down)))

@@ -39,7 +39,7 @@ struct QuietHoursConfigurationTests {
         (own.brightness, own.marksFailures) = (0, false)
         #expect(configuration.outputs[1].quietHours == .own(own), "an output's own hours start from the shared ones")
         let care = configuration.outputs[1].care
-        #expect(care.display.shift == 2 && care.display.shiftInterval == 300 && care.display.dimAfter == nil && care.lastResult == 600)
+        #expect(care.display.shift == 2 && care.display.shiftInterval == .seconds(300) && care.display.dimAfter == nil && care.lastResult == 600)
         #expect(care.display.dimmedBrightness == DisplayCare.standard.dimmedBrightness)
     }
 

@@ -52,7 +52,7 @@ struct DisplayCareTests {
     }
 
     @Test func theOrbitVisitsEveryPlaceAPixelApart() {
-        let care = DisplayCare(shift: 2, shiftInterval: 60)
+        let care = DisplayCare(shift: 2, shiftInterval: .seconds(60))
         let places = (0..<9).map { care.offset(at: Double($0) * 60 + 1) }
         #expect(Set(places.map { "\($0.x),\($0.y)" }).count == 9)
         for (a, b) in zip(places, places.dropFirst()) { #expect(abs(a.x - b.x) + abs(a.y - b.y) == 1, "\(a) → \(b)") }
@@ -63,7 +63,7 @@ struct DisplayCareTests {
     @Test func thePictureMovesEveryIntervalAndKeepsItsLayout() throws {
         let clock = ManualClock()
         let oled = simulatedOLED(clock: clock)
-        let output = DisplayOutput(oled.driver, care: DisplayCare(shift: 1, shiftInterval: 120, dimAfter: nil))
+        let output = DisplayOutput(oled.driver, care: DisplayCare(shift: 1, shiftInterval: .seconds(120), dimAfter: nil))
         try output.draw(Self.bar(0.4, at: 10))
         let first = try #require(Self.box(oled.picture))
         #expect(first.minX == 0 && first.minY >= 0 && first.maxX <= 126, "drawn a pixel narrower than the glass: \(first)")
@@ -79,7 +79,7 @@ struct DisplayCareTests {
     @Test func anUnchangingPictureDimsAndTheNextChangeBringsItBack() throws {
         let clock = ManualClock()
         let oled = simulatedOLED(clock: clock)
-        let output = DisplayOutput(oled.driver, care: DisplayCare(shift: 0, dimAfter: 300, dimmedBrightness: 0.25))
+        let output = DisplayOutput(oled.driver, care: DisplayCare(shift: 0, dimAfter: .seconds(300), dimmedBrightness: 0.25))
         try output.draw(Self.bar(0.4, at: 10))
         let bright = oled.chip.registers.contrast
         try output.draw(Self.bar(0.4, at: 309))
@@ -111,7 +111,7 @@ struct DisplayCareTests {
     @Test func greyscaleGlassMovesToo() throws {
         let clock = ManualClock()
         let oled = SimulatedOLED(name: "grey", configuration: try OLEDConfiguration(controller: .ssd1327), bus: VirtualI2CBus(clock: clock))
-        let output = DisplayOutput(oled.driver, care: DisplayCare(shift: 1, shiftInterval: 60, dimAfter: nil))
+        let output = DisplayOutput(oled.driver, care: DisplayCare(shift: 1, shiftInterval: .seconds(60), dimAfter: nil))
         try output.draw(Self.bar(0.5, at: 1))
         let before = oled.glass
         try output.draw(Self.bar(0.5, at: 61))
