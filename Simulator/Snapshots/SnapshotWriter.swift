@@ -23,6 +23,7 @@ public struct SnapshotWriter {
     public func write(_ device: RigDevice) throws -> [String] {
         switch device.view {
         case .panel(let panel): return try write(panel.panelPicture, named: device.name)
+        case .matrix(let glass): return try write(glass(), named: device.name)
         case .leds(_, let layout):
             let light = device.light
             let svg = layout.isRing ? SVGPicture.ring(light) : SVGPicture.strip(light)
@@ -72,9 +73,9 @@ public struct SnapshotWriter {
         ]
     }
 
-    private func createDirectory() throws(SnapshotError) { try Platform.makeFolders(directory) }
+    func createDirectory() throws(SnapshotError) { try Platform.makeFolders(directory) }
 
-    private func save(_ bytes: [UInt8], as name: String) throws(SnapshotError) -> String {
+    func save(_ bytes: [UInt8], as name: String) throws(SnapshotError) -> String {
         let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
         try Platform.writeFile(path, bytes)
         return path

@@ -136,6 +136,8 @@ struct Render: ParsableCommand {
         case (.display(let display), .auto), (.display(let display), .bar): return DisplayOutput(display.device, style: BarScreenStyle())
         case (.display(let display), .ring): return DisplayOutput(display.device, style: RingScreenStyle())
         case (.display, .led): throw ValidationError("--style led draws on LED chains, but \(device ?? "") is a display; use --style bar or ring")
+        case (.matrix, .auto): return output.indicatorOutput
+        case (.matrix, _): throw ValidationError("--style \(style.rawValue) does not apply to an LED matrix or segment display (it draws in its own style); leave --style out")
         }
     }
 

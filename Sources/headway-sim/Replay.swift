@@ -58,8 +58,11 @@ struct Replay: ParsableCommand {
         guard player.delivered > 0 else { throw ValidationError("\(capture) has nothing for these displays (no I2C or SPI writes to them)") }
         let writer = SnapshotWriter(directory: out)
         for device in player.rig.devices {
-            guard case .panel(let panel) = device.view else { continue }
-            print(try writer.write(panel.panelPicture, named: device.name).joined(separator: "\n"))
+            switch device.view {
+            case .panel(let panel): print(try writer.write(panel.panelPicture, named: device.name).joined(separator: "\n"))
+            case .matrix(let glass): print(try writer.write(glass(), named: device.name).joined(separator: "\n"))
+            default: continue
+            }
         }
         let problems = player.rig.problems
         if !problems.isEmpty {
@@ -78,7 +81,7 @@ struct Replay: ParsableCommand {
         }
         let rig: SimulatorRig
         do { rig = try SimulatedRigBuilder.devices(configuration, buses: buses).0 } catch { throw ValidationError("\(error)") }
-        guard rig.devices.contains(where: { if case .panel = $0.view { true } else { false } }) else {
+        guard rig.devices.contains(where: { if case .panel = $0.view { true } else if case .matrix = $0.view { true } else { false } }) else {
             throw ValidationError(device.map { "--device \($0) is not a display; replay decodes captures for displays" } ?? "the configuration has no display to replay a capture on")
         }
         return rig
