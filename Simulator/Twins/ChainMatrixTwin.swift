@@ -13,8 +13,12 @@ extension RigDevice {
         let width = layout.width * layout.panelsAcross, height = layout.height * layout.panelsDown
         return RigDevice(name: name, view: .matrix(glass: {
             let shown = levels()
-            let leds = places.enumerated().map { index, place in
-                GlassLED(x: place.x, y: place.y, colour: index < shown.count ? shown[index] : .off, brightness: 1)
+            // Each LED a red, a green and a blue die, each as bright as its PWM level.
+            let leds = places.enumerated().flatMap { index, place -> [GlassLED] in
+                let level = index < shown.count ? shown[index] : .off
+                return [(RGB8(red: 255, green: 0, blue: 0), level.red), (RGB8(red: 0, green: 255, blue: 0), level.green), (RGB8(red: 0, green: 0, blue: 255), level.blue)].map {
+                    GlassLED(x: place.x, y: place.y, colour: $0.0, brightness: Double($0.1) / 256)
+                }
             }
             return LEDGlass(width: width, height: height, leds: leds).turned(layout.rotation)
         }), problems: problems)
