@@ -13,9 +13,8 @@ struct HT16K33Family: DeviceFamily {
     func read(_ section: DeviceSection) throws(ConfigurationError) -> any DeviceSettings {
         try section.allowOnly(["bus", "address", "layout", "rotation"])
         let backpack = try section.matrixLayout(Self.layouts, chip: "HT16K33")
-        let written = try section.string("bus")
         let bus = try section.bus(display: true, "an I2C bus (header, i2c-1)")
-        if OLEDFamily.isSPIBus(written ?? bus) {
+        if OLEDFamily.isSPIBus(bus) {
             throw section.error("bus", "the HT16K33 is on I2C, not SPI; use bus: header (GPIO 2 and 3) or an I2C bus such as i2c-1")
         }
         let address = try section.i2cAddress(in: HT16K33Display.addresses, default: 0x70, chip: "HT16K33", pins: "1110 A2 A1 A0: its A0–A2 jumpers")

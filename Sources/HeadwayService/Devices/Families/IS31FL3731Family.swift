@@ -16,9 +16,8 @@ struct IS31FL3731Family: DeviceFamily {
     func read(_ section: DeviceSection) throws(ConfigurationError) -> any DeviceSettings {
         try section.allowOnly(["bus", "address", "layout", "rotation", "gamma", "dithering"])
         let board = try section.matrixLayout(Self.layouts, chip: "IS31FL3731")
-        let written = try section.string("bus")
         let bus = try section.bus(display: true, "an I2C bus (header, i2c-1)")
-        if OLEDFamily.isSPIBus(written ?? bus) {
+        if OLEDFamily.isSPIBus(bus) {
             throw section.error("bus", "the IS31FL3731 is on I2C, not SPI; use bus: header (GPIO 2 and 3) or an I2C bus such as i2c-1")
         }
         let address = try section.i2cAddress(in: IS31FL3731Matrix.addresses, default: Self.defaultAddress(board), chip: "IS31FL3731", pins: "11101 AD: its AD pin to GND, SCL, SDA or VCC")

@@ -14,9 +14,8 @@ struct MAX7219Family: DeviceFamily {
     func read(_ section: DeviceSection) throws(ConfigurationError) -> any DeviceSettings {
         try section.allowOnly(["bus", "layout", "chain", "rotation", "speed-hz"])
         let layout = try section.matrixLayout(Self.layouts, chip: "MAX7219")
-        let written = try section.string("bus")
         let bus = try section.bus(display: false, "an SPI bus (header, spi0.0): DIN to MOSI, CLK to SCLK, CS to CE0")
-        if !OLEDFamily.isSPIBus(written ?? bus) {
+        if !OLEDFamily.isSPIBus(bus) {
             throw section.error("bus", "the MAX7219 is on SPI, not I2C; use bus: header (SPI0 CE0) or an SPI bus such as spi0.0")
         }
         let devices = try section.int("chain", 1...100_000) ?? (layout == .fc16 ? 4 : 1)
