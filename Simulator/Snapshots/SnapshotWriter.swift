@@ -1,7 +1,8 @@
 import HeadwayRender
 
-/// Writes each device of a rig as picture files: `NAME.ppm` (LEDs), `NAME.pbm` (1-bit displays) or
-/// `NAME.pgm` (greyscale displays), and `NAME.svg`; a colour TFT's glass as `NAME.ppm` and `NAME.png`.
+/// Writes each device of a rig as picture files: `NAME.ppm` (LEDs, LED matrices and segment
+/// displays), `NAME.pbm` (1-bit displays) or `NAME.pgm` (greyscale displays), and `NAME.svg`; a
+/// colour TFT's glass as `NAME.ppm` and `NAME.png`.
 public struct SnapshotWriter {
     /// The folder written into.
     public let directory: String

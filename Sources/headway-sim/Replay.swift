@@ -8,13 +8,14 @@ struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Feed a bus capture (from --capture) to virtual chips and write what they show.",
         discussion: """
-            The displays are --device (an OLED as CONTROLLER[-WxH][@spi], as for render) or every \
-            display of --board with its --hat presets or of --config FILE. Every line of the capture \
+            The displays are --device (an OLED as CONTROLLER[-WxH][@spi], or an LED matrix, as for \
+            render) or every display and matrix of --board with its --hat presets or of --config FILE. Every line of the capture \
             is delivered in order at its time: I2C writes to the controller at their bus and address \
             (another module of --device's kind is added at an address the capture talks to that \
             has none), SPI writes to the chip on their bus with the D/C and reset lines at the levels \
             the capture's GPIO lines set. Then each display's glass is written to --out (NAME.pbm, or \
-            NAME.pgm for greyscale, and NAME.svg; oled-BUS-ADDRESS for added modules). Protocol \
+            NAME.pgm for greyscale, NAME.ppm for a matrix, and NAME.svg; oled-BUS-ADDRESS for added \
+            modules). Protocol \
             errors the controllers found are printed, and make the command fail.
             """
     )
