@@ -72,6 +72,7 @@ public struct GlassLED: Sendable, Hashable {
 /// A segment of a 7-segment or 14-segment digit, named as the MAX7219 datasheet (Table 6: A–G, DP)
 /// and Adafruit's alphanumeric backpack (G1, G2, H, J, K, L, M, N) name them.
 public enum Segment: String, Sendable, Hashable, CaseIterable {
+    /// The seven segments of a digit: top (a), clockwise round to top-left (f), and the middle bar (g).
     case a, b, c, d, e, f, g
     /// The 14-segment display's left and right halves of the middle bar.
     case g1, g2

@@ -56,9 +56,8 @@ extension ServiceCore {
     func stop(_ id: String, requester: UInt32?, at now: Seconds) throws(ProtocolError) -> [JobEvent] {
         if isUnitJob(id) { return try stopUnitJob(id) }
         guard subscriptions.controller(of: id) == nil else {
-            guard let entry = registry[id], entry.job.snapshot(at: now).phase.isRunning else {
-                throw ProtocolError(field: "job", "job \"\(id)\" is not running")
-            }
+            guard let entry = registry[id] else { throw Self.protocolError(.noSuchJob(id)) }
+            if let outcome = entry.job.outcome { throw ProtocolError(.alreadyFinished(outcome)) }
             return [JobEvent(.cancelRequested, job: id)]
         }
         try finish(id, .cancelled, requester: requester, at: now)
@@ -103,6 +102,7 @@ extension ServiceCore {
             if let failure = output.draw(drawing, at: now, values: values, clock: { self.clock.now }) { failures.append(failure) }
         }
         showingJobs = !jobs.isEmpty
+        keepJobs(at: now)
         return (events, failures)
     }
 
@@ -140,9 +140,9 @@ extension ServiceCore {
     /// there is nothing at all.
     public func nextWakeup() -> Seconds? {
         if showingJobs || registry.visibleCount > 0 {
-            return devices.outputs.map(\.nextFrame).min() ?? registry.nextChange()
+            return [devices.outputs.map(\.nextFrame).min() ?? registry.nextChange(), keepingWakeup].compactMap { $0 }.min()
         }
-        return [registry.nextChange(), noticeWakeup(), countdownWakeup(at: clock.now)].compactMap { $0 }.min()
+        return [registry.nextChange(), noticeWakeup(), countdownWakeup(at: clock.now), keepingWakeup].compactMap { $0 }.min()
     }
 }
 

@@ -1,5 +1,6 @@
 import Headway
 import HeadwayProtocol
+import HeadwaySystem
 
 /// Jobs whose life is a process's: watched through a pidfd, failed when the process ends first.
 extension ServiceCore {
@@ -7,11 +8,11 @@ extension ServiceCore {
     func watch(_ pid: Int32) throws(ProtocolError) {
         guard watchedProcesses[pid] == nil else { return }
         guard watchedProcesses.count < Self.processLimit else {
-            throw ProtocolError(field: "pid", "the service already watches \(Self.processLimit) processes, its limit; leave out pid")
+            throw ProtocolError(.limitReached, field: "pid", "the service already watches \(Self.processLimit) processes, its limit; leave out pid")
         }
-        switch Platform.watchProcess(pid) {
-        case .success(let fd): watchedProcesses[pid] = fd
-        case .failure(let failure): throw ProtocolError(field: "pid", "\(failure.description) (pass the process of the runner that runs the job, e.g. $PPID in a hook)")
+        do throws(SystemError) { watchedProcesses[pid] = try Processes.watch(pid) } catch {
+            let reason = error.code == Errno.noSuchProcess ? "no process \(pid)" : "cannot watch process \(pid): \(error)"
+            throw ProtocolError(.noSuchProcess, field: "pid", "\(reason) (pass the process of the runner that runs the job, e.g. $PPID in a hook)")
         }
     }
 

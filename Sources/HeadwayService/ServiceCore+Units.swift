@@ -190,7 +190,7 @@ extension ServiceCore {
     /// nothing to tell is not the service's to stop.
     func stopUnitJob(_ id: String) throws(ProtocolError) -> [JobEvent] {
         guard subscriptions.controller(of: id) != nil else {
-            throw ProtocolError(field: "job", "job \"\(id)\" is the systemd unit \(id); stop it with: sudo systemctl stop \(id)")
+            throw ProtocolError(.notControllable, field: "job", "job \"\(id)\" is the systemd unit \(id); stop it with: sudo systemctl stop \(id)")
         }
         units.running[id]?.stopRequested = true
         return [JobEvent(.cancelRequested, job: id)]

@@ -1,4 +1,5 @@
 import HeadwayClient
+import HeadwaySystem
 
 /// What reporting from Swift costs (`headway-bench client SOCKET`, against a running
 /// `headway-sim serve`; Scripts/bench-client starts one): the time one `update` takes its caller
@@ -58,7 +59,7 @@ enum ClientCost {
 
     /// This process's resident memory, from /proc/self/status.
     static func residentKiB() -> Int {
-        let status = String(decoding: SystemIO.readFile("/proc/self/status") ?? [], as: UTF8.self)
+        let status = String(decoding: Files.read("/proc/self/status") ?? [], as: UTF8.self)
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HeadwayCore
 import HeadwayProtocol
+import HeadwaySystem
 import Testing
 
 #if canImport(Glibc)
@@ -189,7 +190,7 @@ final class MuteSocket {
     private let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
 
     init() {
-        var address = SystemIO.socketAddress(path)!
+        var address = UnixSocket.address(path)!
         _ = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
