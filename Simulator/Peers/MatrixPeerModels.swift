@@ -28,6 +28,7 @@ public enum MatrixPeerModel: String, Sendable, CaseIterable {
     public enum Chip: Sendable, Equatable {
         /// An HT16K33 backpack; `bicolour`: a red and a green LED a position.
         case ht16k33(bicolour: Bool)
+        /// An IS31FL3731 board.
         case is31fl3731
         /// A chain of `devices`.
         case max7219(devices: Int)

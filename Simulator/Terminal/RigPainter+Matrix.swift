@@ -7,7 +7,7 @@ extension RigPainter {
         frame(name, size: "\(glass.width)x\(glass.height)", at: place, into: &canvas)
         for y in 0..<glass.height {
             for x in 0..<glass.width {
-                let (character, colour) = Self.cell(for: glass.light(x: x, y: y))
+                let (character, colour) = cell(for: glass.light(x: x, y: y))
                 canvas.put(character, x: place.x + 1 + x * pitch, y: place.y + 1 + y, colour: colour)
             }
         }
@@ -23,14 +23,14 @@ extension RigPainter {
             let left = place.x + 1 + digit * art.width + colonBefore
             for (segment, cells) in art.cells {
                 guard let light = glass.light(of: segment, digit: digit) else { continue }
-                let shown = Self.cell(for: light)
+                let shown = cell(for: light)
                 for cell in cells {
                     canvas.put(cell.character, x: left + cell.x, y: place.y + 1 + cell.y, colour: shown.0 == "·" ? Self.offColour : shown.1)
                 }
             }
         }
         if hasColon, let light = glass.light(of: .colon, digit: 1) {
-            let shown = Self.cell(for: light)
+            let shown = cell(for: light)
             let x = place.x + 1 + 2 * art.width
             canvas.put(":", x: x, y: place.y + 1 + art.height / 2, colour: shown.0 == "·" ? Self.offColour : shown.1)
         }

@@ -7,12 +7,22 @@
 public struct ChainMatrixLayout: Sendable, Equatable {
     /// A corner of a panel (or of the tiling).
     public enum Corner: String, Sendable, CaseIterable {
-        case topLeft = "top-left", topRight = "top-right", bottomLeft = "bottom-left", bottomRight = "bottom-right"
+        /// The top left corner.
+        case topLeft = "top-left"
+        /// The top right corner.
+        case topRight = "top-right"
+        /// The bottom left corner.
+        case bottomLeft = "bottom-left"
+        /// The bottom right corner.
+        case bottomRight = "bottom-right"
     }
 
     /// Whether lines run across or down.
     public enum Lines: String, Sendable, CaseIterable {
-        case rows, columns
+        /// Lines run across, a row at a time.
+        case rows
+        /// Lines run down, a column at a time.
+        case columns
     }
 
     /// How one panel's LEDs (or the panels of the tiling) follow each other.
@@ -46,8 +56,9 @@ public struct ChainMatrixLayout: Sendable, Equatable {
     public var width: Int
     /// One panel's LEDs down.
     public var height: Int
-    /// Panels across and down.
+    /// Panels across.
     public var panelsAcross: Int
+    /// Panels down.
     public var panelsDown: Int
     /// How each panel's LEDs follow each other.
     public var wiring: Wiring

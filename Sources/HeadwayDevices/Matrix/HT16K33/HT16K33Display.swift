@@ -32,6 +32,7 @@ public final class HT16K33Display: LEDMatrixDevice {
     /// The addresses the chip can be strapped to (Slave Addressing, p. 26–27).
     public static let addresses: ClosedRange<UInt8> = 0x70...0x77
 
+    /// What is on the bus and how it is mounted.
     public let configuration: Configuration
     public let face: MatrixFace
     /// When everything is sent again although no write failed.

@@ -34,6 +34,7 @@ public final class IS31FL3731Matrix: LEDMatrixDevice {
     /// The frames the driver takes turns with (frames 1 and 2).
     static let frames: [UInt8] = [0, 1]
 
+    /// What is on the bus and how it is mounted.
     public let configuration: Configuration
     public let face: MatrixFace
     /// When everything is sent again although no write failed.

@@ -42,6 +42,7 @@ public final class MAX7219Chain: LEDMatrixDevice {
     /// 1 MHz: far inside the datasheet's timing, for long jumper wires and 3.3 V logic.
     public static let defaultSpeedHz: UInt32 = 1_000_000
 
+    /// What is on the bus and how it is mounted.
     public let configuration: Configuration
     public let face: MatrixFace
     /// When everything is sent again although no write failed.
