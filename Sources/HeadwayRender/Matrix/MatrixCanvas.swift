@@ -1,6 +1,6 @@
 /// A matrix's picture as a style draws it: each pixel's coverage (0…15) and what it is (its
 /// ``Shade/Role``), at no depth yet. Drawing takes the ``role`` set before it, like a graphics
-/// context's fill colour, so every primitive of ``DisplaySurface`` draws on it; the matrix's glass
+/// context's fill colour, so every primitive of ``/HeadwaySurfaces/DisplaySurface`` draws on it; the matrix's glass
 /// then decides the depth (``MatrixPicture/frame(appearance:pipeline:dither:)``): on/off dies light
 /// what is wholly covered, PWM dies take the coverage as light, colour dies the role's colour.
 public struct MatrixCanvas: DisplaySurface {

@@ -1,7 +1,7 @@
 import HeadwayCore
 
 /// The built-in style for LED matrices, bar graphs and segment displays: one code path for every
-/// face (``MatrixLook`` decides what to show), drawn at whatever depth the glass has.
+/// face (what to show is decided once, then drawn as pixels or digits), at whatever depth the glass has.
 ///
 /// On a matrix seven or more rows tall: the percentage in a 3x5 font at the top right, the label
 /// (scrolling at a readable speed when it does not fit) or the time left beside it where there is
