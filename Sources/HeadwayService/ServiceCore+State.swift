@@ -9,28 +9,28 @@ extension ServiceCore {
         guard let keeper, let kept = keeper.restore(at: clock.now, wall: wallClock()) else { return [] }
         let now = clock.now
         registry.restore(kept.jobs, at: now)
-        unseenFailures = kept.unseenFailures
+        quietHours.unseenFailures = kept.unseenFailures
         var events: [JobEvent] = []
         for job in kept.jobs where job.job.outcome == nil {
-            guard case .process(let pid) = job.job.liveness, watchedProcesses[pid] == nil else { continue }
-            do throws(ProtocolError) { try watch(pid) } catch { events += processEnded(pid) }
+            guard case .process(let pid) = job.job.liveness, !processes.isWatching(pid) else { continue }
+            do throws(ProtocolError) { try processes.watch(pid) } catch { events += processEnded(pid) }
         }
         let running = kept.jobs.filter { $0.job.outcome == nil }.count
         logger.info("took back \(kept.jobs.count) job\(kept.jobs.count == 1 ? "" : "s") kept before the restart (\(running) running)")
-        showingJobs = true
+        scheduler.showingJobs = true
         return events
     }
 
     /// Hands the jobs to the state writer when they changed (at most once a second).
     func keepJobs(at now: Seconds) {
-        keeper?.keep(registry, unseenFailures: unseenFailures, at: now, wall: wallClock())
+        keeper?.keep(registry, unseenFailures: quietHours.unseenFailures, at: now, wall: wallClock())
     }
 
     /// When the jobs next need keeping.
-    var keepingWakeup: Seconds? { keeper?.due(revision: registry.revision, unseenFailures: unseenFailures) }
+    var keepingWakeup: Seconds? { keeper?.due(revision: registry.revision, unseenFailures: quietHours.unseenFailures) }
 
     /// Writes the jobs now: the service is stopping.
     public func keepJobsNow() {
-        keeper?.flush(registry, unseenFailures: unseenFailures, at: clock.now, wall: wallClock())
+        keeper?.flush(registry, unseenFailures: quietHours.unseenFailures, at: clock.now, wall: wallClock())
     }
 }

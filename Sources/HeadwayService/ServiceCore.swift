@@ -68,8 +68,6 @@ public struct ServiceSettings: Sendable {
 public final class ServiceCore: LineHandler {
     /// Jobs a `status` reply lists at most (the newest); the rest are counted as omitted.
     public static let statusLimit = 1000
-    /// Processes watched at once (each holds a descriptor).
-    public static let processLimit = 1024
 
     /// The jobs.
     public internal(set) var registry: JobRegistry
@@ -84,24 +82,22 @@ public final class ServiceCore: LineHandler {
     /// The wall clock's time of day for seconds since 1970, in the local time zone (quiet hours,
     /// when a job ended).
     let localTime: @Sendable (Double) -> LocalTime
-    /// Jobs that failed during quiet hours that nobody has seen since.
-    var unseenFailures = 0
-    /// When a button press last lit the outputs during quiet hours, and until when.
-    var wokenAt = -Double.infinity
-    var wokenUntil = -Double.infinity
+    /// What idle and quiet outputs show: last results, unseen failures, a press's wake.
+    var quietHours = QuietHoursPolicy()
     let durations: DurationStore
     /// Keeps the jobs in the state folder through a restart (nil: no state folder).
     let keeper: JobKeeper?
     let logger: ServiceLogger
     var subscriptions = Subscriptions()
-    /// Processes whose life is a job's, with the descriptor that says when they end.
-    var watchedProcesses: [Int32: Int32] = [:]
+    /// Processes whose life is a job's.
+    var processes = ProcessWatcher()
     /// The systemd units watched, and their jobs.
-    var units = UnitJobs()
-    var showingJobs = false
-    /// Whether each output keeps what its last frame showed (``ServiceOutput/lastFrame``): for
-    /// measuring update-to-glass latency in the simulator; the daemon does not pay for it.
-    public var recordsFrames = false
+    var units = UnitFollower()
+    /// Which outputs draw when, from which jobs.
+    var scheduler = OutputScheduler()
+    /// What each output's last frame showed and when, for measuring update-to-glass latency (the
+    /// simulator's `glass` operation); nil in the daemon, which does not pay for it.
+    public var frameRecorder: FrameRecorder?
 
     /// A core drawing on `devices`; the wall clock and local time are injected for tests.
     public init(
@@ -129,7 +125,7 @@ public final class ServiceCore: LineHandler {
         self.devices = devices
         self.settings = settings
         registry.policy = settings.policy
-        showingJobs = true  // draw every output once, even idle, so the new ones start right
+        scheduler.showingJobs = true  // draw every output once, even idle, so the new ones start right
     }
 
     // MARK: - Requests
@@ -211,7 +207,7 @@ public final class ServiceCore: LineHandler {
         }
         var liveness = Liveness.reports
         if let pid = options.pid {
-            try watch(pid)
+            try processes.watch(pid)
             liveness = .process(pid: pid)
         } else if let heartbeat = options.heartbeat {
             liveness = .heartbeat(interval: heartbeat)
