@@ -36,6 +36,8 @@ public struct RigDevice: Sendable {
         case lamps(lit: @Sendable () -> [Bool])
         /// A display's glass.
         case panel(any VirtualPanel)
+        /// An LED matrix's, bar graph's or segment display's dies as the module shows them now.
+        case matrix(glass: @Sendable () -> LEDGlass)
     }
 
     /// The output's name.
@@ -65,7 +67,7 @@ public struct RigDevice: Sendable {
         switch view {
         case .leds(let levels, _): levels().map(ColourPipeline().light(for:))
         case .lamps(let lit): lit().map { $0 ? RigDevice.lampLight : .black }
-        case .panel: []
+        case .panel, .matrix: []
         }
     }
 

@@ -1,8 +1,9 @@
 import HeadwayRender
 import HeadwaySystem
 
-/// Writes each device of a rig as picture files: `NAME.ppm` (LEDs), `NAME.pbm` (1-bit displays) or
-/// `NAME.pgm` (greyscale displays), and `NAME.svg`; a colour TFT's glass as `NAME.ppm` and `NAME.png`.
+/// Writes each device of a rig as picture files: `NAME.ppm` (LEDs, LED matrices and segment
+/// displays), `NAME.pbm` (1-bit displays) or `NAME.pgm` (greyscale displays), and `NAME.svg`; a
+/// colour TFT's glass as `NAME.ppm` and `NAME.png`.
 public struct SnapshotWriter {
     /// The folder written into.
     public let directory: String
@@ -24,6 +25,7 @@ public struct SnapshotWriter {
     public func write(_ device: RigDevice) throws -> [String] {
         switch device.view {
         case .panel(let panel): return try write(panel.panelPicture, named: device.name)
+        case .matrix(let glass): return try write(glass(), named: device.name)
         case .leds(_, let layout):
             let light = device.light
             let svg = layout.isRing ? SVGPicture.ring(light) : SVGPicture.strip(light)
@@ -73,13 +75,13 @@ public struct SnapshotWriter {
         ]
     }
 
-    private func createDirectory() throws(SnapshotError) {
+    func createDirectory() throws(SnapshotError) {
         do throws(SystemError) { try Folders.make(directory, mode: 0o777) } catch {
             throw SnapshotError(path: directory, reason: "cannot create the folder (\(error.text))")
         }
     }
 
-    private func save(_ bytes: [UInt8], as name: String) throws(SnapshotError) -> String {
+    func save(_ bytes: [UInt8], as name: String) throws(SnapshotError) -> String {
         let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
         do throws(SystemError) { try Files.write(path, bytes) } catch {
             throw SnapshotError(path: path, reason: "cannot write the file (\(error.text))")

@@ -8,6 +8,10 @@ public struct DeviceShape: Sendable, Equatable {
         case ring(count: Int)
         /// LEDs in a row: a strip, or GPIO lamps.
         case row(count: Int)
+        /// An LED matrix or bar graph of `width` × `height` positions.
+        case matrix(width: Int, height: Int)
+        /// A segment display of `count` digits, 14 segments each when `fourteen`, with a colon.
+        case digits(count: Int, fourteen: Bool, colon: Bool)
     }
 
     /// The device's name.
@@ -29,13 +33,14 @@ extension RigDevice {
         case .panel(let panel): DeviceShape(name: name, kind: .display(width: panel.panelWidth, height: panel.panelHeight))
         case .leds(let levels, let layout): DeviceShape(name: name, kind: layout.isRing ? .ring(count: levels().count) : .row(count: levels().count))
         case .lamps(let lit): DeviceShape(name: name, kind: .row(count: lit().count))
+        case .matrix(let glass): DeviceShape(name: name, kind: glass().shape)
         }
     }
 
     /// Where it goes in the layout's order: displays, rings, strips, lamps.
     var layoutRank: Int {
         switch view {
-        case .panel: 0
+        case .panel, .matrix: 0
         case .leds(_, let layout): layout.isRing ? 1 : 2
         case .lamps: 3
         }
@@ -51,4 +56,12 @@ extension SimulatorRig {
 
     /// The shapes of the rig's devices, in the order they are laid out.
     public var shapes: [DeviceShape] { laidOut.map(\.shape) }
+}
+
+extension LEDGlass {
+    /// What sets a matrix's or segment display's size on screen.
+    var shape: DeviceShape.Kind {
+        digits.isEmpty ? .matrix(width: width, height: height)
+            : .digits(count: digits.count, fourteen: isFourteenSegment, colon: leds.contains { $0.segment == .colon })
+    }
 }

@@ -19,6 +19,11 @@ public struct RigLayout: Sendable, Equatable {
         case circle(radius: Double)
         /// LEDs after a label `label` columns wide (the name and a space), `perRow` a row.
         case row(label: Int, perRow: Int)
+        /// A matrix, framed, its name in the frame's top edge, an LED every `pitch` columns.
+        case matrix(pitch: Int)
+        /// A segment display, framed, its name in the frame's top edge, each digit drawn in
+        /// characters.
+        case digits
     }
 
     /// One device's place: `device` indexes the shapes laid out; `x` and `y` are the column and
@@ -141,6 +146,12 @@ public struct RigLayout: Sendable, Equatable {
             let radius = ringRadius(count: count)
             let ring = ringSize(radius: radius)
             return (.circle(radius: radius), max(ring.width, min(shape.name.count, longestLabel)), ring.height + 1)
+        case .matrix(let width, let height):
+            let pitch = style.scale == 1 ? 2 : 1
+            return (.matrix(pitch: pitch), max(width * pitch - (pitch - 1), min(shape.name.count + 2, longestLabel)) + 2, height + 2)
+        case .digits(let count, let fourteen, let colon):
+            let art = fourteen ? DigitArt.fourteen : DigitArt.seven
+            return (.digits, max(count * art.width + (colon ? 1 : 0), min(shape.name.count + 2, longestLabel)) + 2, art.height + 2)
         case .ring, .row:
             return nil
         }
@@ -189,7 +200,7 @@ extension DeviceShape {
     /// How many LEDs it has (none for a display).
     var count: Int {
         switch kind {
-        case .display: 0
+        case .display, .matrix, .digits: 0
         case .ring(let count), .row(let count): count
         }
     }

@@ -9,8 +9,8 @@ public struct RigPainter: Sendable {
     /// Whether the canvas will be shown in colour (grey levels as brightness, not as dithering).
     public let colour: Bool
     private static let pixelColour = Colour(red: 0xE8, green: 0xF4, blue: 0xFF)
-    private static let frameColour = Colour(red: 0x60, green: 0x60, blue: 0x68)
-    private static let offColour = Colour(red: 0x3A, green: 0x3A, blue: 0x3A)
+    static let frameColour = Colour(red: 0x60, green: 0x60, blue: 0x68)
+    static let offColour = Colour(red: 0x3A, green: 0x3A, blue: 0x3A)
     private static let lampColour = Colour(red: 0xFF, green: 0x50, blue: 0x30)
 
     /// A painter in 24-bit colour, or without colour (greys dithered) when `colour` is false.
@@ -33,6 +33,8 @@ public struct RigPainter: Sendable {
             case (.leds, .circle(let radius)): paintRing(device, radius: radius, at: placement, into: &canvas)
             case (.leds, .row(let label, let perRow)):
                 paintRow(device.name, device.light.map(cell(for:)), label: label, perRow: perRow, at: placement, into: &canvas)
+            case (.matrix(let glass), .matrix(let pitch)): paintMatrix(device.name, glass(), pitch: pitch, at: placement, into: &canvas)
+            case (.matrix(let glass), .digits): paintDigits(device.name, glass(), at: placement, into: &canvas)
             case (.lamps(let lit), .row(let label, let perRow)):
                 let cells = lit().map { lit -> (Character, Colour) in lit ? ("▮", Self.lampColour) : ("▯", Self.offColour) }
                 paintRow(device.name, cells, label: label, perRow: perRow, at: placement, into: &canvas)
@@ -92,7 +94,7 @@ public struct RigPainter: Sendable {
 
     /// An LED's cell: in colour, a dot of its colour; without colour (NO_COLOR), a glyph per
     /// brightness, so that progress still reads: off ·, dim ○, half ◐, full ●.
-    private func cell(for light: LinearColour) -> (Character, Colour) {
+    func cell(for light: LinearColour) -> (Character, Colour) {
         let shown = light.sRGB
         let level = max(shown.red, shown.green, shown.blue)
         if level < 8 { return ("·", Self.offColour) }

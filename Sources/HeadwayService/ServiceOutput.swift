@@ -11,6 +11,8 @@ public final class ServiceOutput {
         case display(DisplayOutput)
         /// Plain GPIO LEDs.
         case lights(LightsOutput)
+        /// An LED matrix, bar graph or segment display.
+        case matrix(MatrixOutput)
     }
 
     /// Its name.
@@ -62,6 +64,7 @@ public final class ServiceOutput {
         case .leds(let output): output
         case .display(let output): output
         case .lights(let output): output
+        case .matrix(let output): output
         }
     }
 

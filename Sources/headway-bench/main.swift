@@ -7,7 +7,7 @@ import HeadwaySimulator
 // `headway-bench frames CONTROLLER COUNT` only renders, diffs and encodes COUNT frames of the bar
 // screen on CONTROLLER's first module (ssd1306: 128x64, ssd1327: 128x128 in grey), for
 // Scripts/bench-callgrind to count instructions per frame. `headway-bench peers` compares bytes on
-// the wire with peers; `headway-bench shift` measures what moving the picture costs;
+// the wire with peers (`headway-bench matrices` for LED matrices); `headway-bench shift` measures what moving the picture costs;
 // `headway-bench client SOCKET` what reporting from Swift through HeadwayClient costs; `headway-bench
 // ci` counts headway-ci's requests an hour per source.
 
@@ -204,6 +204,8 @@ case "frames":
     try renderAndShow(frames: count, on: controller)
 case "peers":
     try PeerComparison.report()
+case "matrices":
+    try MatrixComparison.report()
 case "shift":
     try ShiftCost.report()
 case "client":

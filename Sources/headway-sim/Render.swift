@@ -10,8 +10,9 @@ struct Render: ParsableCommand {
             The job begins at 0 s and reports steady progress up to --value (so it has a rate and an \
             ETA), then is drawn at --at seconds. Leave out --value for an indeterminate job. Draws \
             one --device, or every output of --board with its --hat presets (or of --config FILE), \
-            through the same drivers and chips as serve. Writes NAME.ppm (LEDs, one pixel per LED) \
-            or NAME.pbm (displays) and NAME.svg into --out.
+            through the same drivers and chips as serve. Writes NAME.ppm (LEDs and LED matrices, one \
+            pixel per LED; a segment display's digits drawn in pixels) or NAME.pbm (displays) and \
+            NAME.svg into --out.
             """
     )
 
@@ -136,6 +137,8 @@ struct Render: ParsableCommand {
         case (.display(let display), .auto), (.display(let display), .bar): return DisplayOutput(display.device, style: BarScreenStyle())
         case (.display(let display), .ring): return DisplayOutput(display.device, style: RingScreenStyle())
         case (.display, .led): throw ValidationError("--style led draws on LED chains, but \(device ?? "") is a display; use --style bar or ring")
+        case (.matrix, .auto): return output.indicatorOutput
+        case (.matrix, _): throw ValidationError("--style \(style.rawValue) does not apply to an LED matrix or segment display (it draws in its own style); leave --style out")
         }
     }
 

@@ -9,13 +9,14 @@ struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Feed a bus capture (from --capture) to virtual chips and write what they show.",
         discussion: """
-            The displays are --device (an OLED as CONTROLLER[-WxH][@spi], as for render) or every \
-            display of --board with its --hat presets or of --config FILE. Every line of the capture \
+            The displays are --device (an OLED as CONTROLLER[-WxH][@spi], or an LED matrix, as for \
+            render) or every display and matrix of --board with its --hat presets or of --config FILE. Every line of the capture \
             is delivered in order at its time: I2C writes to the controller at their bus and address \
             (another module of --device's kind is added at an address the capture talks to that \
             has none), SPI writes to the chip on their bus with the D/C and reset lines at the levels \
             the capture's GPIO lines set. Then each display's glass is written to --out (NAME.pbm, or \
-            NAME.pgm for greyscale, and NAME.svg; oled-BUS-ADDRESS for added modules). Protocol \
+            NAME.pgm for greyscale, NAME.ppm for a matrix, and NAME.svg; oled-BUS-ADDRESS for added \
+            modules). Protocol \
             errors the controllers found are printed, and make the command fail.
             """
     )
@@ -59,8 +60,11 @@ struct Replay: ParsableCommand {
         guard player.delivered > 0 else { throw ValidationError("\(capture) has nothing for these displays (no I2C or SPI writes to them)") }
         let writer = SnapshotWriter(directory: out)
         for device in player.rig.devices {
-            guard case .panel(let panel) = device.view else { continue }
-            print(try writer.write(panel.panelPicture, named: device.name).joined(separator: "\n"))
+            switch device.view {
+            case .panel(let panel): print(try writer.write(panel.panelPicture, named: device.name).joined(separator: "\n"))
+            case .matrix(let glass): print(try writer.write(glass(), named: device.name).joined(separator: "\n"))
+            default: continue
+            }
         }
         let problems = player.rig.problems
         if !problems.isEmpty {
@@ -79,7 +83,7 @@ struct Replay: ParsableCommand {
         }
         let rig: SimulatorRig
         do { rig = try SimulatedRigBuilder.devices(configuration, buses: buses).0 } catch { throw ValidationError("\(error)") }
-        guard rig.devices.contains(where: { if case .panel = $0.view { true } else { false } }) else {
+        guard rig.devices.contains(where: { if case .panel = $0.view { true } else if case .matrix = $0.view { true } else { false } }) else {
             throw ValidationError(device.map { "--device \($0) is not a display; replay decodes captures for displays" } ?? "the configuration has no display to replay a capture on")
         }
         return rig

@@ -53,6 +53,30 @@ struct OnePathTests {
             driver: gpio-leds
             lines: [5, 6, 13]
             active-low: true
+          - name: backpack
+            driver: ht16k33
+            bus: i2c-1
+            address: 0x71
+            layout: matrix16x8
+            rotation: 180
+          - name: shim
+            driver: is31fl3731
+            bus: i2c-1
+            address: 0x76
+            layout: led-shim
+            gamma: 2
+          - name: row
+            driver: max7219
+            bus: spi1.1
+            layout: fc16
+            chain: 2
+            speed-hz: 2000000
+            rotation: 90
+          - name: panel
+            driver: ws2812
+            bus: spi1.2
+            count: 70
+            matrix: {width: 8, height: 8, lines: columns, wiring: serpentine, rotation: 270}
         buttons:
           - line: 17
         """
@@ -70,7 +94,7 @@ struct OnePathTests {
             // The Pi 5's LED device exists before its driver opens it, and something answers at
             // the display's address, as on a Pi with the hardware wired.
             buses.attach(VirtualLEDDeviceFile(path: "/dev/leds0", count: 6))
-            buses.i2cBus("i2c-1").attach(Acknowledging(address: 0x3D))
+            for address: UInt8 in [0x3D, 0x71, 0x76] { buses.i2cBus("i2c-1").attach(Acknowledging(address: address)) }
             outputs = try OutputBuilder.devices(for: configuration, buses: buses).outputs
         }
         let path = "/tmp/headway-one-path-\(UInt32.random(in: 0...UInt32.max)).jsonl"
@@ -97,6 +121,9 @@ struct OnePathTests {
         #expect(ring.contains("\"hz\":\(SPIClockModel.raspberryPi4.effectiveSpeed(forRequested: 2_600_000))"), "\(ring)")
         #expect(traffic.contains { $0.contains("\"bus\":\"spi0.1\"") && $0.contains("\"hz\":\(SPIClockModel.exact.effectiveSpeed(forRequested: 2_000_000))") })
         #expect(traffic.contains { $0.contains("\"bus\":\"i2c-1\"") && $0.contains("\"addr\":61") })
+        #expect(traffic.contains { $0.contains("\"addr\":113") } && traffic.contains { $0.contains("\"addr\":118") })
+        #expect(traffic.contains { $0.contains("\"bus\":\"spi1.1\"") && $0.contains("\"hz\":2000000") })
+        #expect(traffic.contains { $0.contains("\"bus\":\"spi1.2\"") })
     }
 }
 

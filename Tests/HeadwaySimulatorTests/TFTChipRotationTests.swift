@@ -122,7 +122,9 @@ struct TFTChipRotationTests {
         return (red | (green & 0x07) << 6, green >> 3 | blue << 3)
     }
 
-    @Test(arguments: TFTModuleModel.catalogue.flatMap { module in module.rotations.indices.map { "\(module.name)#\($0)" } })
+    static let rotationCases: [String] = TFTModuleModel.catalogue.flatMap { module in module.rotations.indices.map { "\(module.name)#\($0)" } }
+
+    @Test(arguments: rotationCases)
     func everyVendorRotationShowsTheWholePictureTurnedNotMirrored(_ case: String) throws {
         let parts = `case`.split(separator: "#")
         let module = try #require(TFTModuleModel.named(String(parts[0])))

@@ -8,7 +8,7 @@ import Glibc
 extension Kernel {
     /// `headwayd doctor` on the VM's real devices: gpio-sim (line 15 hogged by "a-kernel-driver"),
     /// i2c-stub (chips at 0x3c and 0x3d, at24 bound at 0x3d), the I2C recorder (answering at
-    /// 0x3c) and the SPI recorder. Each running-
+    /// 0x3c, 0x70 and 0x74) and the SPI recorder. Each running-
     /// machine check seen passing and failing; as nobody (the Permission suite) the access checks.
     @Suite("headwayd doctor on kernel devices", .enabled(
         if: KernelDevices.binaries != nil && KernelDevices.gpioLabel != nil && KernelDevices.i2cStub != nil && KernelDevices.spidev != nil,

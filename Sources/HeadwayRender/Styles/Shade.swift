@@ -15,6 +15,18 @@ public struct Shade: Sendable, Equatable {
         case text
         /// Nothing: background.
         case off
+        /// A succeeded job's mark.
+        case success
+        /// A failed job's mark.
+        case failure
+        /// A cancelled job's mark.
+        case cancelled
+        /// A job that ended without a result.
+        case ended
+        /// A job its reporter lost sight of.
+        case stale
+        /// A job running past its estimate.
+        case overdue
     }
 
     /// What the part is.

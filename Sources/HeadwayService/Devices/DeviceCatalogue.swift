@@ -13,6 +13,9 @@ public enum DeviceCatalogue {
         RP1LEDFamily(),
         OLEDFamily(),
         GPIOLEDsFamily(),
+        HT16K33Family(),
+        IS31FL3731Family(),
+        MAX7219Family(),
     ]
 
     /// Every `driver:` there is, for messages.

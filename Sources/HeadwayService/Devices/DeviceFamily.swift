@@ -49,6 +49,8 @@ public enum DeviceDriver {
     case display(any DisplayDevice, style: any DisplayStyle)
     /// Plain LEDs on GPIO lines.
     case lights(any LineLevelsDevice)
+    /// An LED matrix, bar graph or segment display (or a chain laid out as a matrix).
+    case matrix(any LEDMatrixDevice)
 }
 
 /// What a family's own doctor checks see of the machine: the Raspberry Pi model and the firmware

@@ -54,6 +54,9 @@ public enum OutputBuilder {
                 quietHours: quiet, care: output.care, countdown: output.countdown)
         case .lights(let lines):
             return ServiceOutput(name: output.name, medium: .lights(LightsOutput(lines)), framesPerSecond: rate, quietHours: quiet, countdown: output.countdown)
+        case .matrix(let matrix):
+            return ServiceOutput(
+                name: output.name, medium: .matrix(MatrixOutput(matrix, pipeline: output.pipeline)), framesPerSecond: rate, quietHours: quiet, countdown: output.countdown)
         }
     }
 }

@@ -97,9 +97,10 @@ extension Doctor {
             case .success(.acknowledged):
                 findings.append(DoctorFinding("i2c-address", .pass, "\(who): a device answers at \(address) on \(bus)"))
             case .success(.silent):
-                // The other address the controller can be strapped to (SA0).
-                let other = alternatives.first
-                if let other, case .success(.acknowledged) = answer(probe, bus, other) {
+                // An address the chip can be strapped to instead (an OLED's SA0, an LED
+                // backpack's A0–A2 jumpers): the first that answers.
+                let other = alternatives.first { if case .success(.acknowledged) = answer(probe, bus, $0) { true } else { false } }
+                if let other {
                     looked[bus, default: []].insert(other)
                     findings.append(DoctorFinding("i2c-address", .fail, "\(who): nothing answers at \(address) on \(bus), but something does at \(hexByte(other))",
                                                   fix: "set `address: \(hexByte(other).lowercased())` for \(name) (the module is wired for \(hexByte(other)))"))

@@ -96,6 +96,49 @@ extension Presets {
         spi-bus: /dev/spidev0
         config-txt: /boot/firmware/config.txt
         """,
+        "hats/adafruit-7segment": """
+        # Adafruit 0.56" 4-Digit 7-Segment Display with I2C Backpack: an HT16K33 on the header's I2C
+        # (GPIO 2 SDA, GPIO 3 SCL) at 0x70 (0x71-0x77 with its A0-A2 jumpers); the percentage and the
+        # time left take turns (12:30 with the centre colon, 1h05), done or FAIL at the end. Power it from
+        # 3.3 V (red, yellow, green). Needs I2C on: dtparam=i2c_arm=on. Source: learn.adafruit.com
+        # "Adafruit LED Backpacks" (0.56" 7-Segment Backpack) and its Raspberry Pi guide.
+        hat: Adafruit 7-Segment Backpack
+        outputs:
+          - name: clock
+            driver: ht16k33
+            bus: header
+            address: 0x70
+            layout: segments4
+        """,
+        "hats/adafruit-8x8-matrix": """
+        # Adafruit Mini 8x8 LED Matrix with I2C Backpack (one colour): an HT16K33 on the header's I2C
+        # (GPIO 2 SDA, GPIO 3 SCL) at 0x70 (0x71-0x77 with its A0-A2 jumpers). Power it from 3.3 V (red,
+        # yellow and green; blue and white are dim there). Needs I2C on: dtparam=i2c_arm=on. Source:
+        # learn.adafruit.com "Adafruit LED Backpacks" (1.2" and 0.8" 8x8 Matrix) and "Matrix and 7-Segment
+        # LED Backpack with the Raspberry Pi".
+        hat: Adafruit 8x8 LED Matrix Backpack
+        outputs:
+          - name: matrix
+            driver: ht16k33
+            bus: header
+            address: 0x70
+            layout: matrix8x8
+        """,
+        "hats/adafruit-bicolour-bargraph": """
+        # Adafruit Bi-Color (Red/Green) 24-Bar Bargraph with I2C Backpack: an HT16K33 driving two 12-bar
+        # bicolour modules (48 LEDs; red and green together read yellow), on the header's I2C (GPIO 2 SDA,
+        # GPIO 3 SCL) at 0x70 (0x71-0x77 with its A0-A2 jumpers). Power it from 3.3 V; at 5 V its 10 kOhm
+        # pull-ups go to 5 V. Needs I2C on: dtparam=i2c_arm=on. Sources: learn.adafruit.com
+        # "Adafruit LED Backpacks" (Bi-Color 24 Bargraph) and "Matrix and 7-Segment LED Backpack with the
+        # Raspberry Pi" (Hooking Everything Up).
+        hat: Adafruit Bi-Color 24-Bar Bargraph
+        outputs:
+          - name: bargraph
+            driver: ht16k33
+            bus: header
+            address: 0x70
+            layout: bargraph24
+        """,
         "hats/adafruit-oled-bonnet": """
         # Adafruit 128x64 OLED Bonnet (product 3531): an SSD1306 128x64 OLED on the header's I2C at 0x3C,
         # buttons A (GPIO 5) and B (GPIO 6) and a five-way joystick (up 17, down 22, left 27, right 23,
@@ -148,6 +191,21 @@ extension Presets {
         buttons:
           - line: 17
         """,
+        "hats/max7219-4in1": """
+        # A MAX7219 "4-in-1" 32x8 dot matrix module (four FC-16 8x8 blocks in a chain) on SPI0: DIN to MOSI
+        # (GPIO 10, pin 19), CLK to SCLK (GPIO 11, pin 23), CS to CE0 (GPIO 8, pin 24), VCC to 5 V and GND.
+        # Held with DIN on the right as MD_MAX72XX documents the FC-16; held the other way round (DIN on the
+        # left) it takes rotation: 180 in an output of your own. The MAX7219 reads a logic high from 3.5 V:
+        # if the LEDs show garbage, a 74AHCT125 on DIN, CLK and CS fixes it. Needs SPI on: dtparam=spi=on.
+        # Sources: MajicDesigns/MD_MAX72XX ("FC-16 Module"), the MAX7219 datasheet, luma.led_matrix's wiring.
+        hat: MAX7219 4-in-1 32x8 matrix
+        outputs:
+          - name: matrix
+            driver: max7219
+            bus: header
+            layout: fc16
+            chain: 4
+        """,
         "hats/pimoroni-blinkt": """
         # Pimoroni Blinkt!: eight APA102 LEDs in a row, data on GPIO 23 and clock on GPIO 24 (clocked by
         # hand on two GPIO lines, as Pimoroni's own library does; no SPI needed).
@@ -159,6 +217,30 @@ extension Presets {
             data: 23
             clock: 24
             count: 8
+        """,
+        "hats/pimoroni-led-shim": """
+        # Pimoroni LED SHIM: 28 RGB LEDs in a row driven by an IS31FL3731 on the header's I2C (GPIO 2 SDA,
+        # GPIO 3 SCL) at 0x75. Needs I2C on: dtparam=i2c_arm=on. Source: Pimoroni's led-shim library
+        # (LEDSHIM at address 0x75, its pixel map of red, green and blue LEDs).
+        hat: Pimoroni LED SHIM
+        outputs:
+          - name: shim
+            driver: is31fl3731
+            bus: header
+            address: 0x75
+            layout: led-shim
+        """,
+        "hats/pimoroni-scroll-phat-hd": """
+        # Pimoroni Scroll pHAT HD: 17x7 LEDs of one colour driven by an IS31FL3731 on the header's I2C
+        # (GPIO 2 SDA, GPIO 3 SCL) at 0x74. Needs I2C on: dtparam=i2c_arm=on. Source: Pimoroni's
+        # scroll-phat-hd library (setup at address 0x74, 17x7 pixel map).
+        hat: Pimoroni Scroll pHAT HD
+        outputs:
+          - name: scroll
+            driver: is31fl3731
+            bus: header
+            address: 0x74
+            layout: scroll-phat-hd
         """,
         "hats/respeaker-2-mics": """
         # Seeed ReSpeaker 2-Mics Pi HAT: three APA102 LEDs on SPI0 (GPIO 10 MOSI, GPIO 11 SCLK; the maker's
@@ -259,6 +341,49 @@ extension Presets {
           - line: 5
           - line: 26
           - line: 13
+        """,
+        "hats/ws2812-matrix-32x8": """
+        # A flexible WS2812 32x8 matrix on SPI0 MOSI (GPIO 10, header pin 19), drawn as a picture: wired in
+        # columns, each back the way the last came (serpentine), LED 0 at the top left, as many of these
+        # panels are; one wired otherwise takes other matrix: start:, lines: and wiring: values in an output
+        # of your own (the simulator's picture shows which). 256 LEDs at full white draw over 15 A (60 mA
+        # each): give them a 5 V supply of their own, grounds joined, and set current-budget-ma to what it
+        # gives (here 2000 mA). Needs SPI on: dtparam=spi=on, and on a Pi 3, Zero 2 W, Pi 4 or CM4 the
+        # steady core clock (see the board); a level shifter (74AHCT125) on the data line.
+        hat: WS2812 32x8 matrix on SPI0 MOSI
+        outputs:
+          - name: panel
+            driver: ws2812
+            bus: header
+            count: 256
+            matrix:
+              width: 32
+              height: 8
+              start: top-left
+              lines: columns
+              wiring: serpentine
+            current-budget-ma: 2000
+        """,
+        "hats/ws2812-matrix-8x8": """
+        # A WS2812 (NeoPixel) 8x8 matrix on SPI0 MOSI (GPIO 10, header pin 19), drawn as a picture: LED 0 at
+        # the top left, each row wired the same way. A panel wired otherwise takes other matrix: start:,
+        # lines: and wiring: values in an output of your own (the simulator's picture shows which). 64 LEDs
+        # at full white draw about 3.8 A: frames are dimmed to 1000 mA. Needs SPI on: dtparam=spi=on, and
+        # on a Pi 3, Zero 2 W, Pi 4 or CM4 the steady core clock (see the board); 5 V LEDs may need a
+        # level shifter (74AHCT125) on the data line.
+        hat: WS2812 8x8 matrix on SPI0 MOSI
+        outputs:
+          - name: panel
+            driver: ws2812
+            bus: header
+            count: 64
+            matrix:
+              width: 8
+              height: 8
+              start: top-left
+              lines: rows
+              wiring: progressive
+            current-budget-ma: 1000
         """,
         "hats/ws2812-ring": """
         # A generic WS2812 (NeoPixel) ring of 24 LEDs, data on SPI0 MOSI (GPIO 10, header pin 19), powered

@@ -6,10 +6,11 @@ struct APA102Family: DeviceFamily {
     let shorthandHelp = "apa102-N (an APA102 strip on spi0.0)"
 
     func read(_ section: DeviceSection) throws(ConfigurationError) -> any DeviceSettings {
-        try section.allowOnly(DeviceSection.ledKeys + ["bus"])
+        try section.allowOnly(DeviceSection.ledKeys + ["bus", "matrix"])
         let count = try section.ledCount()
         return APA102Settings(
-            bus: try section.bus(display: false, "an SPI bus (header, spi0.0): data to MOSI, clock to SCLK"), count: count, layout: try section.layout(count: count))
+            bus: try section.bus(display: false, "an SPI bus (header, spi0.0): data to MOSI, clock to SCLK"), count: count, layout: try section.layout(count: count),
+            matrix: try section.chainMatrix(count: count))
     }
 
     func section(forShorthand name: String) throws(ConfigurationError) -> [(key: String, value: String)]? {
@@ -24,6 +25,8 @@ package struct APA102Settings: DeviceSettings {
     package var bus: String
     package var count: Int
     package var layout: LEDLayout
+    /// The chain laid out as a matrix, drawn as a picture (nil: a strip or ring).
+    package var matrix: ChainMatrixLayout?
     package let framesPerSecond = 50.0
 
     package var claims: [DeviceClaim] { [.spi(bus, what: "apa102")] }
@@ -32,6 +35,6 @@ package struct APA102Settings: DeviceSettings {
     package func frameBytes(spiClock: SPIClockModel) -> Int? { APA102Encoder(count: count).frameLength }
 
     package func build(on buses: any Buses, spiClock: SPIClockModel) throws(DeviceError) -> DeviceDriver {
-        .leds(try APA102Strip(bus: try buses.spi(bus, clock: spiClock), count: count), layout: layout)
+        .chain(try APA102Strip(bus: try buses.spi(bus, clock: spiClock), count: count), layout: layout, matrix: matrix, clock: buses.clock)
     }
 }

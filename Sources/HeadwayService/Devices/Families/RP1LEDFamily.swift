@@ -7,9 +7,10 @@ struct RP1LEDFamily: DeviceFamily {
     let shorthandHelp = "leds0-N (a ring on the Pi 5's /dev/leds0)"
 
     func read(_ section: DeviceSection) throws(ConfigurationError) -> any DeviceSettings {
-        try section.allowOnly(DeviceSection.ledKeys + ["path", "rgbw"])
+        try section.allowOnly(DeviceSection.ledKeys + ["path", "rgbw", "matrix"])
         let count = try section.ledCount()
-        return RP1LEDSettings(path: try section.string("path") ?? "/dev/leds0", count: count, layout: try section.layout(count: count), rgbw: try section.bool("rgbw") ?? false)
+        return RP1LEDSettings(path: try section.string("path") ?? "/dev/leds0", count: count, layout: try section.layout(count: count), rgbw: try section.bool("rgbw") ?? false,
+            matrix: try section.chainMatrix(count: count))
     }
 
     func section(forShorthand name: String) throws(ConfigurationError) -> [(key: String, value: String)]? {
@@ -25,6 +26,8 @@ package struct RP1LEDSettings: DeviceSettings {
     package var count: Int
     package var layout: LEDLayout
     package var rgbw: Bool
+    /// The chain laid out as a matrix, drawn as a picture (nil: a strip or ring).
+    package var matrix: ChainMatrixLayout?
     package let framesPerSecond = 50.0
 
     package var claims: [DeviceClaim] {
@@ -47,6 +50,6 @@ package struct RP1LEDSettings: DeviceSettings {
     }
 
     package func build(on buses: any Buses, spiClock: SPIClockModel) throws(DeviceError) -> DeviceDriver {
-        .leds(try RP1LEDStrip(file: try buses.ledDevice(path), count: count, rgbw: rgbw), layout: layout)
+        .chain(try RP1LEDStrip(file: try buses.ledDevice(path), count: count, rgbw: rgbw), layout: layout, matrix: matrix, clock: buses.clock)
     }
 }

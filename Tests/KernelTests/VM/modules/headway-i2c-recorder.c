@@ -2,7 +2,8 @@
 /*
  * An I2C adapter that records what is sent through it, for Headway's kernel tests.
  *
- * It answers at one address (parameter `address`, 0x3c by default) and logs every message of
+ * It answers at a few addresses (parameter `address`, a list: 0x3c where OLEDs sit, 0x70 an
+ * HT16K33's and 0x74 an IS31FL3731's by default) and logs every message of
  * every transfer to debugfs (headway-i2c-recorder/log) as "w 3c 40 01 02" or "r 3c 2", one
  * transfer per line group ending in an empty line. Writing anything to the log clears it.
  * Setting the writable parameter `nack` to 1 makes every transfer fail as an absent device would
@@ -14,9 +15,10 @@
 
 #include "recording-log.h"
 
-static unsigned short address = 0x3c;
-module_param(address, ushort, 0444);
-MODULE_PARM_DESC(address, "7-bit address the recorder answers at");
+static unsigned short addresses[8] = { 0x3c, 0x70, 0x74 };
+static int address_count = 3;
+module_param_array_named(address, addresses, ushort, &address_count, 0444);
+MODULE_PARM_DESC(address, "7-bit addresses the recorder answers at (up to 8)");
 
 static bool nack;
 module_param(nack, bool, 0644);
@@ -26,6 +28,16 @@ static struct recording_log recording;
 static u8 registers[256];
 static u8 selected;
 
+static bool answers(u16 addr)
+{
+	int i;
+
+	for (i = 0; i < address_count; i++)
+		if (addresses[i] == addr)
+			return true;
+	return false;
+}
+
 static int recorder_xfer(struct i2c_adapter *adapter, struct i2c_msg *msgs, int num)
 {
 	int i, j;
@@ -33,7 +45,7 @@ static int recorder_xfer(struct i2c_adapter *adapter, struct i2c_msg *msgs, int 
 	if (READ_ONCE(nack))
 		return -ENXIO;
 	for (i = 0; i < num; i++)
-		if (msgs[i].addr != address || (msgs[i].flags & I2C_M_TEN))
+		if (!answers(msgs[i].addr) || (msgs[i].flags & I2C_M_TEN))
 			return -ENXIO;
 
 	mutex_lock(&recording.lock);
@@ -77,10 +89,11 @@ static struct i2c_adapter recorder_adapter = {
 
 static int __init recorder_init(void)
 {
-	int error;
+	int error, i;
 
-	if (address > 0x7f)
-		return -EINVAL;
+	for (i = 0; i < address_count; i++)
+		if (addresses[i] > 0x7f)
+			return -EINVAL;
 	error = recording_log_create(&recording, "headway-i2c-recorder", 4 << 20);
 	if (error)
 		return error;
