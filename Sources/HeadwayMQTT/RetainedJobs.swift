@@ -45,7 +45,7 @@ public enum RetainedJobs {
     private static func status(_ id: String, _ job: Held, _ begin: BeginOptions) -> JobStatus {
         var value: Double?, total = begin.total, percent: Int?
         switch job.progress {
-        case .update(_, let reported, let newTotal, _, _)?:
+        case .update(_, let reported, let newTotal, _, _, _)?:
             total = newTotal ?? total ?? 1
             value = min(reported, total!)
             percent = Int((value! / total! * 100).rounded(.down))
