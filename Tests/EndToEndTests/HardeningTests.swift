@@ -199,7 +199,7 @@ struct HardeningTests {
 
     /// Regression: `socket-group` was silently ignored under socket activation. The service says
     /// that systemd decides the group there (and serves on the socket it was given).
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate")))
+    @Test(.enabled(if: try Needed.programs("/usr/bin/systemd-socket-activate", installedBy: "Scripts/test installs systemd"), "systemd-socket-activate is not installed"))
     func socketActivationReportsAnIgnoredGroup() throws {
         let folder = EndToEnd.HeadwaySimTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
