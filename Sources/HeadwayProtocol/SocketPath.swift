@@ -65,6 +65,7 @@ public enum SocketPath {
 
     /// Why a socket path cannot be used.
     public struct Problem: Error, CustomStringConvertible {
+        /// What is wrong, and how to put it right.
         public let description: String
     }
 

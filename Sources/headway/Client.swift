@@ -8,8 +8,14 @@ import HeadwaySystem
 /// `press` — exit 1 when they get no answer, saying where they looked.
 struct Client {
     let command: ClientCommand
+    /// The service's socket: `--socket`, else the one rule's (``SocketPath/forClient()``, which
+    /// looks whether the user's own simulator answers: once).
+    let socketPath: String
 
-    var socketPath: String { command.socket ?? SocketPath.forClient() }
+    init(command: ClientCommand) {
+        self.command = command
+        socketPath = command.socket ?? SocketPath.forClient()
+    }
 
     func run() -> Int32 {
         switch command.action {

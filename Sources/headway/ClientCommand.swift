@@ -159,19 +159,21 @@ struct ClientCommand {
     /// The commands hooks call, whose mistakes warn instead of failing the job.
     static let hookCommands: Set<String> = ["begin", "set", "label", "indeterminate", "alive", "pause", "resume", "done", "fail", "cancel", "finish", "end"]
 
-    /// The lines to print after a mistake: the command's part of the usage.
+    /// The one line to print after a mistake: the command's synopsis from the usage.
     static func hint(for command: String?) -> String {
         let general = "run headway --help for the commands"
         guard let command else { return general }
-        // The commands' part: each command's line is indented by two, its continuations by more.
+        // The commands' part: each command's line is indented by two, the synopsis going on in
+        // lines indented less than the descriptions' column.
         let lines = usage.split(separator: "\n").dropFirst(2).prefix { !$0.isEmpty }
+        func synopsis(_ line: Substring) -> Substring { line.drop { $0 == " " }.split(separator: "  ", maxSplits: 1).first ?? "" }
         guard let start = lines.firstIndex(where: { line in
             guard line.hasPrefix("  "), !line.hasPrefix("   ") else { return false }
-            let synopsis = line.dropFirst(2).split(separator: "  ", maxSplits: 1).first ?? line
-            return synopsis.split(separator: " ").first == Substring(command) || synopsis.split(separator: " | ").contains(Substring(command))
+            let words = synopsis(line)
+            return words.split(separator: " ").first == Substring(command) || words.split(separator: " | ").contains(Substring(command))
         }) else { return general }
-        let rest = lines[lines.index(after: start)...].prefix { $0.hasPrefix("   ") }
-        return (["usage: headway " + lines[start].dropFirst(2)] + rest.map { "               " + $0.drop { $0 == " " } }).joined(separator: "\n")
+        let more = lines[lines.index(after: start)...].prefix { $0.hasPrefix("   ") }.filter { $0.prefix { $0 == " " }.count < 20 }
+        return "usage: headway " + ([synopsis(lines[start])] + more.map(synopsis)).joined(separator: " ")
     }
 
     static func parse(

@@ -74,6 +74,7 @@ struct RunCommand {
         }
 
         func handle(_ event: JobEvent) {
+            meter?.clear()  // what is said of the event gets a line of its own
             switch event.kind {
             case .cancelRequested where stop == nil:
                 stop = .cancelRequested

@@ -67,8 +67,6 @@ struct Serve: ParsableCommand {
 
     func run() throws {
         let path = socket ?? SocketPath.forService()
-        // Run by hand as root, headwayd makes the system's socket folder that systemd would.
-        if path == SocketPath.system, Processes.userID == 0 { try? Folders.make("/run/headway", mode: 0o755) }
         let settings = ServiceHost.Settings(
             name: "headwayd", socketPath: path, socketGroup: group, persist: persist,
             stateDirectory: StateDirectory.standard(for: "headway"))
@@ -84,6 +82,8 @@ struct Serve: ParsableCommand {
             print(try host.check())
             return
         }
+        // Run by hand as root, headwayd makes the system's socket folder that systemd would.
+        if path == SocketPath.system, Processes.userID == 0 { try? Folders.make("/run/headway", mode: 0o755) }
         try host.run()
     }
 }

@@ -26,7 +26,8 @@ struct FirstHourTests {
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let expected = runtimeFolder ? runtime.path + "/headway.sock" : "/tmp/headway-\(getuid())/headway.sock"
         let setting = runtimeFolder ? ["XDG_RUNTIME_DIR=\(runtime.path)"] : ["-u", "XDG_RUNTIME_DIR"]
-        let pane = try desk.serve(byTheRule: true, setting: setting)
+        // Wide enough for the title to show the whole path of the socket.
+        let pane = try desk.serve(byTheRule: true, setting: setting, columns: 200)
         let screen = pane.waitFor(10) { $0.contains { $0.contains("serve · \(expected)") } }
         #expect(screen.contains { $0.contains("serve · \(expected)") }, "the simulator listens on the user's own socket:\n\(screen.joined(separator: "\n"))")
 
@@ -61,7 +62,7 @@ struct FirstHourTests {
 
         let pane = try TmuxPane(
             (asNobody + ["HEADWAY_BOARDS=", "headway-sim", "serve", "--config", try desk.rig(state: nobodyState)]).joined(separator: " "),
-            columns: 100, rows: 30, in: desk.folder)
+            columns: 200, rows: 30, in: desk.folder)
         let screen = pane.waitFor(10) { $0.contains { $0.contains("serve · \(own)/headway.sock") } }
         #expect(screen.contains { $0.contains("serve · \(own)/headway.sock") }, "\(screen.joined(separator: "\n"))")
 
@@ -389,9 +390,9 @@ struct FirstHourTests {
 
         /// `headway-sim serve` in a terminal of 100x30, on this desk's socket (`byTheRule`: where the
         /// socket rule says), `setting` applied to its environment first (`env` arguments).
-        func serve(byTheRule: Bool = false, setting: [String] = []) throws -> TmuxPane {
+        func serve(byTheRule: Bool = false, setting: [String] = [], columns: Int = 100) throws -> TmuxPane {
             let command = ["env", "-u", "HEADWAY_SOCKET"] + setting + ["headway-sim", "serve", "--config", try rig()] + (byTheRule ? [] : ["--socket", socket])
-            let pane = try TmuxPane(command.joined(separator: " "), columns: 100, rows: 30, in: folder, environment: ["HEADWAY_BOARDS": ""])
+            let pane = try TmuxPane(command.joined(separator: " "), columns: columns, rows: 30, in: folder, environment: ["HEADWAY_BOARDS": ""])
             panes.append(pane)
             if !byTheRule { _ = pane.waitFor(10) { $0.contains { $0.contains("idle: no jobs") } } }
             return pane

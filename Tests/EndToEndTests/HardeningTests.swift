@@ -205,7 +205,9 @@ struct HardeningTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let socket = folder.appendingPathComponent("activated.sock").path
         let config = folder.appendingPathComponent("rig.yaml")
-        try (try SimulatedService.configuration(extra: "socket-group: nogroup\n")).write(to: config, atomically: true, encoding: .utf8)
+        // Its state in the test's folder: the user's state folder may hold jobs of other runs.
+        let state = "state-directory: \(folder.appendingPathComponent("state").path)\n"
+        try (try SimulatedService.configuration(extra: "socket-group: nogroup\n" + state)).write(to: config, atomically: true, encoding: .utf8)
         let log = folder.appendingPathComponent("log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let activator = Process()
