@@ -90,7 +90,8 @@ struct Render: ParsableCommand {
                 var probe = try ProgressJob(kind: .determinate(value: 0, total: total), at: 0)
                 try probe.update(value: value, at: 0)
             } catch {
-                let fix = if case .valueAboveTotal = error { " — give --total of at least \(NumberText.compact(value)), or a --value of at most \(NumberText.compact(total))" } else { "" }
+                var fix = ""
+                if case .valueAboveTotal = error { fix = " — give --total of at least \(NumberText.compact(value)), or a --value of at most \(NumberText.compact(total))" }
                 throw ValidationError("--value \(NumberText.compact(value)) is refused: \(error)\(fix)")
             }
         }
