@@ -172,14 +172,12 @@ struct FirstHourTests {
 
         let client = HeadwayClient(socket: desk.socket)
         let job = try await client.begin("swift", label: "From Swift", total: 10)
-        try await job.update(value: 10)
+        try job.update(value: 10)
         try await job.finish(.succeeded)
         let jobs = try await client.jobs()
-        #expect(jobs.first { $0.job == "swift" }?.percent == 100, "\(jobs)")
-        await #expect(throws: ProgressError.self) {
-            let other = try await client.begin("swift-2", label: "Over", total: 10)
-            try await other.update(value: 11)
-        }
+        #expect(jobs.first { $0.id == "swift" }?.percent == 100, "\(jobs)")
+        let other = try await client.begin("swift-2", label: "Over", total: 10)
+        #expect(throws: ProgressError.valueAboveTotal(value: 11, total: 10)) { try other.update(value: 11) }
     }
 
     // MARK: - Questions fail when nobody answers
