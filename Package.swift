@@ -144,6 +144,7 @@ let package = Package(
             dependencies: [
                 "HeadwayService",
                 "HeadwayLinux",
+                "HeadwaySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/headwayd"

@@ -112,17 +112,20 @@ public final class HeadwayClient: Sendable {
     ///   - id: the job's id on the service (the same id begins the job again).
     ///   - label: what the job is, shown beside it.
     ///   - total: the amount of work; without it the job is indeterminate until a report gives one.
+    ///   - unit: what the value and total count (``/HeadwayCore/ValueUnit/bytes``, seconds), so that
+    ///     people read them in units ("1.2/3.1 GB"); nil for things.
     ///   - name: what runs of the same job share (`"nightly backup"`), so the service learns how
     ///     long it takes and shows later runs that report no progress as an estimate.
     ///   - expected: how long the whole job is expected to take, when the program knows.
     ///   - showsPercent: whether indicators print its percentage.
     ///   - controls: the requests from a button this program honours (``Job/events()``).
     public func begin(
-        _ id: String, label: String? = nil, total: Double? = nil, name: String? = nil, expected: Duration? = nil,
+        _ id: String, label: String? = nil, total: Double? = nil, unit: ValueUnit? = nil, name: String? = nil, expected: Duration? = nil,
         showsPercent: Bool = true, controls: JobControls = []
     ) async throws(ClientError) -> Job {
         if let total, !(total.isFinite && total > 0) { throw .invalidProgress(.invalidTotal(total)) }
-        let options = BeginOptions(label: label, total: total, name: name, showsPercent: showsPercent, expected: try Self.span(expected, "expected"))
+        let options = BeginOptions(
+            label: label, total: total, name: name, showsPercent: showsPercent, expected: try Self.span(expected, "expected"), unit: unit)
         return try await begin(id, options, countdownEnd: nil, controls: controls)
     }
 
@@ -153,7 +156,7 @@ public final class HeadwayClient: Sendable {
             throw .invalidJobID(name, problem: "(its name) \(problem)")
         }
         var options = options
-        options.label = options.label.map { DisplayText.truncated($0, maxBytes: WireProtocol.maxLabelBytes) }
+        options.label = options.label.map { DisplayText.shortened($0, maxBytes: WireProtocol.maxLabelBytes) }
         let key = core.act { $0.core.begin(id, options: options, countdownEnd: countdownEnd, follows: true, controls: controls, now: core.now) }
         let job = Job(client: self, key: key)
         await waitForDelivery(of: key)

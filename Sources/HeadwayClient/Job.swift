@@ -24,14 +24,15 @@ public struct Job: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) { hasher.combine(key) }
 
     /// Reports `value` done of `total` (default: the total known, else 1.0), as
-    /// `ProgressView(value:total:)` takes it. Values above the total are clamped by the service.
-    /// `timeRemaining` is the job's own estimate of the time it has left, shown as an estimate.
+    /// `ProgressView(value:total:)` takes it. `timeRemaining` is the job's own estimate of the time
+    /// it has left, shown as an estimate.
     ///
-    /// - Throws: ``/HeadwayCore/ProgressError`` for a value that is not a finite number ≥ 0, a total that is
-    ///   not above 0, or a job that is over; nothing is sent then.
+    /// - Throws: ``/HeadwayCore/ProgressError`` for a value that is not a finite number ≥ 0 or is above
+    ///   the total, a total that is not above 0, or a job that is over; nothing is sent then, and
+    ///   the job keeps its last value.
     public func update(value: Double, total: Double? = nil, label: String? = nil, timeRemaining: Duration? = nil) throws(ProgressError) {
         let eta = timeRemaining?.seconds
-        let label = label.map { DisplayText.truncated($0, maxBytes: WireProtocol.maxLabelBytes) }
+        let label = label.map { DisplayText.shortened($0, maxBytes: WireProtocol.maxLabelBytes) }
         let now = client.core.now
         try client.core.change { (state: inout ClientState) throws(ProgressError) in
             try state.core.change(key) { (record: inout ReportedJob) throws(ProgressError) in
@@ -42,7 +43,7 @@ public struct Job: Sendable, Hashable {
 
     /// Changes the label.
     public func setLabel(_ label: String) throws(ProgressError) {
-        let label = DisplayText.truncated(label, maxBytes: WireProtocol.maxLabelBytes)
+        let label = DisplayText.shortened(label, maxBytes: WireProtocol.maxLabelBytes)
         try client.core.change { (state: inout ClientState) throws(ProgressError) in
             try state.core.change(key) { (record: inout ReportedJob) throws(ProgressError) in record.setLabel(label) }
         }

@@ -61,6 +61,8 @@ public struct ServiceJob: Sendable, Equatable {
     public var isShown: Bool
     /// Why it failed, when the service knows (a systemd unit's Result).
     public var reason: String?
+    /// What ``value`` and ``total`` count (bytes, seconds); nil for things.
+    public var unit: ValueUnit?
 
     init(_ status: JobStatus) {
         id = status.job
@@ -74,5 +76,6 @@ public struct ServiceJob: Sendable, Equatable {
         overdue = status.overdueSeconds.map { .milliseconds(Int64(($0 * 1000).rounded())) }
         isShown = status.shown
         reason = status.reason
+        unit = status.unit
     }
 }

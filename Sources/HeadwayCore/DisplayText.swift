@@ -63,6 +63,38 @@ public enum DisplayText {
         return kept + "…"
     }
 
+    /// `text` cut to at most `maxBytes` bytes of UTF-8 where a word ends, ending in "…" when it had
+    /// to be cut (within a word only when no word ends in the second half of what fits: a path, a
+    /// long word).
+    public static func shortened(_ text: String, maxBytes: Int) -> String {
+        cut(text, room: maxBytes, ellipsis: 3) { $0.utf8.count }
+    }
+
+    /// `text` cut to at most `columns` characters where a word ends, ending in "…" when it had to
+    /// be cut, as ``shortened(_:maxBytes:)`` cuts.
+    public static func shortened(_ text: String, columns: Int) -> String {
+        cut(text, room: columns, ellipsis: 1) { _ in 1 }
+    }
+
+    private static func cut(_ text: String, room: Int, ellipsis: Int, cost: (Character) -> Int) -> String {
+        let characters = Array(text)
+        guard characters.reduce(0, { $0 + cost($1) }) > room else { return text }
+        let space = room - ellipsis
+        guard space >= 0 else { return "" }
+        var used = 0, kept = 0
+        while kept < characters.count, used + cost(characters[kept]) <= space {
+            used += cost(characters[kept])
+            kept += 1
+        }
+        // Back to the end of the last whole word, unless that gives up more than half of what fits.
+        if kept < characters.count, !characters[kept].isWhitespace,
+            let gap = characters[..<kept].lastIndex(where: \.isWhitespace), gap >= kept / 2 {
+            kept = gap
+        }
+        while kept > 0, characters[kept - 1].isWhitespace || ",;:-–—".contains(characters[kept - 1]) { kept -= 1 }
+        return String(characters[..<kept]) + "…"
+    }
+
     /// Outside text as a message quotes it (a key, a path, a value from a file or a request):
     /// sanitised, and cut to `maxBytes` with "…" so that a 200 KB key makes a short line.
     public static func quoted(_ text: String, maxBytes: Int = 96) -> String {

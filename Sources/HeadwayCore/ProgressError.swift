@@ -2,6 +2,8 @@
 public enum ProgressError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A value that is NaN, infinite or negative.
     case invalidValue(Double)
+    /// A value above the job's total: it would read as done, or more than done.
+    case valueAboveTotal(value: Double, total: Double)
     /// A total that is NaN, infinite, zero or negative.
     case invalidTotal(Double)
     /// A time remaining (a job's own ETA) that is NaN, infinite or negative.
@@ -17,6 +19,8 @@ public enum ProgressError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .invalidValue(let value):
             "progress value \(value) is not a finite number ≥ 0; report how much work is done, e.g. 42 of a total of 200"
+        case .valueAboveTotal(let value, let total):
+            "\(NumberText.compact(value)) is above this job's total \(NumberText.compact(total)): report at most the total, a percentage, or a new total with the value"
         case .invalidTotal(let total):
             "progress total \(total) is not a finite number > 0; report the amount of work in all, or leave it out for 1.0"
         case .invalidTimeRemaining(let seconds):

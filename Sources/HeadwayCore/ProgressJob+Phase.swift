@@ -172,7 +172,8 @@ extension ProgressJob {
             currentValueLabel: currentValueLabel, timeRemaining: remaining, rate: estimator.rate,
             elapsed: time - startedAt, phaseElapsed: max(0, time - phaseStart),
             determinateFor: determinateSince.map { time - $0 }, phaseEndsAt: nextPhaseChange(after: time),
-            isEstimate: isEstimate, overdue: overdue, timeRemainingIsReported: remainingIsReported, showsPercent: showsPercent
+            isEstimate: isEstimate, overdue: overdue, timeRemainingIsReported: remainingIsReported, showsPercent: showsPercent,
+            unit: unit
         )
     }
 }

@@ -45,6 +45,9 @@ public struct ProgressJob: Sendable, Equatable, Codable {
     public internal(set) var expectedDuration: Seconds?
     /// Whether indicators print the percentage (the platform guidelines make it optional).
     public var showsPercent: Bool
+    /// What the value and total count (bytes, seconds), so that they are read in units; nil for
+    /// a count of things.
+    public var unit: ValueUnit?
     /// Whether the job is complete when its timer runs out (a countdown begun for its own sake:
     /// a tea timer, a maintenance window) rather than when it reports so. See ``timerRanOut(at:)``.
     public var completesAtEnd = false
@@ -86,23 +89,28 @@ public struct ProgressJob: Sendable, Equatable, Codable {
     // MARK: - Reports
 
     /// Reports `value` done of `total` (the current total, or 1.0 for a job that had none).
-    /// Values above the total are clamped to it; NaN, infinite and negative numbers are refused.
+    /// NaN, infinite and negative numbers are refused, and so is a value above the total (a job
+    /// begun without one that reports 42 meant 42 % or a total it did not give): the job keeps
+    /// its last good value.
     /// `timeRemaining` is the job's own estimate of the seconds it has left (a tool's ETA): shown
-    /// as an estimate, counting down until the next report, which replaces or drops it.
+    /// as an estimate, counting down until the next report, which replaces or drops it. `unit`,
+    /// when given, is what value and total count in from now on (nil keeps the job's).
     public mutating func update(
-        value: Double, total: Double? = nil, label: String? = nil, timeRemaining: Seconds? = nil, at time: Seconds
+        value: Double, total: Double? = nil, unit: ValueUnit? = nil, label: String? = nil, timeRemaining: Seconds? = nil, at time: Seconds
     ) throws(ProgressError) {
         try checkRunning()
         let newTotal = total ?? currentTotal ?? 1
         guard newTotal.isFinite, newTotal > 0 else { throw .invalidTotal(newTotal) }
         guard value.isFinite, value >= 0 else { throw .invalidValue(value) }
+        guard value <= newTotal else { throw .valueAboveTotal(value: value, total: newTotal) }
         if let timeRemaining, !(timeRemaining.isFinite && timeRemaining >= 0) { throw .invalidTimeRemaining(timeRemaining) }
-        let clamped = min(value, newTotal)
+        let clamped = value
         leaveQueue(at: time)
         reportedTimeRemaining = timeRemaining.map { ReportedTimeRemaining(seconds: $0, reportedAt: time) }
         // From indeterminate or a timer: the look changes, so the styles cross-fade from here.
         if case .determinate = kind {} else { determinateSince = time }
         kind = .determinate(value: clamped, total: newTotal)
+        if let unit { self.unit = unit }
         if let label { self.label = label }
         estimator.record(value: clamped, at: time)
         shown.move(to: min(clamped / newTotal, Self.unfinishedCeiling), at: time)
@@ -195,14 +203,16 @@ public struct ProgressJob: Sendable, Equatable, Codable {
         if case .determinate(let value, _) = kind { estimator.resume(value: value, at: time) }
     }
 
-    /// Ends the job. Success eases the indicator to full (from where an estimate had it); failure,
-    /// cancellation and an unknown end keep it where it was.
+    /// Ends the job, and what is shown of it reaches the truth at once (an ease still under way
+    /// would leave a finished job reading less than it did): a success reads full, a failure,
+    /// cancellation or unknown end shows where the job stopped.
     public mutating func finish(_ outcome: Outcome, at time: Seconds) throws(ProgressError) {
         try checkRunning()
         if outcome == .succeeded {
-            if kind == .indeterminate, let estimated = estimatedFraction(at: time) { shown.reset(to: estimated, at: time) }
             if case .determinate(_, let total) = kind { kind = .determinate(value: total, total: total) }
-            shown.move(to: 1, at: time)
+            shown.reset(to: 1, at: time)
+        } else if case .determinate(let value, let total) = kind {
+            shown.reset(to: max(shown.fraction(at: time), min(value / total, Self.unfinishedCeiling)), at: time)
         }
         if let pausedAt { pausedBefore += time - pausedAt }
         leaveQueue(at: time)

@@ -35,6 +35,8 @@ public struct ProgressSnapshot: Sendable, Equatable {
     public var timeRemainingIsReported: Bool
     /// Whether the percentage is printed (it is optional).
     public var showsPercent: Bool
+    /// What the value and total count, for ``valueText`` (nil: things).
+    public var unit: ValueUnit?
 
     /// The moment, as a style is given it (tests and previews make their own).
     public init(
@@ -42,7 +44,7 @@ public struct ProgressSnapshot: Sendable, Equatable {
         currentValueLabel: String? = nil, timeRemaining: Seconds? = nil, rate: Double? = nil,
         elapsed: Seconds = 0, phaseElapsed: Seconds = 0, determinateFor: Seconds? = nil,
         phaseEndsAt: Seconds? = nil, isEstimate: Bool = false, overdue: Seconds? = nil, timeRemainingIsReported: Bool = false,
-        showsPercent: Bool = true
+        showsPercent: Bool = true, unit: ValueUnit? = nil
     ) {
         self.time = time
         self.phase = phase
@@ -60,6 +62,7 @@ public struct ProgressSnapshot: Sendable, Equatable {
         self.overdue = overdue
         self.timeRemainingIsReported = timeRemainingIsReported
         self.showsPercent = showsPercent
+        self.unit = unit
     }
 
     /// Nothing to show: what an output draws when no job is visible.
@@ -77,11 +80,12 @@ public struct ProgressSnapshot: Sendable, Equatable {
         return "\(isEstimate ? "~" : "")\(Int((fraction * 100).rounded(.down)))%"
     }
 
-    /// The job's own value label, else "value/total" for totals other than 1.
+    /// The job's own value label, else value and total in the job's unit ("42/120", "1.2/3.1 GB",
+    /// "2s/40s") for totals other than 1.
     public var valueText: String? {
         if let currentValueLabel { return currentValueLabel }
-        guard case .determinate(let value, let total) = kind, total != 1 else { return nil }
-        return "\(NumberText.compact(value))/\(NumberText.compact(total))"
+        guard case .determinate(let value, let total) = kind, total != 1 || unit != nil else { return nil }
+        return NumberText.amounts(value, of: total, unit: unit)
     }
 
     /// What to say about time: "ETA 1m05s", "ETA ~1m05s" (an estimate from past runs or the

@@ -61,19 +61,44 @@ public enum NumberText {
         return fraction == 0 ? "\(whole)" : "\(sign)\(whole).\(fraction)"
     }
 
-    /// A count of bytes as a label shows it, in decimal units with at most one decimal: "7.6 MB",
-    /// "512 B". Rounded down, so that a count of what is done never reads as more; "?" for a
-    /// count that is not one.
-    public static func bytes(_ count: Double) -> String {
+    /// A count of bytes as a label shows it, with at most one decimal: "7.6 MB", "512 B", or in
+    /// binary multiples "7.2 MiB" when `binary`. Rounded down, so that a count of what is done
+    /// never reads as more; "?" for a count that is not one.
+    public static func bytes(_ count: Double, binary: Bool = false) -> String {
         guard count.isFinite, count >= 0 else { return "?" }
-        let units = ["B", "kB", "MB", "GB", "TB", "PB", "EB"]
+        let units = binary ? ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"] : ["B", "kB", "MB", "GB", "TB", "PB", "EB"]
+        let step = binary ? 1024.0 : 1000.0
         var value = count
         var unit = 0
-        while value >= 1000, unit < units.count - 1 {
-            value /= 1000
+        while value >= step, unit < units.count - 1 {
+            value /= step
             unit += 1
         }
         return "\(compact(unit == 0 ? value.rounded(.down) : (value * 10).rounded(.down) / 10)) \(units[unit])"
+    }
+
+    /// One amount in `unit`: "1.2 GB", "2m05s", or a count as ``compact(_:)`` writes it.
+    public static func amount(_ value: Double, unit: ValueUnit?) -> String {
+        switch unit {
+        case .bytes: bytes(value)
+        case .binaryBytes: bytes(value, binary: true)
+        case .seconds: DurationText.short(value, rounding: .down)
+        case nil: compact(value)
+        }
+    }
+
+    /// `value` of `total` in `unit`, as short as it reads: "42/120", "1.2/3.1 GB" (the unit said
+    /// once when both share it), "512 MB/3.1 GB", "2m05s/40m00s".
+    public static func amounts(_ value: Double, of total: Double, unit: ValueUnit?) -> String {
+        let done = amount(value, unit: unit), whole = amount(total, unit: unit)
+        switch unit {
+        case .bytes?, .binaryBytes?:
+            let doneParts = done.split(separator: " "), wholeParts = whole.split(separator: " ")
+            if doneParts.count == 2, wholeParts.count == 2, doneParts[1] == wholeParts[1] { return "\(doneParts[0])/\(whole)" }
+            return "\(done)/\(whole)"
+        case .seconds?, nil:
+            return "\(done)/\(whole)"
+        }
     }
 
     /// "2.5e19": one decimal of mantissa, the exponent in full.

@@ -22,7 +22,7 @@ public enum DemoScript {
             let reported = value
             events.append(Event(time: 3 + Double(step) * 0.25) { try $0.update(value: reported) })
         }
-        for step in 0..<16 {  // silent from 8 s to 11 s, then 16 files a second until 14.75 s
+        for step in 0..<15 {  // silent from 8 s to 11 s, then 16 files a second: all 120 at 14.5 s
             value += 4
             let reported = value
             events.append(Event(time: 11 + Double(step) * 0.25) { try $0.update(value: reported) })

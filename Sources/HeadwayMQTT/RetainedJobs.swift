@@ -43,10 +43,11 @@ public enum RetainedJobs {
     }
 
     private static func status(_ id: String, _ job: Held, _ begin: BeginOptions) -> JobStatus {
-        var value: Double?, total = begin.total, percent: Int?
+        var value: Double?, total = begin.total, percent: Int?, unit = begin.unit
         switch job.progress {
-        case .update(_, let reported, let newTotal, _, _)?:
+        case .update(_, let reported, let newTotal, _, _, let newUnit)?:
             total = newTotal ?? total ?? 1
+            unit = newUnit ?? unit
             value = min(reported, total!)
             percent = Int((value! / total! * 100).rounded(.down))
         case .updatePercent(_, let reported, _, _)?:
@@ -56,6 +57,6 @@ public enum RetainedJobs {
         }
         return JobStatus(
             job: id, label: job.label ?? begin.label, phase: job.paused ? "paused" : "active", percent: percent.map { min($0, 99) },
-            value: value, total: total, etaSeconds: nil)
+            value: value, total: total, etaSeconds: nil, unit: unit)
     }
 }

@@ -31,12 +31,14 @@ public struct BeginOptions: Sendable, Equatable {
     /// How long the whole job is expected to take, in seconds: an estimate the reporter has (a CI
     /// server's own, or its past runs), shown as an estimate while the job reports no progress.
     public var expected: Double?
+    /// What the value and total count (bytes, seconds), so that people read them in units.
+    public var unit: ValueUnit?
 
     /// Options with each member given; the defaults begin an indeterminate job alive by its reports.
     public init(
         label: String? = nil, total: Double? = nil, countdown: Double? = nil, until: Double? = nil, name: String? = nil,
         pid: Int32? = nil, heartbeat: Double? = nil, showsPercent: Bool = true, follow: Double? = nil, queued: Bool = false,
-        elapsed: Double? = nil, expected: Double? = nil
+        elapsed: Double? = nil, expected: Double? = nil, unit: ValueUnit? = nil
     ) {
         self.label = label
         self.total = total
@@ -50,6 +52,7 @@ public struct BeginOptions: Sendable, Equatable {
         self.queued = queued
         self.elapsed = elapsed
         self.expected = expected
+        self.unit = unit
     }
 
     init(_ fields: RequestFields) throws(ProtocolError) {
@@ -71,6 +74,7 @@ public struct BeginOptions: Sendable, Equatable {
             guard expected <= WireProtocol.maxSeconds else { throw ProtocolError(.outOfRange, field: "expected", year) }
             self.expected = expected
         }
+        unit = try Self.unit(fields)
         if let name = try fields.string("name") {
             try Identifier.check(name, field: "name", maxBytes: WireProtocol.maxJobBytes * 2)
             self.name = name
@@ -92,6 +96,15 @@ public struct BeginOptions: Sendable, Equatable {
         }
     }
 
+    /// A request's `unit`, when it has one.
+    static func unit(_ fields: RequestFields) throws(ProtocolError) -> ValueUnit? {
+        guard let unit = try fields.string("unit") else { return nil }
+        guard let known = ValueUnit(rawValue: unit) else {
+            throw ProtocolError(.invalidMember, field: "unit", "must be one of \(ValueUnit.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), not \"\(DisplayText.quoted(unit, maxBytes: 40))\"")
+        }
+        return known
+    }
+
     var members: [(String, JSONValue)] {
         var members: [(String, JSONValue)] = []
         if let label { members.append(("label", .string(label))) }
@@ -106,6 +119,7 @@ public struct BeginOptions: Sendable, Equatable {
         if queued { members.append(("queued", .bool(true))) }
         if let elapsed { members.append(("elapsed", .number(elapsed))) }
         if let expected { members.append(("expected", .number(expected))) }
+        if let unit { members.append(("unit", .string(unit.rawValue))) }
         return members
     }
 }

@@ -29,7 +29,7 @@ extension ProgressError {
     /// What the refusal means on the wire.
     public var code: ProtocolErrorCode {
         switch self {
-        case .invalidValue, .invalidTotal, .invalidTimeRemaining, .invalidInterval: .outOfRange
+        case .invalidValue, .valueAboveTotal, .invalidTotal, .invalidTimeRemaining, .invalidInterval: .outOfRange
         case .indeterminateAfterDeterminate: .alreadyDeterminate
         case .alreadyFinished: .jobFinished
         }
@@ -38,7 +38,7 @@ extension ProgressError {
     /// The request's member it concerns (nil: the request as a whole).
     var field: String? {
         switch self {
-        case .invalidValue: "value"
+        case .invalidValue, .valueAboveTotal: "value"
         case .invalidTotal: "total"
         case .invalidTimeRemaining: "eta"
         case .invalidInterval: nil

@@ -26,11 +26,14 @@ public struct JobStatus: Sendable, Equatable {
     public var shown: Bool
     /// Why a job that failed failed, when the service knows (a systemd unit's result: "exit status 3").
     public var reason: String?
+    /// What the value and total count (bytes, seconds).
+    public var unit: ValueUnit?
 
     /// A status of each member given.
     public init(
         job: String, label: String?, phase: String, percent: Int?, value: Double?, total: Double?, etaSeconds: Double?,
-        estimate: Bool = false, etaReported: Bool = false, overdueSeconds: Double? = nil, shown: Bool = false, reason: String? = nil
+        estimate: Bool = false, etaReported: Bool = false, overdueSeconds: Double? = nil, shown: Bool = false, reason: String? = nil,
+        unit: ValueUnit? = nil
     ) {
         self.job = job
         self.label = label
@@ -44,6 +47,7 @@ public struct JobStatus: Sendable, Equatable {
         self.overdueSeconds = overdueSeconds
         self.shown = shown
         self.reason = reason
+        self.unit = unit
     }
 
     var json: JSONValue {
@@ -58,6 +62,7 @@ public struct JobStatus: Sendable, Equatable {
         if let overdueSeconds { members.append(("overdue", .number(overdueSeconds.rounded()))) }
         if shown { members.append(("shown", .bool(true))) }
         if let reason { members.append(("reason", .string(reason))) }
+        if let unit { members.append(("unit", .string(unit.rawValue))) }
         return .object(members)
     }
 
@@ -69,7 +74,7 @@ public struct JobStatus: Sendable, Equatable {
             job: job, label: json["label"]?.string, phase: phase, percent: percent,
             value: json["value"]?.number, total: json["total"]?.number, etaSeconds: json["eta"]?.number,
             estimate: json["estimate"]?.bool ?? false, etaReported: json["eta-reported"]?.bool ?? false, overdueSeconds: json["overdue"]?.number,
-            shown: json["shown"]?.bool ?? false, reason: json["reason"]?.string)
+            shown: json["shown"]?.bool ?? false, reason: json["reason"]?.string, unit: json["unit"]?.string.flatMap(ValueUnit.init(rawValue:)))
     }
 }
 

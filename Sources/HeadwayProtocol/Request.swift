@@ -5,8 +5,9 @@ public enum Request: Sendable, Equatable {
     /// Starts (or restarts) a job.
     case begin(job: String, BeginOptions)
     /// Progress: `value` of `total` (the job's current total when nil). `eta` is the job's own
-    /// estimate of the seconds it has left (a tool's ETA), shown as an estimate.
-    case update(job: String, value: Double, total: Double?, label: String?, eta: Double? = nil)
+    /// estimate of the seconds it has left (a tool's ETA), shown as an estimate. `unit`: what value
+    /// and total count in from now on (nil keeps the job's).
+    case update(job: String, value: Double, total: Double?, label: String?, eta: Double? = nil, unit: ValueUnit? = nil)
     /// Progress as a percentage of the job's current total (its total stays).
     case updatePercent(job: String, percent: Double, label: String?, eta: Double? = nil)
     /// Changes the job's label.
@@ -54,9 +55,10 @@ public enum Request: Sendable, Equatable {
                 guard percent <= 100 else { throw ProtocolError(.outOfRange, field: "percent", "must be 0…100, not \(JSONValue.format(percent))") }
                 return .updatePercent(job: job, percent: percent, label: label, eta: eta)
             }
+            let total = try fields.number("total", required: false, positive: true)
+            let unit = try BeginOptions.unit(fields)
             return .update(
-                job: job, value: try fields.number("value", required: true, positive: false)!,
-                total: try fields.number("total", required: false, positive: true), label: label, eta: eta)
+                job: job, value: try fields.number("value", required: true, positive: false)!, total: total, label: label, eta: eta, unit: unit)
         case "label":
             return .label(job: try fields.job(), label: try fields.label(required: true)!)
         case "indeterminate":
@@ -100,10 +102,10 @@ public enum Request: Sendable, Equatable {
         case .begin(let job, let options):
             op("begin", job)
             members += options.members
-        case .update(let job, let value, let total, let label, let eta):
+        case .update(let job, let value, let total, let label, let eta, let unit):
             op("update", job)
             add("value", .number(value)); add("total", total.map(JSONValue.number)); add("label", label.map(JSONValue.string))
-            add("eta", eta.map(JSONValue.number))
+            add("eta", eta.map(JSONValue.number)); add("unit", unit.map { .string($0.rawValue) })
         case .updatePercent(let job, let percent, let label, let eta):
             op("update", job)
             add("percent", .number(percent)); add("label", label.map(JSONValue.string)); add("eta", eta.map(JSONValue.number))

@@ -45,7 +45,7 @@ public struct RequestFields {
             return nil
         }
         guard let label = value.string else { throw ProtocolError(.invalidMember, field: "label", "must be a string") }
-        return DisplayText.truncated(DisplayText.sanitised(label), maxBytes: WireProtocol.maxLabelBytes)
+        return DisplayText.shortened(DisplayText.sanitised(label), maxBytes: WireProtocol.maxLabelBytes)
     }
 
     /// A number member: finite, and greater than 0 (`positive`) or at least 0.

@@ -30,7 +30,7 @@ public final class ServiceConnection {
         }
         let (fd, inProgress): (Int32, Bool)
         do throws(SystemError) { (fd, inProgress) = try UnixSocket.connect(address) } catch {
-            throw Failure(message: "cannot connect to \(path): \(error)")
+            throw Failure(message: "cannot connect to \(path): \(error.text); \(SocketPath.advice(connecting: path, failedWith: error.code))")
         }
         self.fd = fd
         if inProgress {

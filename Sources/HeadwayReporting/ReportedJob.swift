@@ -103,7 +103,16 @@ package struct ReportedJob {
 
     // MARK: - Reports (each refused as the service would refuse it)
 
-    /// Checks a report's numbers as the service would, so a wrong one is refused before sending.
+    /// Checks a report's numbers as the service would, so a wrong one is refused before sending
+    /// (a value above `total`, or above the job's total when `total` is nil, included).
+    package func check(value: Double, total: Double?, timeRemaining: Double?) throws(ProgressError) {
+        try Self.check(value: value, total: total, timeRemaining: timeRemaining)
+        let whole = total ?? options.total ?? 1
+        guard value <= whole else { throw .valueAboveTotal(value: value, total: whole) }
+    }
+
+    /// Checks a report's numbers that need no job to check: finite, not negative, a total above 0,
+    /// an estimate of at most a year.
     package static func check(value: Double, total: Double?, timeRemaining: Double?) throws(ProgressError) {
         guard value.isFinite, value >= 0 else { throw .invalidValue(value) }
         if let total, !(total.isFinite && total > 0) { throw .invalidTotal(total) }
@@ -112,9 +121,15 @@ package struct ReportedJob {
         }
     }
 
-    /// Progress: `value` of `total` (the job's total when nil), with a new label when given.
-    package mutating func update(value: Double, total: Double?, label: String?, timeRemaining: Double?, now: Seconds) throws(ProgressError) {
-        try Self.check(value: value, total: total, timeRemaining: timeRemaining)
+    /// Progress: `value` of `total` (the job's total when nil), in `unit` from now on when given,
+    /// with a new label when given.
+    package mutating func update(value: Double, total: Double?, unit: ValueUnit? = nil, label: String?, timeRemaining: Double?, now: Seconds) throws(ProgressError) {
+        try check(value: value, total: total, timeRemaining: timeRemaining)
+        if let unit, unit != options.unit {
+            options.unit = unit
+            progressVersion += 1
+            version += 1
+        }
         report(.value(value, timeRemaining: timeRemaining), total: total, label: label, now: now)
     }
 
@@ -228,7 +243,7 @@ package struct ReportedJob {
             let label = labelVersion > sentLabelVersion ? options.label : nil
             switch progress {
             case .value(let value, let eta):
-                requests.append((.update(job: id, value: value, total: options.total, label: label, eta: eta), .report))
+                requests.append((.update(job: id, value: value, total: options.total, label: label, eta: eta, unit: options.unit), .report))
                 labelSent = label != nil
             case .percent(let percent, let eta):
                 requests.append((.updatePercent(job: id, percent: percent, label: label, eta: eta), .report))

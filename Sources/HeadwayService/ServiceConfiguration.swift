@@ -33,6 +33,12 @@ public struct ServiceConfiguration: Sendable {
     public var watchedUnits: [String] = []
     /// The file it came from, for messages.
     public var source: String
+    /// Whether ``source`` is a file whose lines messages may name (not presets named by options,
+    /// whose text nobody has seen).
+    public var sourceHasLines = true
+
+    /// `line` as a message names it: nil where the source has no lines to name.
+    func fileLine(_ line: Int) -> Int? { sourceHasLines ? line : nil }
 
     /// Every unit the service follows: the watched ones, and the timers outputs count down to.
     public var followedUnits: [String] {

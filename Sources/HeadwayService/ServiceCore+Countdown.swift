@@ -18,7 +18,7 @@ extension ServiceCore {
         let facts = units.states[timer]
         // The unit it starts says best what is coming ("Nightly backup"); else the timer's own.
         let description = facts?.timer?.unit.flatMap { units.states[$0]?.description } ?? facts?.description ?? timer
-        let label = DisplayText.truncated(DisplayText.sanitised(description), maxBytes: 64)
+        let label = DisplayText.shortened(DisplayText.sanitised(description), maxBytes: 64)
         // Begun a grace delay before its window, so that it is shown from the window's start.
         let job = try? ProgressJob(
             label: label, kind: .timer(start: window.start, end: window.end, countsDown: true), policy: settings.policy,

@@ -26,7 +26,7 @@ extension ServiceCore {
         let now = clock.now
         let name = state.name
         let description = state.description.map(DisplayText.sanitised).flatMap { $0.isEmpty ? nil : $0 } ?? name
-        var label = DisplayText.truncated(description, maxBytes: WireProtocol.maxLabelBytes)
+        var label = DisplayText.shortened(description, maxBytes: WireProtocol.maxLabelBytes)
         var kind = ProgressKind.indeterminate
         // The run began when the unit left inactive (it may have begun before the service did).
         var start = min(now, state.startedAt ?? now)

@@ -150,9 +150,9 @@ public final class ServiceCore: LineHandler {
             case .begin(let job, let options):
                 try begin(job, options, requester: requester, at: now)
                 return (.ok, [JobEvent(.begun, job: job)])
-            case .update(let job, let value, let total, let label, let eta):
+            case .update(let job, let value, let total, let label, let eta, let unit):
                 try change(job, requester, now) { (job: inout ProgressJob) throws(ProgressError) in
-                    try job.update(value: value, total: total, label: label, timeRemaining: eta, at: now)
+                    try job.update(value: value, total: total, unit: unit, label: label, timeRemaining: eta, at: now)
                 }
             case .updatePercent(let job, let percent, let label, let eta):
                 try change(job, requester, now) { (job: inout ProgressJob) throws(ProgressError) in
@@ -226,6 +226,7 @@ public final class ServiceCore: LineHandler {
         }
         // A countdown begun through the service is its own job: it is done when it runs out.
         job.completesAtEnd = options.countdown != nil || options.until != nil
+        job.unit = options.unit
         do throws(JobRefusal) {
             try registry.begin(id, job, name: options.name, requester: requester, at: now)
         } catch {
@@ -285,6 +286,6 @@ public final class ServiceCore: LineHandler {
             job: job.id, label: snapshot.label, phase: snapshot.phase.name,
             percent: snapshot.fraction.map { Int(($0 * 100).rounded(.down)) }, value: value, total: total,
             etaSeconds: snapshot.timeRemaining, estimate: snapshot.isEstimate, etaReported: snapshot.timeRemainingIsReported,
-            overdueSeconds: snapshot.overdue, shown: shown)
+            overdueSeconds: snapshot.overdue, shown: shown, unit: snapshot.unit)
     }
 }

@@ -64,7 +64,11 @@ enum ServiceSocket {
         if stagingAddress != nil { Files.remove(staging) }
         do throws(SystemError) { try UnixSocket.bind(fd, to: stagingAddress ?? address, mode: mode) } catch {
             SystemIO.close(fd)
-            let hint = error.code == Errno.permissionDenied ? " (is its folder writable? /run/headway is made by systemd's RuntimeDirectory=)" : error.code == Errno.noSuchFile ? " (does its folder exist?)" : ""
+            let fix = path == SocketPath.system
+                ? "headwayd's socket is the system's: let systemd make it (sudo systemctl start headway.socket) or run headwayd as root"
+                : "its folder must exist and be writable by this user"
+            let hint = error.code == Errno.permissionDenied || error.code == Errno.noSuchFile
+                ? " (\(fix); or give --socket PATH in a folder of your own, and its clients HEADWAY_SOCKET=PATH)" : ""
             throw Failure(description: "cannot listen on \(path): \(error)\(hint)")
         }
         if let groupID {

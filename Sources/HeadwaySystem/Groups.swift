@@ -16,6 +16,21 @@ package enum Groups {
         getgrgid(id).map { String(cString: $0.pointee.gr_name) }
     }
 
+    /// Whether this process is in the group `id` (as its primary or a supplementary group).
+    package static func isMember(_ id: UInt32) -> Bool {
+        if getegid() == id { return true }
+        let count = getgroups(0, nil)
+        guard count > 0 else { return false }
+        var groups = [gid_t](repeating: 0, count: Int(count))
+        let got = getgroups(count, &groups)
+        return got > 0 && groups.prefix(Int(got)).contains(id)
+    }
+
+    /// The name of the user `id`, nil when there is none.
+    package static func userName(of id: UInt32) -> String? {
+        getpwuid(id).map { String(cString: $0.pointee.pw_name) }
+    }
+
     /// Gives `path` itself (a symbolic link there is not followed) to the group `id`.
     package static func give(_ path: String, to id: UInt32) throws(SystemError) {
         guard fchownat(AT_FDCWD, path, uid_t.max, id, AT_SYMLINK_NOFOLLOW) == 0 else { throw SystemError.last }

@@ -54,4 +54,5 @@ package enum Errno {
     package static let shutDown = ESHUTDOWN
     package static let timedOut = ETIMEDOUT
     package static let remoteIO = EREMOTEIO
+    package static let connectionRefused = ECONNREFUSED
 }

@@ -69,7 +69,7 @@ public struct AptFormat: ToolFormat {
         var words = text.split(separator: " ")
         if let last = words.last, last.hasPrefix("("), last.hasSuffix(")") { words.removeLast() }
         let phrase = words.prefix(4).joined(separator: " ")
-        return DisplayText.truncated(DisplayText.sanitised(phrase.prefix(1).lowercased() + phrase.dropFirst()), maxBytes: 48)
+        return DisplayText.shortened(DisplayText.sanitised(phrase.prefix(1).lowercased() + phrase.dropFirst()), maxBytes: 48)
     }
 
     /// apt's remaining time in a download's status, "(1min 5s remaining)" → 65.

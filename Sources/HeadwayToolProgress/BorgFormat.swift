@@ -70,7 +70,7 @@ public struct BorgFormat: ToolFormat {
     static func meter(_ text: Substring) -> ToolReport? {
         // create: "7.63 MB O 7.64 MB C 7.64 MB D 40 N data2/f40"
         if let match = text.prefixMatch(of: createPattern) {
-            let bytes = ToolNumbers.bytes(match.1).map(NumberText.bytes) ?? String(match.1)
+            let bytes = ToolNumbers.bytes(match.1).map { NumberText.bytes($0) } ?? String(match.1)
             return ToolReport(label: "borg: \(match.4) files, \(bytes)")
         }
         // extract, check …: " 45.3% Extracting: path", "Checking segments 45.3%"
@@ -85,7 +85,7 @@ public struct BorgFormat: ToolFormat {
     /// A message as a short step: its first words in lower case.
     static func step(_ text: Substring) -> String {
         let words = text.split(separator: " ").prefix(3).joined(separator: " ")
-        return DisplayText.truncated(DisplayText.sanitised(words.prefix(1).lowercased() + words.dropFirst()), maxBytes: 40)
+        return DisplayText.shortened(DisplayText.sanitised(words.prefix(1).lowercased() + words.dropFirst()), maxBytes: 40)
     }
 
     func readJSON(_ text: String) -> ToolReading {
@@ -95,7 +95,7 @@ public struct BorgFormat: ToolFormat {
         case "archive_progress"?:
             guard record["finished"]?.bool != true else { return ToolReading(withheld: withheld) }
             let files = record["nfiles"]?.number.map { NumberText.compact($0) } ?? "?"
-            let bytes = record["original_size"]?.number.map(NumberText.bytes) ?? "?"
+            let bytes = record["original_size"]?.number.map { NumberText.bytes($0) } ?? "?"
             return ToolReading(report: ToolReport(label: "borg: \(files) files, \(bytes)"), withheld: withheld)
         case "progress_percent"?:
             guard record["finished"]?.bool != true, let message = record["message"]?.string else { return ToolReading(withheld: withheld) }

@@ -43,7 +43,7 @@ public struct CargoFormat: ToolFormat {
         // The first unit cargo works on: "serde, libc(build)" → "serde".
         let first = match.4.flatMap { names in names.split(separator: ",").first?.split(separator: " ").first }
         let unit = first.map { name in String(name.prefix { $0 != "(" }) } ?? ""
-        let label = unit.isEmpty ? "cargo: \(step)" : DisplayText.truncated(DisplayText.sanitised("cargo: \(step) \(unit)"), maxBytes: 48)
+        let label = unit.isEmpty ? "cargo: \(step)" : DisplayText.shortened(DisplayText.sanitised("cargo: \(step) \(unit)"), maxBytes: 48)
         guard step == "building", let done = Double(match.2), let total = Double(match.3), total > 0 else {
             return ToolReading(report: ToolReport(label: label), withheld: asked)
         }

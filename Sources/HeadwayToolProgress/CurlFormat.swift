@@ -25,7 +25,7 @@ public struct CurlFormat: ToolFormat {
                 return .nothing
             }
             guard total > 0 else { return ToolReading(report: ToolReport(label: "curl: downloading")) }
-            return ToolReading(report: ToolReport(value: received, total: total, eta: ToolNumbers.clock(columns[10]), label: "curl: downloading"))
+            return ToolReading(report: ToolReport(value: received, total: total, eta: ToolNumbers.clock(columns[10]), label: "curl: downloading", unit: .binaryBytes))
         }
         // -# draws "###########                  15.4%"
         if let match = line.text.firstMatch(of: Self.barPattern), let percent = Double(match.1) {

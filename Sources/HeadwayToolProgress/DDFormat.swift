@@ -70,6 +70,6 @@ public struct DDFormat: ToolFormat {
         if line.text.isEmpty, line.end == .carriageReturn { return ToolReading(withheld: asked) }
         guard meter, let match = line.text.prefixMatch(of: Self.bytesPattern), let bytes = Double(match.1) else { return .nothing }
         guard let total else { return ToolReading(report: ToolReport(label: "dd: \(NumberText.bytes(bytes)) copied"), withheld: asked) }
-        return ToolReading(report: ToolReport(value: bytes, total: total, label: "dd: copying"), withheld: asked)
+        return ToolReading(report: ToolReport(value: bytes, total: total, label: "dd: copying", unit: .bytes), withheld: asked)
     }
 }

@@ -57,6 +57,6 @@ public struct FFmpegFormat: ToolFormat {
 
     func report(_ seconds: Double) -> ToolReport {
         guard let total else { return ToolReport(label: "ffmpeg: encoding") }
-        return ToolReport(value: seconds, total: total, label: "ffmpeg: encoding")
+        return ToolReport(value: seconds, total: total, label: "ffmpeg: encoding", unit: .seconds)
     }
 }

@@ -59,6 +59,6 @@ public struct PVFormat: ToolFormat {
         if percent { return ToolReading(report: ToolReport(value: number, total: 100, label: "pv: copying")) }
         guard asked else { return .nothing }
         guard let total else { return ToolReading(report: ToolReport(label: "pv: \(NumberText.bytes(number))"), withheld: true) }
-        return ToolReading(report: ToolReport(value: number, total: total, label: "pv: copying"), withheld: true)
+        return ToolReading(report: ToolReport(value: number, total: total, label: "pv: copying", unit: .binaryBytes), withheld: true)
     }
 }

@@ -50,7 +50,7 @@ public struct RcloneFormat: ToolFormat {
         var value = min(done, total)
         if let percent = Double(match.3) { value = min(value, percent / 100 * total) }
         let eta = match.4 == "-" ? nil : DurationText.parse(String(match.4))
-        return ToolReading(report: ToolReport(value: value, total: total, eta: eta, label: "rclone: \(step)"), withheld: asked)
+        return ToolReading(report: ToolReport(value: value, total: total, eta: eta, label: "rclone: \(step)", unit: .binaryBytes), withheld: asked)
     }
 
     func readJSON(_ text: String) -> ToolReading {
@@ -62,6 +62,6 @@ public struct RcloneFormat: ToolFormat {
             return ToolReading(withheld: asked, problem: "rclone stats without bytes and totalBytes")
         }
         guard total > 0 else { return ToolReading(report: ToolReport(label: "rclone: \(step)"), withheld: asked) }
-        return ToolReading(report: ToolReport(value: done, total: total, eta: stats["eta"]?.number, label: "rclone: \(step)"), withheld: asked)
+        return ToolReading(report: ToolReport(value: done, total: total, eta: stats["eta"]?.number, label: "rclone: \(step)", unit: .binaryBytes), withheld: asked)
     }
 }

@@ -135,7 +135,7 @@ public struct ResticFormat: ToolFormat {
             // The bytes done at the low end of their rounding never run ahead of restic's. The
             // percentage is not used as a second bound: restic prints it only on some lines, and
             // a bound taken on some lines only would make the value step back on the others.
-            return ToolReport(value: min(done, total), total: total, eta: eta, label: "restic: \(step)")
+            return ToolReport(value: min(done, total), total: total, eta: eta, label: "restic: \(step)", unit: .binaryBytes)
         }
         // Before the scan has counted anything: "1 files, 0 B, 0 errors".
         if rest.firstMatch(of: Self.scanningPattern) != nil { return ToolReport(label: "restic: \(subcommand == "backup" ? "scanning" : step)") }
@@ -157,7 +157,7 @@ public struct ResticFormat: ToolFormat {
             }
             var value = done
             if let fraction = json["percent_done"]?.number { value = min(value, fraction * total) }
-            return ToolReading(report: ToolReport(value: value, total: total, eta: eta, label: "restic: \(step)"))
+            return ToolReading(report: ToolReport(value: value, total: total, eta: eta, label: "restic: \(step)", unit: .binaryBytes))
         case "summary"?, "verbose_status"?, "error"?, "exit_error"?:
             return .nothing
         default:

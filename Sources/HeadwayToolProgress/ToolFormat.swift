@@ -1,3 +1,5 @@
+import HeadwayCore
+
 /// Where a line of a tool's output came from.
 public enum ToolStream: Sendable, Hashable {
     /// Its standard output.
@@ -50,13 +52,16 @@ public struct ToolReport: Sendable, Equatable {
     public var eta: Double?
     /// The step, named as the tool names it: "restic: scanning", "apt: unpacking nginx".
     public var label: String?
+    /// What value and total count (bytes in the multiples the tool prints, seconds); nil for things.
+    public var unit: ValueUnit?
 
     /// A report of each member given.
-    public init(value: Double? = nil, total: Double? = nil, eta: Double? = nil, label: String? = nil) {
+    public init(value: Double? = nil, total: Double? = nil, eta: Double? = nil, label: String? = nil, unit: ValueUnit? = nil) {
         self.value = value
         self.total = total
         self.eta = eta
         self.label = label
+        self.unit = unit
     }
 }
 

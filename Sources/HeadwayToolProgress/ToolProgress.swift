@@ -15,6 +15,8 @@ public struct ToolProgress {
         public var eta: Double?
         /// The step, as the tool names it.
         public var label: String?
+        /// What value and total count, as the tool counts them (nil: things).
+        public var unit: ValueUnit?
     }
 
     /// What came of some bytes of output: the bytes to pass on (the output less the meter
@@ -37,6 +39,7 @@ public struct ToolProgress {
     private var streams: [ToolStream: LineState] = [:]
     private var determinate = false
     private var lastTotal: Double?
+    private var lastUnit: ValueUnit?
     private var lastValue: Double?
     private var lastLabel: String?
     /// The first thing that could not be read, until it is taken for the warning.
@@ -136,7 +139,7 @@ public struct ToolProgress {
 
     /// `report` as it may be shown, or nil when it says nothing new that can be trusted.
     mutating func guarded(_ report: ToolReport) -> Update? {
-        var update = Update(label: report.label.map { DisplayText.truncated(DisplayText.sanitised($0), maxBytes: 60) })
+        var update = Update(label: report.label.map { DisplayText.shortened(DisplayText.sanitised($0), maxBytes: 60) })
         if let eta = report.eta, eta.isFinite, eta >= 0 { update.eta = eta }
         if let value = report.value, let total = report.total {
             guard value.isFinite, total.isFinite else {
@@ -153,6 +156,8 @@ public struct ToolProgress {
             }
             update.value = min(value, total)
             update.total = total
+            update.unit = report.unit
+            lastUnit = report.unit
             determinate = true
             lastValue = update.value
             lastTotal = total
@@ -171,6 +176,7 @@ public struct ToolProgress {
         if determinate {
             result.value = lastValue
             result.total = lastTotal
+            result.unit = lastUnit
         }
         return result
     }

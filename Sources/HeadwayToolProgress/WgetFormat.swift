@@ -42,7 +42,7 @@ public struct WgetFormat: ToolFormat {
 
     func report(_ percent: Double, eta: Double?) -> ToolReport {
         let total = length ?? 100
-        return ToolReport(value: percent / 100 * total, total: total, eta: eta, label: "wget: downloading")
+        return ToolReport(value: percent / 100 * total, total: total, eta: eta, label: "wget: downloading", unit: length == nil ? nil : .binaryBytes)
     }
 
     /// wget's short ETA: `2s`, `1m 5s`, `2h 3m`, `1d 2h`.

@@ -16,6 +16,8 @@ public struct HeadwayCICommand: ParsableCommand {
             history, and its result (docs/ci.md). Without a subcommand, the sources come from the \
             configuration file. Tokens come from a file (--token-file) or a systemd credential, never \
             from the command line.
+
+            SOCKET: \(SocketPath.rule)
             """,
         version: Version.current,
         subcommands: [GitHub.self, GitLab.self, Jenkins.self, CCTray.self, Buildbot.self]
@@ -70,7 +72,7 @@ struct CommonOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Publish the jobs to this MQTT broker (mqtt:// or mqtts://) for every display, instead of the local service.", valueName: "URL"))
     var broker: String?
 
-    @Option(help: ArgumentHelp("The service's socket (default: $HEADWAY_SOCKET, else the service's usual place).", valueName: "PATH"))
+    @Option(help: ArgumentHelp("The service's socket (default: as SOCKET below says).", valueName: "PATH"))
     var socket: String?
 
     func validate() throws {

@@ -14,6 +14,8 @@ public struct HeadwayMQTTCommand: ParsableCommand {
             headwayd (devices, no network). The user and password come from HEADWAY_BROKER_USER and \
             HEADWAY_BROKER_PASSWORD_FILE (or HEADWAY_BROKER_PASSWORD), an mqtts broker's CA from \
             HEADWAY_BROKER_CA.
+
+            SOCKET: \(SocketPath.rule)
             """,
         version: Version.current
     )
@@ -24,7 +26,7 @@ public struct HeadwayMQTTCommand: ParsableCommand {
     @Option(name: .customLong("subscribe"), help: ArgumentHelp("A topic filter of the jobs to show (repeatable; default: every job, \(JobTopics.jobs)/#).", valueName: "FILTER"))
     var filters: [String] = []
 
-    @Option(help: ArgumentHelp("The service's socket (default: $HEADWAY_SOCKET, else the service's usual place).", valueName: "PATH"))
+    @Option(help: ArgumentHelp("The service's socket (default: as SOCKET below says).", valueName: "PATH"))
     var socket: String?
 
     @Option(help: ArgumentHelp("This display's name: its MQTT client id (default: the host name). Keep it stable: the broker keeps what was published for it while it was away.", valueName: "NAME"))

@@ -184,12 +184,11 @@ struct Demo: ParsableCommand {
             let paths = try SnapshotWriter(directory: snapshot).write(rig)
             if !live { print("snapshot: " + paths.joined(separator: " ")) }
         }
-        if headless {
-            let sent = rig.i2cBuses.map { "\($0.name) \($0.statistics.frames.count)" } + rig.spiBuses.map { "\($0.name) \($0.statistics.frames.count)" }
-                + rig.gpioChips.map { "\($0.label) \($0.statistics.frames.count)" }
-            let problems = rig.problems
-            print("demo finished at \(NumberText.compact(DemoScript.duration)) s simulated; frames sent: " + sent.joined(separator: ", ") + "; protocol or timing errors: \(problems.count)")
-        }
+        // The summary ends every run — live, piped or headless: what the buses carried, and
+        // what the virtual chips found wrong in it.
+        let sent = rig.i2cBuses.map { "\($0.name) \($0.statistics.frames.count)" } + rig.spiBuses.map { "\($0.name) \($0.statistics.frames.count)" }
+            + rig.gpioChips.map { "\($0.label) \($0.statistics.frames.count)" }
+        print("demo finished at \(NumberText.compact(DemoScript.duration)) s simulated; frames sent: " + sent.joined(separator: ", ") + "; protocol or timing errors: \(rig.problems.count)")
         if stats { print(BusReport.describe(rig), terminator: "") }
         if failures > 0 { print("warning: \(failures) frames could not be drawn: \(lastFailure)") }
     }

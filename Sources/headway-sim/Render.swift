@@ -85,6 +85,17 @@ struct Render: ParsableCommand {
         guard silence >= 0, silence < at - 1 else {
             throw ValidationError("--stalled-for \(silence) must be at least 0 and less than --at minus 1 (\(NumberText.compact(at - 1)))")
         }
+        if let value {
+            // The job's model decides what a value may be; the fix is said in this command's words.
+            do throws(ProgressError) {
+                var probe = try ProgressJob(kind: .determinate(value: 0, total: total), at: 0)
+                try probe.update(value: value, at: 0)
+            } catch {
+                var fix = ""
+                if case .valueAboveTotal = error { fix = " — give --total of at least \(NumberText.compact(value)), or a --value of at most \(NumberText.compact(total))" }
+                throw ValidationError("--value \(NumberText.compact(value)) is refused: \(error)\(fix)")
+            }
+        }
         let clock = ManualClock()
         let (rig, outputs) = try devices(clock: clock)
         let captureFile = try capture.map { try BusCapture(path: $0) }

@@ -17,6 +17,8 @@ struct Serve: ParsableCommand {
             button, {"v":1,"op":"snapshot","folder":"DIR"} writes what its devices show into DIR, \
             {"v":1,"op":"glass"} says when each output's last frame was drawn (monotonic seconds) and \
             the value of each job in it.
+
+            SOCKET: \(SocketPath.rule)
             """
     )
 
@@ -29,7 +31,7 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("A configuration file instead of presets.", valueName: "FILE"))
     var config: String?
 
-    @Option(help: ArgumentHelp("The socket to listen on (default: $HEADWAY_SOCKET, else $XDG_RUNTIME_DIR/headway.sock).", valueName: "PATH"))
+    @Option(help: ArgumentHelp("The socket to listen on (default: as SOCKET below says).", valueName: "PATH"))
     var socket: String?
 
     @Flag(help: "Draw nothing; log to stderr.")
@@ -42,7 +44,12 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
-        let path = socket ?? SocketPath.forServer()
+        let path: String
+        if let socket {
+            path = socket
+        } else {
+            do throws(SocketPath.Problem) { path = try SocketPath.forSimulator() } catch { throw StartupFailure(error.description) }
+        }
         let clock = MonotonicClock()
         var rig = SimulatorRig(buses: SimulatedBuses(clock: clock))
         // In a terminal, a SIGHUP once the terminal is gone means it closed: stop rather than linger.

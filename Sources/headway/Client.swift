@@ -2,12 +2,20 @@ import HeadwayCore
 import HeadwayProtocol
 import HeadwaySystem
 
-/// Carries out a ``ClientCommand``. Hook commands never fail the job because of the service: when it
-/// is absent, slow or refuses, they warn once on stderr and exit 0 (exit 1 with `--strict`).
+/// Carries out a ``ClientCommand``. The job's commands never fail the job because of the service:
+/// when it is absent, slow or refuses, they warn once on stderr and exit 0 (with `--strict`, 1
+/// when it cannot be reached and 2 for a wrong value). The commands that ask — `status`, `watch`,
+/// `press` — exit 1 when they get no answer, saying where they looked.
 struct Client {
     let command: ClientCommand
+    /// The service's socket: `--socket`, else the one rule's (``SocketPath/forClient()``, which
+    /// looks whether the user's own simulator answers: once).
+    let socketPath: String
 
-    var socketPath: String { command.socket ?? SocketPath.forClient() }
+    init(command: ClientCommand) {
+        self.command = command
+        socketPath = command.socket ?? SocketPath.forClient()
+    }
 
     func run() -> Int32 {
         switch command.action {
@@ -19,8 +27,10 @@ struct Client {
             return 0
         case .status:
             return status()
-        case .watch:
-            return watch()
+        case .watch(let json):
+            return WatchCommand(client: self, json: json).run()
+        case .press(let long):
+            return press(long: long)
         case .run(let arguments, let reading, let options):
             return RunCommand(client: self, arguments: arguments, reading: reading, options: options).run()
         case .pipe(let size, let options):
@@ -51,10 +61,20 @@ struct Client {
 
     private var job: String { command.job! }
 
-    /// Reports a problem with the service: a warning and success, or failure with --strict.
-    func soft(_ message: String) -> Int32 {
-        printError("headway: warning: \(DisplayText.sanitised(message))\(command.strict ? "" : " (progress not shown; the job goes on)")")
-        return command.strict ? 1 : 0
+    /// Reports a problem with a report: a warning and success, saying that the job goes on; with
+    /// --strict a failure — 2 when what was sent was `refused` as wrong, 1 when the service could
+    /// not be reached.
+    func soft(_ message: String, refused: Bool = false) -> Int32 {
+        let rule = refused ? "the job keeps its last value and goes on" : "progress not shown; the job goes on"
+        let tail = command.strict ? "" : " (\(rule): a report never fails it unless --strict)"
+        printError("headway: \(command.strict ? "" : "warning: ")\(DisplayText.sanitised(message))\(tail)")
+        return command.strict ? (refused ? 2 : 1) : 0
+    }
+
+    /// A command that asks (status, watch, press) got no answer: it says why and fails.
+    func unanswered(_ message: String) -> Int32 {
+        printError("headway: \(DisplayText.sanitised(message))")
+        return 1
     }
 
     private func send(_ request: Request, quietWhenFinished: Bool = false) -> Int32 {
@@ -68,51 +88,35 @@ struct Client {
         if let broker = command.broker { return BrokerStatus(client: self, url: broker).run() }
         switch HookReport(client: self).exchange(.status, budget: 2) {
         case .success(.jobs(let jobs, let omitted, let quiet, let timers)):
-            print(StatusTable.render(jobs, omitted: omitted) + (quiet.map { "\n" + $0.summary } ?? "") + timers.map { "\n" + $0.summary }.joined())
+            // On a terminal each line fits its width; piped, lines are whole.
+            let width = Terminal.isTerminal(SystemIO.standardOutput) ? Terminal.size(SystemIO.standardOutput)?.columns : nil
+            print(StatusTable.render(jobs, omitted: omitted, width: width) + (quiet.map { "\n" + $0.summary } ?? "") + timers.map { "\n" + $0.summary }.joined())
             return 0
-        case .success: return soft("unexpected reply to status")
-        case .failure(let failure): return soft(failure.description)
+        case .success(.error(let error)): return unanswered("the service at \(socketPath) refused status: \(error)")
+        case .success: return unanswered("unexpected reply to status from \(socketPath)")
+        case .failure(let failure): return unanswered(failure.description)
         }
     }
 
-    private func watch() -> Int32 {
+    /// Presses the simulator's virtual button (headway-sim serve's own operation).
+    private func press(long: Bool) -> Int32 {
+        let path = socketPath
         do throws(ServiceConnection.Failure) {
-            let connection = try ServiceConnection(path: socketPath, budget: 2)
-            _ = try connection.send(.subscribe(job: command.job, controls: false))
-            while true {
-                let line = try connection.readLine(until: nil)
-                guard let event = JobEvent.parse(line) else { continue }
-                let text = "\(DisplayText.sanitised(event.job)): \(event.kind.rawValue)\(event.outcome.map { " (\($0.rawValue))" } ?? "")\n"
-                SystemIO.writeAll(SystemIO.standardOutput, Array(text.utf8)[...])
+            let connection = try ServiceConnection(path: path, budget: 2)
+            try connection.write(#"{"v":1,"op":"press","long":\#(long)}"# + "\n")
+            switch try connection.awaitReply() {
+            case .error(let error) where error.code == .unknownOperation:
+                return unanswered("the service at \(path) has no virtual button: press reaches headway-sim serve's rig (a board's button is pressed by hand)")
+            case .error(let error) where error.code == .unsupported:
+                return unanswered("the simulator at \(path) has no button on its rig: configure one (buttons: in its configuration)")
+            case .error(let error):
+                return unanswered("the service at \(path) refused the press: \(error)")
+            default:
+                print(long ? "held the simulator's button (a long press: cancel)" : "pressed the simulator's button (a short press: pause or resume)")
+                return 0
             }
         } catch {
-            printError("headway: \(error.message)")
-            return 1
+            return unanswered(error.message)
         }
-    }
-}
-
-/// `headway status` as a table.
-enum StatusTable {
-    /// The table; every text from the service is made safe for the terminal first.
-    static func render(_ jobs: [JobStatus], omitted: Int) -> String {
-        guard !jobs.isEmpty else { return "no jobs" }
-        var rows = [["JOB", "PHASE", "PROGRESS", "ETA", "LABEL"]]
-        for job in jobs {
-            var progress = job.percent.map { "\(job.estimate ? "~" : "")\($0)%" } ?? "-"
-            if let value = job.value, let total = job.total, total != 1, total != 100 {
-                progress += " (\(NumberText.compact(value))/\(NumberText.compact(total)))"
-            }
-            let eta = job.overdueSeconds.map { "overdue \(DurationText.short($0))" }
-                ?? job.etaSeconds.map { "\(job.estimate || job.etaReported ? "~" : "")\(DurationText.short($0, rounding: .up))" } ?? "-"
-            let label = [job.label, job.reason.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
-            rows.append([DisplayText.sanitised(job.job), DisplayText.sanitised(job.phase), progress, eta, DisplayText.sanitised(label)])
-        }
-        let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { column, cell in
-                column == 4 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
-            }.joined(separator: "  ")
-        }.joined(separator: "\n") + (omitted > 0 ? "\n… and \(omitted) older jobs not listed" : "")
     }
 }

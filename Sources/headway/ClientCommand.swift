@@ -17,7 +17,9 @@ struct ClientCommand {
         /// `end`: finish as "ended" only if nothing reported an outcome first (GitHub's completed hook).
         case end
         case status
-        case watch
+        case watch(json: Bool)
+        /// `press`: the simulator's virtual button, held long (a cancel) or briefly (a pause).
+        case press(long: Bool)
         case run(command: [String], reading: RunReading, options: BeginOptions)
         case pipe(size: Double?, options: BeginOptions)
         case help
@@ -48,6 +50,8 @@ struct ClientCommand {
     var timeout = 0.2
     /// The MQTT broker to report to instead of the local socket (`--broker`, `HEADWAY_BROKER`).
     var broker: String?
+    /// What to tell the user once before acting (a label that was shortened).
+    var notes: [String] = []
     /// Who reports, the second level of the job's topics (`--source`, `HEADWAY_SOURCE`, else the
     /// runner's repository or pipeline, else this machine's name).
     var source: String?
@@ -61,60 +65,115 @@ struct ClientCommand {
         var command: String?
     }
 
+    /// `headway --help`: the commands, then what they share, every line within 80 columns.
     static let usage = """
-        usage: headway [--job ID] [--socket PATH | --broker URL [--source NAME]] [--strict] [--timeout-ms N] COMMAND
-          begin [--label TEXT] [--total N | --countdown DURATION | --until TIME] [--name NAME]
-                [--pid PID] [--heartbeat SECONDS] [--no-percent]
-                                             start a job (indeterminate without --total)
-          set VALUE [--label TEXT]           report progress: 42, 42/200, or 35% (of the job's total)
-          label TEXT                         change the label
-          indeterminate                      the job cannot say how far it is
-          alive                              the job is alive (a heartbeat, see --heartbeat)
-          pause | resume                     pause or resume a job under headway run
-          done | fail | cancel               end the job
-          finish STATUS                      end it as a runner's status says (success, failure, canceled, …)
-          end                                end it, result unknown, unless an outcome was reported
-          status                             list the jobs
-          watch                              print events (cancel requests, pauses) as they happen
-          run [--format TOOL | --pattern REGEX] [--size BYTES] [--total N] [--label TEXT]
-              [--name NAME] [--] CMD ARGS...
-                                             run CMD, showing its progress (42%, 3/10, [3/10], or REGEX);
-                                             headway's options end at CMD
-          pipe [--size BYTES] [--label TEXT] copy stdin to stdout, showing the bytes that passed
-        run reads these tools' own progress (by CMD's name, or --format TOOL), asking for it where
-        the tool needs it and withholding only the meter it asked for; the rest of CMD's output is
-        unchanged: restic (sets RESTIC_PROGRESS_FPS), borg and borgmatic (adds --progress), rsync
-        (--info=progress2), rclone (--stats 1s --stats-one-line --stats-log-level NOTICE), ffmpeg
-        (-progress pipe:N; the total from -t or the input's Duration, or --total SECONDS), apt-get and
-        apt (-o APT::Status-Fd=N), dd (status=progress; --size or count= and bs=, or if='s size), pv
-        (-n -b; --size or -s), cargo (sets CARGO_TERM_PROGRESS_WHEN=always), curl and wget (their
-        meters, as they are); --format lines reads 42% and 3/10 only. Nothing is added that CMD
-        already has. The label names the tool's step unless --label gives one; a tool's own
-        remaining time is shown as its estimate.
-        DURATION: 90, 90s, 5m, 1h30m. TIME: 14:30, 14:30:15 (today, or tomorrow when past) or
-        2026-11-22T14:30:00Z. --job defaults to the CI runner's job and --name to the runner's job
-        name (GitHub Actions, GitLab, Buildkite), or in a systemd service to the unit
-        (backup.service); elsewhere run and pipe name their own (restic-4242). A hook never fails its job: when the service is absent or slow, or a value
-        is wrong, commands warn once, give up within 200 ms (--timeout-ms, or HEADWAY_TIMEOUT_MS) and
-        exit 0 (--strict: 1, or 2 for a wrong value). With --broker mqtt://HOST[:PORT] or mqtts://…
-        (or HEADWAY_BROKER) the job commands publish to an MQTT broker instead, and status lists the
-        jobs it holds (docs/mqtt.md; budget 1 s): user and password from HEADWAY_BROKER_USER and
-        HEADWAY_BROKER_PASSWORD_FILE (or _PASSWORD), a CA from HEADWAY_BROKER_CA.
-        """
+        usage: headway [--job ID] [--socket PATH | --broker URL [--source NAME]]
+                       [--strict] [--timeout-ms N] COMMAND
+          begin [--label TEXT] [--total N | --countdown DURATION | --until TIME]
+                [--unit UNIT] [--name NAME] [--pid PID] [--heartbeat SECONDS]
+                [--no-percent]       start a job (indeterminate without --total)
+          set VALUE [--label TEXT]   report progress: 42, 42/200, or 35% (of the
+                                     job's total); from 0 to the total
+          label TEXT                 change the label
+          indeterminate              the job cannot say how far it is
+          alive                      the job is alive (a heartbeat, see --heartbeat)
+          pause | resume             pause or resume a job under headway run
+          done | fail | cancel       end the job
+          finish STATUS              end it as a runner's status says (success,
+                                     failure, canceled, …)
+          end                        end it, result unknown, unless an outcome was
+                                     reported
+          status                     list the jobs, fitted to the terminal's width
+          watch [--json]             follow the jobs as they go: begun, progress,
+                                     label changes, stalls and recoveries, pauses,
+                                     ends (--json: one JSON object a line)
+          press [--long]             press the simulator's button (--long: hold it,
+                                     which cancels the job it shows)
+          run [--format TOOL | --pattern REGEX] [--size BYTES] [--total N]
+              [--label TEXT] [--name NAME] [--] CMD ARGS...
+                                     run CMD, showing its progress (42%, 3/10,
+                                     [3/10], or REGEX); headway's options end at CMD
+          pipe [--size BYTES] [--label TEXT]
+                                     copy stdin to stdout, showing the bytes passed
+
+        """ + [
+            """
+            run reads these tools' own progress (by CMD's name, or --format TOOL), asking \
+            for it where the tool needs it and withholding only the meter it asked for \
+            (then, on a terminal, a line of its own shows the progress instead); the rest \
+            of CMD's output is unchanged: restic (sets RESTIC_PROGRESS_FPS), borg and \
+            borgmatic (adds --progress), rsync (--info=progress2), rclone (--stats 1s \
+            --stats-one-line --stats-log-level NOTICE), ffmpeg (-progress pipe:N; the total \
+            from -t or the input's Duration, or --total SECONDS), apt-get and apt (-o \
+            APT::Status-Fd=N), dd (status=progress; --size or count= and bs=, or if='s \
+            size), pv (-n -b; --size or -s), cargo (sets CARGO_TERM_PROGRESS_WHEN=always), \
+            curl and wget (their meters, as they are); --format lines reads 42% and 3/10 \
+            only. Nothing is added that CMD already has. The label names the tool's step \
+            unless --label gives one; a tool's own remaining time is shown as its \
+            estimate; sizes are shown in the units the tool counts in.
+            """,
+            """
+            DURATION: 90, 90s, 5m, 1h30m. TIME: 14:30, 14:30:15 (today, or tomorrow when \
+            past) or 2026-11-22T14:30:00Z. UNIT: what the value and total count, so that \
+            they are read in units: bytes (shown in kB, MB, GB), bytes-iec (KiB, MiB, \
+            GiB) or seconds. A label longer than 1024 bytes is shortened at a word, and \
+            headway says so.
+            """,
+            """
+            --job defaults to the CI runner's job and --name to the runner's job name \
+            (GitHub Actions, GitLab, Buildkite), or in a systemd service to the unit \
+            (backup.service); elsewhere run and pipe name their own (restic-4242).
+            """,
+            """
+            A hook never fails its job: when the service is absent or slow, or refuses a \
+            value, the job's commands warn once, give up within 200 ms (--timeout-ms, or \
+            HEADWAY_TIMEOUT_MS) and exit 0, and their warning says so; with --strict they \
+            fail: 1 when the service cannot be reached, 2 for a wrong value. status, watch \
+            and press ask rather than report: they exit 1 when there is no answer, saying \
+            where they looked and how to start a service.
+            """,
+            """
+            With --broker mqtt://HOST[:PORT] or mqtts://… (or HEADWAY_BROKER) the job \
+            commands publish to an MQTT broker instead, and status lists the jobs it holds \
+            (docs/mqtt.md; budget 1 s): user and password from HEADWAY_BROKER_USER and \
+            HEADWAY_BROKER_PASSWORD_FILE (or _PASSWORD), a CA from HEADWAY_BROKER_CA.
+            """,
+            "SOCKET: " + SocketPath.rule,
+        ].map { wrapped($0, width: 80) }.joined(separator: "\n\n")
+
+    /// `text` as lines of at most `width` columns, broken at spaces.
+    static func wrapped(_ text: String, width: Int) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.joined(separator: "\n")
+    }
 
     /// The commands hooks call, whose mistakes warn instead of failing the job.
     static let hookCommands: Set<String> = ["begin", "set", "label", "indeterminate", "alive", "pause", "resume", "done", "fail", "cancel", "finish", "end"]
 
-    /// The one line to print after a mistake, pointing at the command's part of the usage.
+    /// The one line to print after a mistake: the command's synopsis from the usage.
     static func hint(for command: String?) -> String {
-        let lines = usage.split(separator: "\n").dropFirst().map { $0.drop { $0 == " " } }
-        guard let command else { return "run headway --help for the commands" }
-        let line = lines.first { line in
-            let synopsis = line.split(separator: "  ", maxSplits: 1).first ?? line
-            return synopsis.split(separator: " ").first == Substring(command) || synopsis.split(separator: " | ").contains(Substring(command))
-        }
-        guard let line else { return "run headway --help for the commands" }
-        return "usage: headway " + line
+        let general = "run headway --help for the commands"
+        guard let command else { return general }
+        // The commands' part: each command's line is indented by two, the synopsis going on in
+        // lines indented less than the descriptions' column.
+        let lines = usage.split(separator: "\n").dropFirst(2).prefix { !$0.isEmpty }
+        func synopsis(_ line: Substring) -> Substring { line.drop { $0 == " " }.split(separator: "  ", maxSplits: 1).first ?? "" }
+        guard let start = lines.firstIndex(where: { line in
+            guard line.hasPrefix("  "), !line.hasPrefix("   ") else { return false }
+            let words = synopsis(line)
+            return words.split(separator: " ").first == Substring(command) || words.split(separator: " | ").contains(Substring(command))
+        }) else { return general }
+        let more = lines[lines.index(after: start)...].prefix { $0.hasPrefix("   ") }.filter { $0.prefix { $0 == " " }.count < 20 }
+        return "usage: headway " + ([synopsis(lines[start])] + more.map(synopsis)).joined(separator: " ")
     }
 
     static func parse(
@@ -173,6 +232,7 @@ struct ClientCommand {
     ) throws(UsageError) -> ClientCommand {
         var options = BeginOptions()
         var pattern: String?, size: Double?, format: String?
+        var long = false, json = false, labelShortened = false
         var positional: [String] = []
         var command: [String] = []
         while let argument = rest.first {
@@ -182,7 +242,10 @@ struct ClientCommand {
             case "--job": job = try value(for: argument, &rest)
             case "--socket": socket = try value(for: argument, &rest)
             case "--strict": strict = true
-            case "--label": options.label = DisplayText.truncated(try value(for: argument, &rest), maxBytes: WireProtocol.maxLabelBytes)
+            case "--label":
+                let text = try value(for: argument, &rest)
+                options.label = DisplayText.shortened(text, maxBytes: WireProtocol.maxLabelBytes)
+                labelShortened = options.label != text
             case "--name": options.name = try value(for: argument, &rest)
             case "--total": options.total = try number(try value(for: argument, &rest), "--total", positive: true)
             case "--countdown": options.countdown = try duration(try value(for: argument, &rest))
@@ -196,6 +259,14 @@ struct ClientCommand {
             case "--pattern": pattern = try value(for: argument, &rest)
             case "--format": format = try value(for: argument, &rest)
             case "--size": size = try number(try value(for: argument, &rest), "--size", positive: true)
+            case "--unit" where ["begin", "run", "pipe"].contains(name):
+                let text = try value(for: argument, &rest)
+                guard let unit = ValueUnit(rawValue: text) else {
+                    throw UsageError(message: "--unit \"\(DisplayText.quoted(text, maxBytes: 40))\" is not one of \(ValueUnit.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                options.unit = unit
+            case "--long" where name == "press": long = true
+            case "--json" where name == "watch": json = true
             default:
                 if argument.hasPrefix("--") { throw UsageError(message: "unknown option \(argument) for \(name)") }
                 // run's command may also start without "--", as after nice or env: its first word
@@ -226,7 +297,11 @@ struct ClientCommand {
             action = .set(try progress(text), label: options.label)
         case "label":
             try noMore(1)
-            guard let text = positional.first.map({ DisplayText.truncated($0, maxBytes: WireProtocol.maxLabelBytes) }) ?? options.label else { throw UsageError(message: "label needs the text") }
+            if let given = positional.first {
+                options.label = DisplayText.shortened(given, maxBytes: WireProtocol.maxLabelBytes)
+                labelShortened = options.label != given
+            }
+            guard let text = options.label else { throw UsageError(message: "label needs the text") }
             action = .label(text)
         case "indeterminate": try noMore(); action = .indeterminate
         case "alive": try noMore(); action = .alive
@@ -241,7 +316,8 @@ struct ClientCommand {
             guard let status = positional.first else { throw UsageError(message: "finish needs the runner's status, e.g. finish success") }
             action = .finish(try outcome(status))
         case "status": try noMore(); action = .status
-        case "watch": try noMore(); action = .watch
+        case "watch": try noMore(); action = .watch(json: json)
+        case "press": try noMore(); action = .press(long: long)
         case "run":
             try noMore()
             guard !command.isEmpty else { throw UsageError(message: "run needs a command, e.g. headway run -- make -j4") }
@@ -254,7 +330,7 @@ struct ClientCommand {
             if format != nil, pattern != nil { throw UsageError(message: "give --format or --pattern, not both") }
             let labelGiven = options.label != nil
             // In a unit the command line is no label: the service keeps the unit's Description.
-            if options.label == nil { options.label = unit ?? String(command.joined(separator: " ").prefix(60)) }
+            if options.label == nil { options.label = unit ?? DisplayText.shortened(command.joined(separator: " "), columns: 60) }
             if options.name == nil { options.name = options.label }
             action = .run(command: command, reading: RunReading(format: format, pattern: pattern, size: size, labelGiven: labelGiven), options: options)
         case "pipe":
@@ -265,6 +341,9 @@ struct ClientCommand {
         default: throw UsageError(message: "unknown command \"\(name)\"")
         }
         var result = ClientCommand(action: action, job: job, socket: socket, strict: strict)
+        if labelShortened {
+            result.notes.append("the label is longer than \(WireProtocol.maxLabelBytes) bytes, the most a job keeps; it was shortened at a word, ending in …")
+        }
         if result.job == nil { result.job = JobIdentity.job(environment) ?? unit }
         // A run or pipe started by hand holds its job for its whole life: its program's name and
         // headway's process id make an id of its own ("restic-4242").
@@ -279,7 +358,7 @@ struct ClientCommand {
             throw UsageError(message: "job id \"\(DisplayText.truncated(DisplayText.sanitised(id), maxBytes: 60))\" \(problem)")
         }
         switch action {
-        case .status, .watch, .help, .version: break
+        case .status, .watch, .press, .help, .version: break
         default:
             guard result.job != nil else {
                 throw UsageError(message: "--job ID is needed here (outside GitHub Actions, GitLab CI, Buildkite and systemd services there is no job id to take; run and pipe make their own)")

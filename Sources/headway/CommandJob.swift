@@ -85,7 +85,7 @@ final class CommandJob {
             // The tool's own ETA, shown as its estimate; one it cannot mean (negative, past a
             // year) is left out rather than refused with the update.
             let eta = update.eta.flatMap { $0.isFinite && $0 >= 0 && $0 <= WireProtocol.maxSeconds ? $0 : nil }
-            report(.update(job: job, value: value, total: total, label: keepsLabel ? nil : update.label, eta: eta))
+            report(.update(job: job, value: value, total: total, label: keepsLabel ? nil : update.label, eta: eta, unit: update.unit))
         } else if let label = update.label, !keepsLabel {
             report(.label(job: job, label: label))
         }

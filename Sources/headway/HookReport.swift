@@ -19,10 +19,36 @@ struct HookReport {
             return client.soft(problem.description)
         case .success(.error(let error)):
             if quietWhenFinished, error.code == .jobFinished { return 0 }
-            return client.soft("the service refused it: \(error)")
+            return client.soft(Self.refusal(of: request, error), refused: Self.wrongValue.contains(error.code))
         case .success:
             return 0
         }
+    }
+
+    /// The codes of a refusal of what was sent (a number, a member, a name): with --strict, exit 2.
+    static let wrongValue: Set<ProtocolErrorCode> = [.outOfRange, .invalidMember, .invalidIdentifier, .alreadyDeterminate]
+
+    /// What the service refused, and the fix on this command line: a value above the job's total
+    /// was meant as a percentage, or the job needs a total.
+    static func refusal(of request: Request, _ error: ProtocolError) -> String {
+        let asked: String = switch request {
+        case .begin: "begin"
+        case .update(_, let value, let total, _, _, _): "set \(NumberText.compact(value))\(total.map { "/\(NumberText.compact($0))" } ?? "")"
+        case .updatePercent(_, let percent, _, _): "set \(NumberText.compact(percent))%"
+        case .label: "label"
+        case .indeterminate: "indeterminate"
+        case .alive: "alive"
+        case .pause: "pause"
+        case .resume: "resume"
+        case .finish(_, let outcome): "finish \(outcome.rawValue)"
+        case .stale, .stop, .status, .subscribe: "the request"
+        }
+        var text = "the service refused \(asked): \(error.message)"
+        if error.code == .outOfRange, error.field == "value", case .update(_, let value, nil, _, _, _) = request {
+            let number = NumberText.compact(value)
+            text += " — did you mean \(number)%, or to begin the job with --total (at least \(number))?"
+        }
+        return text
     }
 
     /// The exchange itself, within `budget` (default: the hook's).

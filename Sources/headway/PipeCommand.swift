@@ -16,6 +16,7 @@ struct PipeCommand {
         let title = options.label ?? "pipe"
         var begin = options
         begin.total = size
+        begin.unit = size == nil ? nil : .bytes
         // It cannot stop what feeds it: it takes no button's requests.
         let reported = CommandJob(client: client, job: job, options: begin, controls: [])
         Signals.ignoreBrokenPipes()
@@ -45,9 +46,9 @@ struct PipeCommand {
                 }
                 passed += Double(count)
             }
-            reported.report(size.map { .update(job: job, value: min(passed, $0), total: $0, label: nil) } ?? .label(job: job, label: "\(title): \(NumberText.bytes(passed))"))
+            reported.report(size.map { .update(job: job, value: min(passed, $0), total: $0, label: nil, unit: .bytes) } ?? .label(job: job, label: "\(title): \(NumberText.bytes(passed))"))
         }
-        if let size, outcome == .succeeded { reported.report(.update(job: job, value: min(passed, size), total: size, label: nil)) }
+        if let size, outcome == .succeeded { reported.report(.update(job: job, value: min(passed, size), total: size, label: nil, unit: .bytes)) }
         reported.finish(outcome)
         return outcome == .succeeded ? 0 : 1
     }

@@ -31,6 +31,7 @@ struct RunCommand {
             fileSize: { path in Files.status(of: path, followingLinks: true).flatMap { $0.kind == .regularFile ? Double($0.size) : nil } }, descriptor: descriptor)
         guard var progress = try? ToolProgress(context: context, format: reading.format, pattern: parser) else { return 2 }
         let invocation = progress.invocation
+        let meter = TerminalProgressLine.make(withheld: !invocation.withholds.isEmpty)
         let reported = CommandJob(client: client, job: job, options: options, controls: .all, keepsLabel: reading.labelGiven)
 
         let output: (read: Int32, write: Int32), errors: (read: Int32, write: Int32), status: (read: Int32, write: Int32)
@@ -73,6 +74,7 @@ struct RunCommand {
         }
 
         func handle(_ event: JobEvent) {
+            meter?.clear()  // what is said of the event gets a line of its own
             switch event.kind {
             case .cancelRequested where stop == nil:
                 stop = .cancelRequested
@@ -99,10 +101,16 @@ struct RunCommand {
             // The job's link says when it must look again (a held-back update, a reconnection, a
             // broker's keep-alive); a waiting line is shown after 0.2 s.
             let link = reported.prepare()
-            let wakes = [killAt, waitingSince.map { $0 + 0.2 }, link.timeout.map { clock.now + $0 }].compactMap { $0 }
+            let wakes = [killAt, waitingSince.map { $0 + 0.2 }, link.timeout.map { clock.now + $0 }, meter?.due].compactMap { $0 }
             let ready = SystemIO.poll(watched + link.watched, timeout: wakes.min().map { max(0, $0 - clock.now) })
             if let since = waitingSince, clock.now - since >= 0.2 {
-                for item in streams { if let to = item.to { SystemIO.writeAll(to, progress.release(item.stream)[...]) } }
+                for item in streams {
+                    if let to = item.to {
+                        let released = progress.release(item.stream)
+                        if !released.isEmpty { meter?.clear() }
+                        SystemIO.writeAll(to, released[...])
+                    }
+                }
                 waitingSince = nil
             }
             for event in reported.service() { handle(event) }
@@ -139,14 +147,22 @@ struct RunCommand {
                     SystemIO.close(item.fd)
                     streams.remove(at: index)
                 }
-                if let to = item.to { SystemIO.writeAll(to, result.passed[...]) }
-                for update in result.updates { reported.report(update) }
+                if let to = item.to, !result.passed.isEmpty {
+                    meter?.clear()
+                    SystemIO.writeAll(to, result.passed[...])
+                }
+                for update in result.updates {
+                    reported.report(update)
+                    meter?.show(update)
+                }
                 if let problem = progress.takeProblem() {
                     printError("headway: warning: cannot read \(progress.name)'s progress: \(DisplayText.sanitised(problem)); its output passes as it was")
                 }
             }
             if !streams.contains(where: { progress.isWaiting($0.stream) }) { waitingSince = nil }
+            meter?.draw()
         }
+        meter?.clear()
 
         let exitCode = Processes.waitForExit(pid)
         let outcome: Outcome = stop != nil ? .cancelled : exitCode == 0 ? .succeeded : .failed

@@ -10,8 +10,10 @@ do throws(ClientCommand.UsageError) {
 } catch {
     // A hook passes a runner's values along: a wrong one must not fail the job (unless --strict).
     let strict = CommandLine.arguments.contains("--strict")
-    printError("headway: \(error.soft && !strict ? "warning: " : "")\(error.message)\n\(ClientCommand.hint(for: error.command))")
+    let rule = error.soft && !strict ? " (the job goes on: a report never fails it unless --strict)" : ""
+    printError("headway: \(error.soft && !strict ? "warning: " : "")\(error.message)\(rule)\n\(ClientCommand.hint(for: error.command))")
     Processes.exit(error.soft && !strict ? 0 : 2)
 }
 
+for note in command.notes { printError("headway: note: \(note)") }
 Processes.exit(Client(command: command).run())

@@ -3,12 +3,14 @@ import Headway
 import HeadwayLinux
 import HeadwayProtocol
 import HeadwayService
+import HeadwaySystem
 
 /// `headwayd`: run by its own executable and by the multi-call `headway-suite`.
 public struct Headwayd: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "headwayd",
         abstract: "Show job progress on LED strips, rings, GPIO LEDs and OLEDs of this board.",
+        discussion: "SOCKET: \(SocketPath.rule)",
         version: Version.current,
         subcommands: [Serve.self, DoctorCommand.self],
         defaultSubcommand: Serve.self
@@ -33,6 +35,8 @@ struct Serve: ParsableCommand {
             /var/lib/headway, or state-directory: in the configuration), and so are the jobs it \
             holds: a restart (an upgrade, a crash) takes them back. The documents named here \
             (docs/NAME.md) are installed as /usr/share/doc/headway/NAME.md.gz.
+
+            SOCKET: \(SocketPath.rule)
             """
     )
 
@@ -45,7 +49,7 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("A configuration file (YAML; see docs/configuration.md). Default: /etc/headway/config.yaml, as for doctor.", valueName: "FILE"))
     var config: String?
 
-    @Option(help: ArgumentHelp("The socket to listen on (default: $HEADWAY_SOCKET, /run/headway/headway.sock as root, else $XDG_RUNTIME_DIR/headway.sock).", valueName: "PATH"))
+    @Option(help: ArgumentHelp("The socket to listen on (default: as SOCKET below says).", valueName: "PATH"))
     var socket: String?
 
     @Option(help: "The group that may use the socket (mode 0660); overrides the configuration's socket-group.")
@@ -64,8 +68,9 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
+        let path = socket ?? SocketPath.forService()
         let settings = ServiceHost.Settings(
-            name: "headwayd", socketPath: socket ?? SocketPath.forServer(), socketGroup: group, persist: persist,
+            name: "headwayd", socketPath: path, socketGroup: group, persist: persist,
             stateDirectory: StateDirectory.standard(for: "headway"))
         let host = ServiceHost(
             settings: settings, logger: .standardError(label: "headwayd"),
@@ -79,6 +84,8 @@ struct Serve: ParsableCommand {
             print(try host.check())
             return
         }
+        // Run by hand as root, headwayd makes the system's socket folder that systemd would.
+        if path == SocketPath.system, Processes.userID == 0 { try? Folders.make("/run/headway", mode: 0o755) }
         try host.run()
     }
 }

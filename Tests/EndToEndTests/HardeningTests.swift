@@ -199,13 +199,15 @@ struct HardeningTests {
 
     /// Regression: `socket-group` was silently ignored under socket activation. The service says
     /// that systemd decides the group there (and serves on the socket it was given).
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate")))
+    @Test(.enabled(if: try Needed.programs("/usr/bin/systemd-socket-activate", installedBy: "Scripts/test installs systemd"), "systemd-socket-activate is not installed"))
     func socketActivationReportsAnIgnoredGroup() throws {
         let folder = EndToEnd.HeadwaySimTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let socket = folder.appendingPathComponent("activated.sock").path
         let config = folder.appendingPathComponent("rig.yaml")
-        try (try SimulatedService.configuration(extra: "socket-group: nogroup\n")).write(to: config, atomically: true, encoding: .utf8)
+        // Its state in the test's folder: the user's state folder may hold jobs of other runs.
+        let state = "state-directory: \(folder.appendingPathComponent("state").path)\n"
+        try (try SimulatedService.configuration(extra: "socket-group: nogroup\n" + state)).write(to: config, atomically: true, encoding: .utf8)
         let log = folder.appendingPathComponent("log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let activator = Process()

@@ -5,7 +5,7 @@ extension EndToEnd {
 /// `headway-sim demo` and `serve` in terminals of the sizes people have (tmux, read back from the
 /// screen): every device drawn, the header on the first row, no row scrolled off, nothing garbled;
 /// a resize redraws, a terminal too small says so and gets text lines.
-@Suite("headway-sim in terminals of every size", .enabled(if: TmuxPane.available, "tmux is not installed (Scripts/test installs it)"))
+@Suite("headway-sim in terminals of every size", .enabled(if: try TmuxPane.needed, "tmux is not installed (Scripts/test installs it)"))
 struct TerminalSizeTests {
     struct Size: Sendable, CustomStringConvertible {
         var columns: Int

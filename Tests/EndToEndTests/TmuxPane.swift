@@ -12,8 +12,8 @@ import Glibc
 final class TmuxPane {
     static let executable = URL(fileURLWithPath: "/usr/bin/tmux")
 
-    /// Whether tmux can run here (Scripts/test installs it).
-    static var available: Bool { FileManager.default.isExecutableFile(atPath: executable.path) }
+    /// Whether tmux can run here (Scripts/test installs it); with `CI` set, missing is a failure.
+    static var needed: Bool { get throws { try Needed.that(FileManager.default.isExecutableFile(atPath: executable.path), "tmux (Scripts/test installs it)") } }
 
     let folder: URL
     private let socket: String

@@ -53,6 +53,37 @@ struct TextTests {
         #expect(DisplayText.sanitised("\u{00}\u{07}\u{7F}\u{85}\u{1B}") == " ")
     }
 
+    /// Sizes as people read them, in the multiples the tool counts in; durations with units;
+    /// value and total say their unit once when they share it.
+    @Test func amountsInUnits() {
+        #expect(NumberText.bytes(1_205_862_400) == "1.2 GB")
+        #expect(NumberText.bytes(1_205_862_400, binary: true) == "1.1 GiB")
+        #expect(NumberText.bytes(1023, binary: true) == "1023 B")
+        #expect(NumberText.amounts(1_205_862_400, of: 3_145_728_000, unit: .bytes) == "1.2/3.1 GB")
+        #expect(NumberText.amounts(512_000_000, of: 3_145_728_000, unit: .bytes) == "512 MB/3.1 GB")
+        #expect(NumberText.amounts(999_999_669, of: 999_999_669, unit: .binaryBytes) == "953.6/953.6 MiB")
+        #expect(NumberText.amounts(2.6, of: 40, unit: .seconds) == "2s/40s")
+        #expect(NumberText.amounts(125, of: 2400, unit: .seconds) == "2m05s/40m00s")
+        #expect(NumberText.amounts(42, of: 120, unit: nil) == "42/120")
+    }
+
+    /// Labels are cut where a word ends, with "…"; within a word only when no word ends in the
+    /// second half of what fits.
+    @Test func shorteningEndsAtAWord() {
+        let label = "Nightly backup of the photo library to the NAS in the cellar"
+        #expect(DisplayText.shortened(label, columns: 100) == label)
+        #expect(DisplayText.shortened(label, columns: 30) == "Nightly backup of the photo…")
+        #expect(DisplayText.shortened("Nightly backup, then verify", columns: 16) == "Nightly backup…", "no comma before the ellipsis")
+        #expect(DisplayText.shortened("supercalifragilistic expialidocious", columns: 12) == "supercalifr…")
+        #expect(DisplayText.shortened(label, columns: 1) == "…")
+        #expect(DisplayText.shortened(label, columns: 0) == "")
+        let long = (0..<300).map { "word\($0)" }.joined(separator: " ")
+        let cut = DisplayText.shortened(long, maxBytes: 1024)
+        #expect(cut.utf8.count <= 1024 && cut.hasSuffix("…"))
+        #expect(long.hasPrefix(String(cut.dropLast()) + " "), "ends at a word")
+        #expect(DisplayText.shortened(String(repeating: "é", count: 10), maxBytes: 10).utf8.count <= 10)
+    }
+
     @Test func truncationKeepsCharactersWhole() {
         #expect(DisplayText.truncated("short", maxBytes: 10) == "short")
         let cut = DisplayText.truncated(String(repeating: "é", count: 10), maxBytes: 10)

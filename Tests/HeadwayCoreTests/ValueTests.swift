@@ -21,12 +21,31 @@ struct ValueTests {
         #expect(job.kind == .indeterminate)
     }
 
-    @Test func totalDefaultsToOneAndValuesAreClamped() throws {
+    /// Regression: `set 42` on a job begun without a total read as 99 % for good, and a later
+    /// `set 50%` could not bring it back. A value above the total is refused; the job keeps its
+    /// last good value, and a percentage still works.
+    @Test func totalDefaultsToOneAndValuesAboveItAreRefused() throws {
         var job = try ProgressJob(policy: policy, at: 0)
         try job.update(value: 0.25, at: 1)
         #expect(job.kind == .determinate(value: 0.25, total: 1))
-        try job.update(value: 7, at: 2)
-        #expect(job.kind == .determinate(value: 1, total: 1))
+        let before = job
+        #expect(throws: ProgressError.valueAboveTotal(value: 42, total: 1)) { try job.update(value: 42, at: 2) }
+        #expect(job == before)
+        #expect(throws: ProgressError.valueAboveTotal(value: 121, total: 120)) { try job.update(value: 121, total: 120, at: 2) }
+        try job.update(value: 120, total: 120, at: 2)
+        try job.update(percent: 50, at: 3)
+        #expect(job.kind == .determinate(value: 60, total: 120))
+        #expect(ProgressError.valueAboveTotal(value: 42, total: 1).description.hasPrefix("42 is above this job's total 1"))
+    }
+
+    /// What value and total count comes with the reports and stays until another is given.
+    @Test func theUnitIsKeptUntilAnotherIsGiven() throws {
+        var job = try ProgressJob(policy: policy, at: 0)
+        try job.update(value: 1_205_862_400, total: 3_145_728_000, unit: .bytes, at: 1)
+        try job.update(value: 2_000_000_000, at: 2)
+        #expect(job.snapshot(at: 3).valueText == "2/3.1 GB")
+        try job.update(value: 2.6, total: 40, unit: .seconds, at: 4)
+        #expect(job.snapshot(at: 5).valueText == "2s/40s")
     }
 
     @Test func errorMessagesSayHowToFix() {
@@ -58,9 +77,28 @@ struct ValueTests {
         #expect(job.displayedFraction(at: 10) == ProgressJob.unfinishedCeiling)
         #expect(job.snapshot(at: 10).percentText == "99%")
         try job.finish(.succeeded, at: 11)
-        #expect(job.displayedFraction(at: 11.3)! < 1)
-        #expect(job.displayedFraction(at: 11.6) == 1)
-        #expect(job.snapshot(at: 11.6).percentText == "100%")
+        #expect(job.displayedFraction(at: 11) == 1)
+        #expect(job.snapshot(at: 11).percentText == "100%")
+    }
+
+    /// Regression: `set 1000; done` read "succeeded 99% (1000/1000)", and a report just before a
+    /// failure was not reached: the ease under way when a job ends is cut short, so a finished job
+    /// reads the truth from its first moment.
+    @Test func aFinishedJobReadsTheTruthAtOnce() throws {
+        var done = try ProgressJob(policy: policy, at: 0)
+        try done.update(value: 0, total: 1000, at: 1)
+        try done.update(value: 1000, total: 1000, at: 1.1)
+        try done.finish(.succeeded, at: 1.2)
+        #expect(done.snapshot(at: 1.2).percentText == "100%")
+        #expect(done.snapshot(at: 1.2).valueText == "1000/1000")
+        var failed = try ProgressJob(policy: policy, at: 0)
+        try failed.update(value: 0, total: 1000, at: 1)
+        try failed.update(value: 420, total: 1000, at: 1.1)
+        try failed.finish(.failed, at: 1.2)
+        #expect(failed.snapshot(at: 1.2).percentText == "42%")
+        var estimated = try ProgressJob(policy: policy, expectedDuration: 100, at: 0)
+        try estimated.finish(.succeeded, at: 50)
+        #expect(estimated.snapshot(at: 50).percentText == "100%")
     }
 
     @Test func failureKeepsTheFillWhereItWas() throws {

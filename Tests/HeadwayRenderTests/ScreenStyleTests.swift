@@ -12,19 +12,35 @@ struct ScreenStyleTests {
         }
     }
 
+    /// A long label is drawn cut where a word ends, with "…": the picture holds exactly that text
+    /// where the label goes, and nothing of the label after it.
     @Test func longLabelsAreCutWithEllipsis() {
         let label = "Rendering the extremely long final sequence of the animation"
+        let font = BitmapFont.fixed5x7
         for (width, height) in [(128, 64), (128, 32)] {
             var snapshot = Fixture.active(0.5)
             snapshot.label = label
             for style in [BarScreenStyle() as any DisplayStyle, RingScreenStyle()] {
                 var bitmap = Bitmap(width: width, height: height)
                 style.render(ProgressStyleConfiguration(snapshot: snapshot), into: &bitmap)
-                #expect(bitmap.litCount() > 0)
+                // The cut the style asks the font for fits some room; the picture shows one of the
+                // label's word-ends and "…", drawn whole, followed by dark glass.
+                let cuts = (1...label.count).map { font.truncated(label, toFit: $0 * font.cellWidth) }.filter { $0.hasSuffix("…") }
+                let drawn = Set(cuts).compactMap { text in Self.locate(text, in: bitmap, font: font).map { (text, $0) } }
+                    .max { $0.0.count < $1.0.count }
+                guard let (text, place) = drawn else {
+                    Issue.record("\(width)x\(height) \(type(of: style)): no cut of the label is drawn")
+                    continue
+                }
+                let kept = String(text.dropLast())
+                #expect(text.count > 8 && label.hasPrefix(kept + " "), "\(width)x\(height) \(type(of: style)): cut within a word: \(text)")
+                let after = PixelRect(x: place.x + font.width(of: text), y: place.y, width: min(font.cellWidth, width - place.x - font.width(of: text)), height: font.cellHeight)
+                #expect(after.width <= 0 || bitmap.litCount(in: after) == 0, "\(width)x\(height) \(type(of: style)): more drawn after \(text)")
             }
         }
-        let font = BitmapFont.fixed5x7
-        #expect(font.truncated(label, toFit: 128) == "Rendering the extremely …")
+        #expect(font.truncated(label, toFit: 128) == "Rendering the extremely…")
+        #expect(font.truncated("Rendering the extremely long", toFit: 50) == "Rendering…", "a word cut only when no word ends in the second half")
+        #expect(font.truncated("/var/lib/headway/a-very-long-path", toFit: 60) == "/var/lib/he…", "a path has no word to end at")
         #expect(font.truncated("short", toFit: 128) == "short")
         #expect(font.truncated("tab\there", toFit: 128) == "tabhere")
         #expect(font.truncated("naïve → Zürich ✓", toFit: 128) == "naïve → Zürich ✓", "Latin-1 and a few symbols are in the font")
@@ -35,6 +51,45 @@ struct ScreenStyleTests {
             #expect(font.contains(character) && font.rows(for: character) != font.rows(for: "?"), "\(character)")
         }
         #expect(font.rows(for: "é") != font.rows(for: "e"))
+    }
+
+    /// Where `text` is drawn in `bitmap`: the top-left corner of a box the size of the text that
+    /// holds exactly the font's drawing of it (and nothing else), if there is one.
+    static func locate(_ text: String, in bitmap: Bitmap, font: BitmapFont) -> (x: Int, y: Int)? {
+        let textWidth = font.width(of: text)
+        guard textWidth <= bitmap.width else { return nil }
+        var alone = Bitmap(width: textWidth, height: font.cellHeight)
+        alone.draw(text, x: 0, y: 0, font: font)
+        for y in 0...(bitmap.height - font.cellHeight) {
+            for x in 0...(bitmap.width - textWidth) {
+                var same = true
+                scan: for dy in 0..<font.cellHeight {
+                    for dx in 0..<textWidth where alone[dx, dy] != bitmap[x + dx, y + dy] {
+                        same = false
+                        break scan
+                    }
+                }
+                if same { return (x, y) }
+            }
+        }
+        return nil
+    }
+
+    /// Regression: a dd job's value was drawn "1167097856/3145728000…", cut. Sizes and durations
+    /// are drawn in their units, whole.
+    @Test func valuesAreDrawnInTheirUnits() {
+        for (unit, value, total, text) in [(ValueUnit.bytes, 1_205_862_400.0, 3_145_728_000.0, "1.2/3.1 GB"), (.seconds, 2.6, 40, "2s/40s")] {
+            var snapshot = Fixture.active(value / total)
+            snapshot.kind = .determinate(value: value, total: total)
+            snapshot.unit = unit
+            for (width, height) in [(128, 64), (128, 32)] {
+                for style in [BarScreenStyle() as any DisplayStyle, RingScreenStyle()] {
+                    var bitmap = Bitmap(width: width, height: height)
+                    style.render(ProgressStyleConfiguration(snapshot: snapshot), into: &bitmap)
+                    #expect(Self.locate(text, in: bitmap, font: .fixed5x7) != nil, "\(width)x\(height) \(type(of: style)): \(text) is not drawn")
+                }
+            }
+        }
     }
 
     @Test func truncationNeverOverflows() {

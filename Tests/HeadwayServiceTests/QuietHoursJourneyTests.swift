@@ -89,7 +89,8 @@ struct QuietHoursJourneyTests {
     @Test func aJobRunsIntoTheNightFailsAndTheMorningSeesIt() throws {
         let room = Bedroom(epoch: Self.evening, quiet: Self.hours)
         room.wait(until: Self.evening)
-        room.send(.begin(job: "backup", label: "Nightly backup", total: 100))
+        // A step every 20 s for four hours: 730 of 1000 by 23:00.
+        room.send(.begin(job: "backup", label: "Nightly backup", total: 1000))
         room.send(.update(job: "backup", value: 10, total: nil, label: nil))
         room.wait(until: Self.evening + 10)
         #expect(!room.ringIsDark && room.oled.chip.isDisplayOn && room.quietNote == nil)

@@ -1,6 +1,6 @@
 # fish completion for headway, the client (written here: headway keeps its own small argument
 # reader; Tests/EndToEndTests/ClientManualTests.swift checks this against `headway --help`).
-set -l commands begin set label indeterminate alive pause resume done fail cancel finish end status watch run pipe help
+set -l commands begin set label indeterminate alive pause resume done fail cancel finish end status watch press run pipe help
 complete -c headway -f
 complete -c headway -l job -r -d 'the job'
 complete -c headway -l socket -r -F -d 'the service socket'
@@ -23,7 +23,8 @@ complete -c headway -n "not __fish_seen_subcommand_from $commands" -a cancel -d 
 complete -c headway -n "not __fish_seen_subcommand_from $commands" -a finish -d 'end it as a runner status says'
 complete -c headway -n "not __fish_seen_subcommand_from $commands" -a end -d 'end it, result unknown'
 complete -c headway -n "not __fish_seen_subcommand_from $commands" -a status -d 'list the jobs'
-complete -c headway -n "not __fish_seen_subcommand_from $commands" -a watch -d 'print events as they happen'
+complete -c headway -n "not __fish_seen_subcommand_from $commands" -a watch -d 'follow the jobs as they go'
+complete -c headway -n "not __fish_seen_subcommand_from $commands" -a press -d 'press the simulator button'
 complete -c headway -n "not __fish_seen_subcommand_from $commands" -a run -d 'run a command, showing its progress'
 complete -c headway -n "not __fish_seen_subcommand_from $commands" -a pipe -d 'copy stdin to stdout, showing the bytes'
 complete -c headway -n "not __fish_seen_subcommand_from $commands" -a help -d 'show the commands'
@@ -35,6 +36,9 @@ complete -c headway -n "__fish_seen_subcommand_from begin" -l until -r -d 'a cou
 complete -c headway -n "__fish_seen_subcommand_from begin" -l pid -r -d 'the process that does the work'
 complete -c headway -n "__fish_seen_subcommand_from begin" -l heartbeat -r -d 'alive at least this often'
 complete -c headway -n "__fish_seen_subcommand_from begin" -l no-percent -d 'hide the percentage'
+complete -c headway -n "__fish_seen_subcommand_from begin" -l unit -x -a 'bytes bytes-iec seconds' -d 'what value and total count'
+complete -c headway -n "__fish_seen_subcommand_from watch" -l json -d 'one JSON object a line'
+complete -c headway -n "__fish_seen_subcommand_from press" -l long -d 'hold the button: cancel'
 complete -c headway -n "__fish_seen_subcommand_from run" -l format -x -a 'restic borg borgmatic rsync rclone ffmpeg apt curl wget dd pv cargo lines' -d 'the tool whose progress CMD prints'
 complete -c headway -n "__fish_seen_subcommand_from run" -l pattern -r -d 'a regular expression with a capture group'
 complete -c headway -n "__fish_seen_subcommand_from pipe run" -l size -r -d 'the bytes expected'

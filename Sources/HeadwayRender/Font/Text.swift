@@ -1,3 +1,5 @@
+import HeadwayCore
+
 /// Drawing text on a display picture.
 extension DisplaySurface {
     /// Draws `text` with its cell's top-left corner at (`x`, `y`), each font pixel `scale` pixels big.
@@ -51,21 +53,18 @@ extension BitmapFont {
         return bits
     }
 
-    /// `text` cut to fit `maxWidth` pixels, ending in "…" when it had to be cut. Characters the font
+    /// `text` cut to fit `maxWidth` pixels where a word ends, ending in "…" when it had to be cut. Characters the font
     /// lacks are replaced by "?", control characters dropped, so the result always draws as measured.
     public func truncated(_ text: String, toFit maxWidth: Int, scale: Int = 1) -> String {
         let capacity = maxWidth / (cellWidth * scale)
         if drawsAsIs(text) {
             guard text.utf8.count > capacity else { return text }
-            guard capacity > 0 else { return "" }
-            return String(text.prefix(capacity - 1)) + "…"
+            return DisplayText.shortened(text, columns: capacity)
         }
         let printable = String(text.compactMap { character -> Character? in
             if character.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .control }) { return nil }
             return contains(character) ? character : "?"
         })
-        guard printable.count > capacity else { return printable }
-        guard capacity > 0 else { return "" }
-        return String(printable.prefix(capacity - 1)) + "…"
+        return DisplayText.shortened(printable, columns: capacity)
     }
 }

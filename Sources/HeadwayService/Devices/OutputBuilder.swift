@@ -34,7 +34,7 @@ public enum OutputBuilder {
                 try attach(output)
                 outputs.append(try build(output, configuration: configuration, buses: buses))
             } catch {
-                throw ConfigurationError(file: configuration.source, line: output.line, key: "outputs.\(output.name)", error.message)
+                throw ConfigurationError(file: configuration.source, line: configuration.fileLine(output.line), key: "outputs.\(output.name)", error.message)
             }
         }
         return outputs

@@ -30,7 +30,9 @@ public enum Presets {
         }
         let yaml = "board: \(board)\n" + (hats.isEmpty ? "" : "hats: [\(hats.joined(separator: ", "))]\n")
         do {
-            return try ConfigurationLoader.parse(yaml, source: source, outputsRequired: !hats.isEmpty)
+            var configuration = try ConfigurationLoader.parse(yaml, source: source, outputsRequired: !hats.isEmpty)
+            configuration.sourceHasLines = false
+            return configuration
         } catch {
             // Lines of the two-line text made from the options would mean nothing to anyone.
             throw ConfigurationError(file: source, line: nil, key: error.key, error.message)

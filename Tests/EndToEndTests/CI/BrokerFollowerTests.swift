@@ -9,7 +9,7 @@ import Glibc
 extension RealPrograms {
     /// One follower for the fleet: `headway-ci --broker` publishes the runs it follows to a real
     /// mosquitto, and two displays (`headway-mqtt` beside `headway-sim serve`) show them.
-    @Suite("headway-ci over MQTT")
+    @Suite("headway-ci over MQTT", .enabled(if: try MosquittoBroker.needed, "mosquitto is not installed (Scripts/test installs it)"))
     struct BrokerFollowerTests {
         @Test func oneFollowerEveryDisplay() throws {
             let broker = try MosquittoBroker()

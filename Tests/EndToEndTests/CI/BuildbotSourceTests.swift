@@ -11,7 +11,7 @@ extension RealPrograms {
     /// through its API shown step by step on `headway-sim serve`, a failing step, a build stopped
     /// through the API, the master killed and started again in the middle of a build, a build
     /// waiting for the worker. One master for the suite, builds one after the other.
-    @Suite("headway-ci and a real Buildbot", .serialized, .enabled(if: BuildbotMaster.available, "no Buildbot venv that runs here: Scripts/test makes one for its machine's python3 (.build-buildbot/venv)"))
+    @Suite("headway-ci and a real Buildbot", .serialized, .enabled(if: try Needed.that(BuildbotMaster.available, "a Buildbot venv that runs here (.build-buildbot/venv: Scripts/test makes it)"), "no Buildbot venv that runs here: Scripts/test makes one for its machine's python3 (.build-buildbot/venv)"))
     final class BuildbotSourceTests {
         let master: BuildbotMaster
         let service: SimulatedService

@@ -87,7 +87,7 @@ extension RealPrograms {
 
         /// Through the proxy `https_proxy` names (a real tinyproxy on loopback): every request is
         /// tunnelled by it, and the run shows as without one.
-        @Test(.enabled(if: Tinyproxy.available, "Scripts/test installs tinyproxy"))
+        @Test(.enabled(if: try Needed.programs("/usr/bin/tinyproxy"), "tinyproxy is not installed (Scripts/test installs it)"))
         func throughTheProxyTheEnvironmentNames() throws {
             let server = try CIServerFixture(scenario: try Self.journey())
             let proxy = try Tinyproxy(connectPort: server.port)

@@ -12,8 +12,6 @@ final class Tinyproxy {
     let port = MosquittoBroker.freePort()
     private let process: BackgroundProcess
 
-    static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tinyproxy") }
-
     var url: String { "http://127.0.0.1:\(port)" }
 
     /// A proxy that lets loopback clients CONNECT to `connectPort` only.

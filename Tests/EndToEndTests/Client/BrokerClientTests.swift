@@ -5,7 +5,7 @@ import Testing
 extension EndToEnd {
 /// HeadwayClient given a broker: a real mosquitto on loopback, `headway-mqtt` and
 /// `headway-sim serve` as a Pi that shows the jobs.
-@Suite("HeadwayClient over MQTT", .timeLimit(.minutes(1)))
+@Suite("HeadwayClient over MQTT", .timeLimit(.minutes(1)), .enabled(if: try MosquittoBroker.needed, "mosquitto is not installed (Scripts/test installs it)"))
 struct BrokerClientTests {
     @Test func aJobReportedOverTheBrokerShowsOnTheDisplay() async throws {
         let broker = try MosquittoBroker()

@@ -10,7 +10,7 @@ import Glibc
 extension EndToEnd {
 /// Buttons on a display reaching the runner (commands back), and Home Assistant's view
 /// of a display: a real mosquitto, `headway-mqtt`, `headway-sim serve` and `headway run --broker`.
-@Suite("MQTT: buttons and Home Assistant")
+@Suite("MQTT: buttons and Home Assistant", .enabled(if: try MosquittoBroker.needed, "mosquitto is not installed (Scripts/test installs it)"))
 struct MQTTCommandTests {
     static let job = "acme/widgets/run-1"
 
@@ -66,6 +66,26 @@ struct MQTTCommandTests {
         _ = try hall.service.press(long: true)
         #expect(BackgroundProcess.eventually(within: 3) { hall.phase(of: "acme/widgets/gl-9") == "cancelled" })
         #expect(["active", "stalled"].contains(desk.phase(of: "acme/widgets/gl-9")), "the other display still shows it running")
+    }
+
+    /// Regression: a job that succeeded read 99 % while its display eased to the end. Home
+    /// Assistant's state of a succeeded job reads 100 % from the first state that says so.
+    @Test func homeAssistantReadsASucceededJobAsDone() throws {
+        let broker = try MosquittoBroker()
+        let hall = try MQTTDisplay(broker: broker, name: "hall", arguments: ["--home-assistant"])
+        #expect(hall.connected())
+        let discovery = HomeAssistantDiscovery(display: "hall")
+        try runner(broker, ["--job", "ok", "begin", "--label", "Build", "--total", "1000"])
+        TestTime.sleep(0.5)
+        try runner(broker, ["--job", "ok", "set", "1000"])
+        try runner(broker, ["--job", "ok", "done"])
+        var states: [String] = []
+        _ = BackgroundProcess.eventually(within: 5) {
+            if let state = try? broker.retained(discovery.stateTopic), state.contains(#""phase":"succeeded""#) { states.append(state) }
+            return states.count >= 5
+        }
+        #expect(!states.isEmpty, "\(hall.bridge.stderr)")
+        #expect(states.allSatisfy { $0.contains(#""percent":100"#) }, "\(Set(states))")
     }
 
     /// Home Assistant discovery: the display's entities, retained; the state of the job shown; the

@@ -9,7 +9,7 @@ import Glibc
 extension EndToEnd {
 /// Runners on other machines: `headway --broker` on "the runner" → a real mosquitto on
 /// loopback → `headway-mqtt` → `headway-sim serve`, whose virtual devices show the job.
-@Suite("MQTT: runners on other machines")
+@Suite("MQTT: runners on other machines", .enabled(if: try MosquittoBroker.needed, "mosquitto is not installed (Scripts/test installs it)"))
 struct MQTTJourneyTests {
     static let job = "acme/widgets/gl-4711"
 

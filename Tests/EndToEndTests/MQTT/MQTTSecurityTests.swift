@@ -6,7 +6,7 @@ import Testing
 extension EndToEnd {
 /// Who may talk to the broker and about which jobs: a real mosquitto with a password file, an
 /// access list per repository, and TLS with a CA made for the test.
-@Suite("MQTT: logins, access rules and TLS")
+@Suite("MQTT: logins, access rules and TLS", .enabled(if: try MosquittoBroker.needed, "mosquitto is not installed (Scripts/test installs it)"))
 struct MQTTSecurityTests {
     /// A password file (mosquitto_passwd) and the access list: each repository's runner may
     /// write its own jobs only; the display may read them all.

@@ -16,6 +16,17 @@ final class MosquittoBroker {
     private var process: Process?
     private let extra: String
 
+    /// Whether mosquitto is installed (and libmosquitto, which the clients load); with `CI` set,
+    /// missing is a failure.
+    static var needed: Bool {
+        get throws {
+            let library = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib"].contains {
+                FileManager.default.fileExists(atPath: $0 + "/libmosquitto.so.1")
+            }
+            return try Needed.that(Needed.onPath("/usr/sbin/mosquitto") && library, "mosquitto and libmosquitto1 (Scripts/test installs mosquitto)")
+        }
+    }
+
     var url: String { "mqtt://127.0.0.1:\(port)" }
     var settings: BrokerSettings { BrokerSettings(host: "127.0.0.1", port: port, tls: false) }
 

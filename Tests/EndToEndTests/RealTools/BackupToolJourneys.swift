@@ -1,11 +1,12 @@
 import Foundation
+import HeadwayCore
 import Testing
 
 /// restic, borg, rsync and rclone, the real programs, on data each test makes, under `headway run`.
 extension RealPrograms {
 @Suite("Real tools: backups")
 struct BackupToolJourneys {
-    @Test(.enabled(if: ToolJourney.has("restic")))
+    @Test(.enabled(if: try Needed.programs("restic"), "restic is not installed (Scripts/test installs it)"))
     func resticBackupAndCheck() async throws {
         let service = try await ToolJourney.blocking { try SimulatedService() }
         let folder = service.folder
@@ -21,7 +22,8 @@ struct BackupToolJourneys {
             environment: environment, directory: folder)
         backup.expectHonest(label: "restic: ", eta: .given)
         #expect(backup.samples.contains { $0.label == "restic: scanning" } || backup.samples.first?.label?.hasPrefix("restic backup") == true)
-        #expect(backup.determinate.allSatisfy { $0.label == "restic: backing up" && $0.total! <= 64_000_000 }, "\(backup.determinate)")
+        #expect(backup.determinate.allSatisfy { $0.label == "restic: backing up" && $0.total! <= 64_000_000 && $0.unit == .binaryBytes }, "\(backup.determinate)")
+        #expect(backup.statusLine?.contains(" MiB") == true, "restic's sizes read as restic prints them: \(backup.statusLine ?? "-")")
         // What restic prints without Headway: no status lines.
         #expect(backup.run.stdout.contains("processed 64 files") && !backup.run.stdout.contains("[0:0"), "\(backup.run.stdout)")
 
@@ -35,7 +37,7 @@ struct BackupToolJourneys {
 
     /// A dump piped into `borg create` and extracted again into a slow consumer, each about 2 s:
     /// borg's meter counts while it creates (it knows no total) and its percentage while it extracts.
-    @Test(.enabled(if: ToolJourney.has("borg")))
+    @Test(.enabled(if: try Needed.programs("borg"), "borg is not installed (Scripts/test installs borgbackup)"))
     func borgCreateAndExtract() async throws {
         let service = try await ToolJourney.blocking { try SimulatedService() }
         let folder = service.folder
@@ -67,7 +69,7 @@ struct BackupToolJourneys {
     /// borgmatic and borg's meter names the step; a repository that is not there fails through
     /// the on_error hook. The example is written for borgmatic 1.8 and later (Debian 13 has 1.9):
     /// Debian 12's 1.7 reads only the older format with sections, so it is skipped there.
-    @Test(.enabled(if: ToolJourney.has("borgmatic") && ToolJourney.has("borg") && Self.borgmaticReadsTheExample(), "needs borgmatic 1.8 or later (Debian 13's)"))
+    @Test(.enabled(if: try Needed.programs("borgmatic", "borg", installedBy: "Debian 13 has borgmatic 1.9") && Self.borgmaticReadsTheExample(), "needs borgmatic 1.8 or later (Debian 13's)"))
     func borgmaticWithItsHooks() async throws {
         let service = try await ToolJourney.blocking { try SimulatedService() }
         let folder = service.folder
@@ -109,7 +111,7 @@ struct BackupToolJourneys {
         return major > 1 || minor >= 8
     }
 
-    @Test(.enabled(if: ToolJourney.has("rsync")))
+    @Test(.enabled(if: try Needed.programs("rsync"), "rsync is not installed (Scripts/test installs it)"))
     func rsyncBetweenFolders() async throws {
         let service = try await ToolJourney.blocking { try SimulatedService() }
         let folder = service.folder
@@ -124,7 +126,7 @@ struct BackupToolJourneys {
         missing.expectFailure(label: "rsync")
     }
 
-    @Test(.enabled(if: ToolJourney.has("rclone")))
+    @Test(.enabled(if: try Needed.programs("rclone"), "rclone is not installed (Scripts/test installs it)"))
     func rcloneBetweenFolders() async throws {
         let service = try await ToolJourney.blocking { try SimulatedService() }
         let folder = service.folder

@@ -6,7 +6,7 @@ import Testing
 extension RealPrograms {
 @Suite("Real tools: builds")
 struct BuildToolJourneys {
-    @Test(.enabled(if: ToolJourney.has("ninja") && ToolJourney.has("make")))
+    @Test(.enabled(if: try Needed.programs("ninja", "make"), "ninja or make is not installed (Scripts/test installs them)"))
     func ninjaAndMakeCountTheirSteps() async throws {
         let service = try await ToolJourney.blocking { try SimulatedService() }
         let folder = service.folder
@@ -27,7 +27,7 @@ struct BuildToolJourneys {
     }
 
     /// A workspace of five path crates (no registry, no network), built one unit at a time.
-    @Test(.enabled(if: ToolJourney.has("cargo")))
+    @Test(.enabled(if: try Needed.programs("cargo"), "cargo is not installed (Scripts/test installs it)"))
     func cargoBuildsAWorkspace() async throws {
         let service = try await ToolJourney.blocking { try SimulatedService() }
         let folder = service.folder
@@ -57,7 +57,7 @@ struct BuildToolJourneys {
     /// A package of two libraries and a program: SwiftPM prints `[n/N]` steps without a terminal.
     /// Its total grows while it plans, so its own fraction may dip (the service holds the display
     /// still then); that the value stays within the total is checked.
-    @Test(.enabled(if: ToolJourney.has("swift")))
+    @Test(.enabled(if: try Needed.programs("swift", installedBy: "the toolchain that builds these tests"), "swift is not on PATH"))
     func swiftBuildCountsItsSteps() async throws {
         let service = try await ToolJourney.blocking { try SimulatedService() }
         let folder = service.folder

@@ -62,13 +62,6 @@ struct ToolJourney {
         init(_ value: Value) { self.value = value }
     }
 
-    /// Whether `program` is installed (Scripts/test installs them; a test without it is skipped).
-    static func has(_ program: String) -> Bool {
-        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
-            FileManager.default.isExecutableFile(atPath: "\($0)/\(program)")
-        }
-    }
-
     init(
         _ service: SimulatedService, job: String, _ arguments: [String], environment: [String: String] = [:], directory: URL, pacing: Pacing = .none,
         failing: Bool = false, underHeadway: Bool = true
@@ -218,8 +211,16 @@ struct ToolJourney {
         let phase = final?.phase
         if status == 0 {
             #expect(phase == "succeeded" || phase == "hidden", "\(String(describing: final)) stderr: \(run.stderr)", sourceLocation: sourceLocation)
+            // Regression: restic's backup ended "succeeded 97% (999999669/999999669)".
+            if phase == "succeeded", final?.total != nil {
+                #expect(final?.percent == 100 && final?.value == final?.total, "a succeeded job reads 100 %: \(String(describing: final))", sourceLocation: sourceLocation)
+            }
         } else {
             #expect(phase == "failed", "\(String(describing: final))", sourceLocation: sourceLocation)
+            // A failed one shows where it stopped, not an ease still under way.
+            if let final, let value = final.value, let total = final.total {
+                #expect(final.percent == min(99, Int((value / total * 100).rounded(.down))), "\(final)", sourceLocation: sourceLocation)
+            }
         }
         #expect(!run.stderr.contains("headway: warning"), "\(run.stderr)", sourceLocation: sourceLocation)
         switch eta {
