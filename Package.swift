@@ -90,7 +90,7 @@ let package = Package(
         ),
         .target(
             name: "HeadwayToolProgress",
-            dependencies: ["HeadwayCore", "HeadwayProtocol"]
+            dependencies: ["HeadwayCore", "HeadwayProtocol", "HeadwaySystem"]
         ),
         // libmosquitto, loaded when MQTT is first used (docs/mqtt.md).
         .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),

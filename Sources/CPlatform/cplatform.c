@@ -2,6 +2,7 @@
 #include "cplatform.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -17,6 +18,18 @@ int hw_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid) {
     *uid = credentials.uid;
     *gid = credentials.gid;
     return 0;
+}
+
+long hw_splice(int in, int out, unsigned long count) {
+    return (long)splice(in, NULL, out, NULL, count, SPLICE_F_MOVE);
+}
+
+const void *hw_memrchr(const void *bytes, int byte, unsigned long count) {
+    return memrchr(bytes, byte, count);
+}
+
+int hw_set_pipe_size(int fd, int bytes) {
+    return fcntl(fd, F_SETPIPE_SZ, bytes);
 }
 
 int hw_pidfd_open(int32_t pid) {

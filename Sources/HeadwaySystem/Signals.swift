@@ -20,6 +20,8 @@ public enum SignalNumber {
     public static let stop = SIGSTOP
     /// SIGCONT: continued (a program back in the foreground, after the shell wrote on its screen).
     public static let `continue` = SIGCONT
+    /// SIGPIPE: a write to a pipe or socket whose reader is gone.
+    public static let brokenPipe = SIGPIPE
     /// SIGWINCH: the terminal was resized.
     public static let windowChanged = SIGWINCH
 }

@@ -53,8 +53,13 @@ struct Client {
 
     /// Reports a problem with the service: a warning and success, or failure with --strict.
     func soft(_ message: String) -> Int32 {
-        printError("headway: warning: \(DisplayText.sanitised(message))\(command.strict ? "" : " (progress not shown; the job goes on)")")
+        printError(warning(message))
         return command.strict ? 1 : 0
+    }
+
+    /// The line ``soft(_:)`` writes.
+    func warning(_ message: String) -> String {
+        "headway: warning: \(DisplayText.sanitised(message))\(command.strict ? "" : " (progress not shown; the job goes on)")"
     }
 
     private func send(_ request: Request, quietWhenFinished: Bool = false) -> Int32 {
