@@ -44,6 +44,13 @@ public struct LogLimiter: Sendable {
         return line
     }
 
+    /// The kind of a message whose words stay the same when the same thing happens again and whose
+    /// details do not: its text before any parenthesis or quotation, without digits ("12000 bytes;
+    /// a request is at most 4096" and "300 bytes; …" are one kind).
+    public static func kind(of text: String) -> String {
+        String(text.prefix { $0 != "(" && $0 != "\"" }.filter { !$0.isNumber }.prefix(120))
+    }
+
     /// Whether `kind` is remembered (a test's view of the bound).
     public func remembers(_ kind: String) -> Bool { kinds[kind] != nil }
 
