@@ -95,8 +95,9 @@ public final class ServiceHost {
                 throw StartupFailure(error.description)
             }
         }
-        let durations = DurationStore(folder: configuration.stateDirectory ?? settings.stateDirectory, logger: logger)
-        let core = ServiceCore(devices: devices, settings: configuration.settings, clock: clock, durations: durations, logger: logger)
+        let state = (configuration.stateDirectory ?? settings.stateDirectory).map { ServiceState(folder: $0, logger: logger) }
+        let core = ServiceCore(devices: devices, settings: configuration.settings, clock: clock, logger: logger, state: state)
+        let restored = core.restoreJobs()
         let server = ServiceServer(core: core, listener: listener, logger: logger, handler: makeHandler(core))
         server.runsInTerminal = settings.runsInTerminal
         server.afterTick = { [afterTick] in afterTick(core) }
@@ -107,12 +108,14 @@ public final class ServiceHost {
             }
         }
         server.sources = { [self] in unitSources(core: core, server: server) }
+        server.deliver(restored)
         followUnits(of: configuration, core: core, server: server)
         let summary = describe(configuration, core.outputs)
         logger.info("\(summary); listening on \(settings.socketPath)")
         server.ready(status: summary)
         server.run()
         server.disconnectClients()
+        core.keepJobsNow()
         if !(settings.persist || configuration.persist) { core.clearOutputs() }
         SystemIO.close(listener)
         if activated == nil { Files.remove(settings.socketPath) }

@@ -59,7 +59,7 @@ struct Serve: ParsableCommand {
                 return devices
             })
         host.makeHandler = { core in
-            core.recordsFrames = true
+            core.frameRecorder = FrameRecorder()
             return SimulatorOperations(core: core, rig: { rig })
         }
         let screen = headless ? nil : LiveTerminal.liveColour().map { RigScreen(colour: $0) }
