@@ -125,6 +125,7 @@ let package = Package(
             name: "HeadwayService",
             dependencies: [
                 "Headway", "HeadwayProtocol", "HeadwayYAML", "HeadwaySystem", "CSystemd",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]

@@ -32,10 +32,9 @@ public final class ServiceServer {
         let fd: Int32
         let peer: Peer
         var framer = LineFramer(maxLineBytes: WireProtocol.maxLineBytes)
-        var output: [UInt8] = []
-        var outputStart = 0
+        var output = OutputQueue()
         var lastProgress: Seconds
-        var pending: Int { output.count - outputStart }
+        var pending: Int { output.pending }
     }
 
     /// Another descriptor the loop watches (a button's events, a watched process, the system bus):
@@ -261,8 +260,7 @@ public final class ServiceServer {
     }
 
     private func queue(_ line: String, to fd: Int32) {
-        connections[fd]?.output.append(contentsOf: line.utf8)
-        connections[fd]?.output.append(0x0A)
+        connections[fd]?.output.append(line)
         // Events keep coming to a subscriber that never reads: past this, it is let go.
         if let pending = connections[fd]?.pending, pending > 16 * Limits.backlogLimit {
             warnRepeated("dropping a client (pid \(connections[fd]?.peer.credentials.map { String($0.pid) } ?? "?")) that does not read what it is sent", kind: "unread")
@@ -278,17 +276,13 @@ public final class ServiceServer {
 
     private func flush(_ fd: Int32) {
         guard var connection = connections[fd], connection.pending > 0 else { return }
-        switch SystemIO.write(fd, connection.output[connection.outputStart...]) {
+        // Taken out while it is written to, so that the queue is not copied.
+        connections[fd] = nil
+        let result = connection.output.write(to: fd)
+        connections[fd] = connection
+        switch result {
         case .written(let count):
-            connection.outputStart += count
             if count > 0 { connection.lastProgress = clock.now }
-            if connection.outputStart == connection.output.count {
-                connection.output.removeAll(keepingCapacity: connection.output.capacity <= 1 << 16)
-                connection.outputStart = 0
-            } else if connection.outputStart >= 1 << 16 {
-                connection.output.removeSubrange(0..<connection.outputStart)
-                connection.outputStart = 0
-            }
             connections[fd] = connection
         case .wouldBlock:
             break
