@@ -1,31 +1,31 @@
 import HeadwaySystem
 
-/// Where each of a few bytes occurs in one piece of a tool's output, going forward or back: found
-/// by the C library's search (``ByteSearch``, many gigabytes a second, in debug builds too) and
-/// remembered, so that a walk through the piece looks at each byte about once whatever the piece
-/// holds, and the output passes at the speed of memory.
+/// Where one of a few bytes occurs in one piece of a tool's output, going forward or back: found
+/// in C (``ByteSearch``: memchr for one byte, one vector pass for several; gigabytes a second, in
+/// debug builds too) and remembered, so that a walk through the piece looks at each byte about
+/// once whatever the piece holds, and the output passes at the speed of memory.
 struct ByteFinder {
     let bytes: UnsafeRawBufferPointer
     /// The piece: `bytes[lower..<upper]`.
     let lower: Int
     let upper: Int
+    /// The bytes sought: 1…8 of them.
     private let sought: [UInt8]
-    /// For each byte sought, its first place at or after `aheadFrom` (`upper` when none) …
-    private var ahead: [Int]
-    private var aheadFrom: [Int]
-    /// … and its last place before `behindTo` (`lower - 1` when none).
-    private var behind: [Int]
-    private var behindTo: [Int]
+    /// The first place at or after `aheadFrom` holding one (`upper` when none) …
+    private var ahead: Int
+    private var aheadFrom = Int.max
+    /// … and the last before `behindTo` (`lower - 1` when none).
+    private var behind: Int
+    private var behindTo = Int.min
 
     init(_ bytes: UnsafeRawBufferPointer, from lower: Int, to upper: Int, seeking sought: [UInt8]) {
+        precondition((1...8).contains(sought.count), "one to eight bytes are sought at once")
         self.bytes = bytes
         self.lower = lower
         self.upper = upper
         self.sought = sought
-        ahead = Array(repeating: upper, count: sought.count)
-        aheadFrom = Array(repeating: Int.max, count: sought.count)
-        behind = Array(repeating: lower - 1, count: sought.count)
-        behindTo = Array(repeating: Int.min, count: sought.count)
+        ahead = upper
+        behind = lower - 1
     }
 
     /// The line ends: a line feed, or the carriage return a meter is redrawn with.
@@ -33,29 +33,30 @@ struct ByteFinder {
 
     /// The first place at or after `from` holding one of the bytes, and which of them it is.
     mutating func next(from: Int) -> (place: Int, which: Int)? {
-        var best: (place: Int, which: Int)?
-        for index in sought.indices {
-            // What was found from an earlier place holds while `from` has not passed it.
-            if !(aheadFrom[index] <= from && from <= ahead[index]) {
-                ahead[index] = ByteSearch.first(sought[index], in: bytes, from: from, to: upper) ?? upper
-                aheadFrom[index] = from
-            }
-            if ahead[index] < upper, best.map({ ahead[index] < $0.place }) ?? true { best = (ahead[index], index) }
+        // What was found from an earlier place holds while `from` has not passed it.
+        if !(aheadFrom <= from && from <= ahead) {
+            ahead = search(from: from, to: upper, last: false) ?? upper
+            aheadFrom = from
         }
-        return best
+        guard ahead < upper else { return nil }
+        return (ahead, sought.firstIndex(of: bytes[ahead])!)
     }
 
     /// The last place before `before` holding one of the bytes, and which of them it is.
     mutating func previous(before: Int) -> (place: Int, which: Int)? {
-        var best: (place: Int, which: Int)?
-        for index in sought.indices {
-            if !(behindTo[index] >= before && behind[index] < before) {
-                behind[index] = ByteSearch.last(sought[index], in: bytes, from: lower, to: before) ?? lower - 1
-                behindTo[index] = before
-            }
-            if behind[index] >= lower, best.map({ behind[index] > $0.place }) ?? true { best = (behind[index], index) }
+        if !(behindTo >= before && behind < before) {
+            behind = search(from: lower, to: before, last: true) ?? lower - 1
+            behindTo = before
         }
-        return best
+        guard behind >= lower else { return nil }
+        return (behind, sought.firstIndex(of: bytes[behind])!)
+    }
+
+    private func search(from: Int, to: Int, last: Bool) -> Int? {
+        if sought.count == 1 {
+            return last ? ByteSearch.last(sought[0], in: bytes, from: from, to: to) : ByteSearch.first(sought[0], in: bytes, from: from, to: to)
+        }
+        return last ? ByteSearch.last(of: sought, in: bytes, from: from, to: to) : ByteSearch.first(of: sought, in: bytes, from: from, to: to)
     }
 }
 
@@ -67,7 +68,8 @@ extension ToolLine.End {
 /// The byte strings that mark the lines a format reads: a line without any of them cannot mean
 /// anything to it, and is passed on without being decoded. `#` in a mark stands for any ASCII
 /// digit (a mark is never only digits). Each mark is found by its rarest byte (by how often it
-/// occurs in English text and logs: never a space nor a digit), then checked whole where it is.
+/// occurs in English text and logs: never a space nor a digit; eight such bytes at most for a
+/// set, all found in one pass), then checked whole where it is.
 struct LineMarks: Sendable {
     private let marks: [[UInt8]]
     /// The bytes the marks are found by, each once.
@@ -110,14 +112,9 @@ struct LineMarks: Sendable {
 
     /// Whether `bytes[from..<to]` holds a mark (wholly inside it).
     func found(in bytes: UnsafeRawBufferPointer, from: Int, to: Int) -> Bool {
-        for anchor in anchors.indices {
-            var position = from
-            while let place = ByteSearch.first(anchors[anchor], in: bytes, from: position, to: to) {
-                if markStart(anchor: anchor, at: place, in: bytes, from: from, to: to) != nil { return true }
-                position = place + 1
-            }
-        }
-        return false
+        guard !anchors.isEmpty else { return false }
+        var finder = finder(bytes, from: from, to: to)
+        return first(with: &finder, from: from, to: to) != nil
     }
 
     /// Where the first mark in `[from, to)` starts, with `finder` (made for a range that holds it).

@@ -91,6 +91,33 @@ struct ReadingSpeedTests {
         #expect(custom.progress.linesRead == 1 + ToolProgress.latestLinesRead)
     }
 
+    /// The byte finder (one vector pass in C for several bytes) finds what a byte-by-byte search
+    /// finds, at every offset and length, forward and back.
+    @Test func theByteFinderFindsWhatALoopFinds() {
+        var generator = SplitMix(seed: 7)
+        for round in 0..<400 {
+            let count = Int.random(in: 0...300, using: &generator)
+            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) | (round % 2 == 0 ? 0x40 : 0) }
+            let sought: [UInt8] = round % 3 == 0 ? [0x0A] : [0x25, 0x2F, 0x66, 0x0A].shuffled(using: &generator).prefix(Int.random(in: 2...4, using: &generator)).map { $0 }
+            bytes.withUnsafeBytes { raw in
+                let from = Int.random(in: 0...count, using: &generator), to = Int.random(in: from...count, using: &generator)
+                var finder = ByteFinder(raw, from: from, to: to, seeking: sought)
+                var position = from
+                while position <= to {
+                    let expected = (position..<to).first { sought.contains(bytes[$0]) }
+                    #expect(finder.next(from: position)?.place == expected)
+                    position = (expected ?? to) + 1
+                }
+                var before = to
+                while before >= from {
+                    let expected = (from..<before).last { sought.contains(bytes[$0]) }
+                    #expect(finder.previous(before: before)?.place == expected)
+                    before = (expected ?? from) - 1
+                }
+            }
+        }
+    }
+
     /// What a tool writes on a stream its format does not read is not looked at: the command may
     /// pass it on by splice(2).
     @Test func streamsNoFormatReadsAreNotRead() throws {

@@ -28,6 +28,12 @@ int hw_route_signal_to_pipe(int number, int fd);
 long hw_splice(int in, int out, unsigned long count);
 /// memrchr(3): the last `byte` in the `count` bytes at `bytes`, or NULL.
 const void *hw_memrchr(const void *bytes, int byte, unsigned long count);
+/// The first place in the `count` bytes at `bytes` that holds one of the `set_count` (1…8) bytes
+/// of `set`, or -1: one pass, sixteen bytes at a time (the compiler's vector extensions: SSE2 on
+/// x86_64, NEON on arm64), where memchr would make a pass per byte sought.
+long hw_first_of_any(const uint8_t *bytes, unsigned long count, const uint8_t *set, int set_count);
+/// The last such place, or -1.
+long hw_last_of_any(const uint8_t *bytes, unsigned long count, const uint8_t *set, int set_count);
 /// fcntl(F_SETPIPE_SZ): asks for a pipe's buffer to hold `bytes`; the size given, or -1 with errno.
 int hw_set_pipe_size(int fd, int bytes);
 /// The version this build was made from (`git describe`, passed by Scripts/lib/build-debs.sh as
