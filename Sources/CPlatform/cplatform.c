@@ -21,6 +21,12 @@ int hw_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid) {
     return 0;
 }
 
+int hw_signal_is_ignored(int number) {
+    struct sigaction current;
+    if (sigaction(number, NULL, &current) != 0) return -1;
+    return current.sa_handler == SIG_IGN ? 1 : 0;
+}
+
 long hw_splice(int in, int out, unsigned long count) {
     return (long)splice(in, NULL, out, NULL, count, SPLICE_F_MOVE);
 }

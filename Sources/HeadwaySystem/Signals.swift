@@ -46,4 +46,7 @@ package enum Signals {
 
     /// Lets writes to a closed pipe or socket fail with EPIPE instead of ending the process.
     package static func ignoreBrokenPipes() { _ = signal(SIGPIPE, SIG_IGN) }
+
+    /// Whether SIGPIPE is ignored in this process now (as whoever started it may have left it).
+    package static var brokenPipesIgnored: Bool { hw_signal_is_ignored(SIGPIPE) == 1 }
 }

@@ -7,8 +7,9 @@ import HeadwaySystem
 /// CMD's status. Its output passes at the speed of a pipe: each piece is passed on before it is
 /// read, only the lines that can carry progress are decoded (``ToolProgress``), and a stream no
 /// format reads moves inside the kernel (``Passage``). When the reader of its output goes away,
-/// CMD's end of that pipe is closed: CMD sees it as it would without Headway (SIGPIPE), and
-/// `headway run` exits with its status (141, as a shell shows). The job shows indeterminate until the output contains progress: a known tool's
+/// CMD's end of that pipe is closed: CMD sees it as it would without Headway (SIGPIPE, or EPIPE
+/// where whoever started Headway had SIGPIPE ignored), and `headway run` exits with its status (141,
+/// as a shell shows, for a CMD that SIGPIPE ends). The job shows indeterminate until the output contains progress: a known tool's
 /// own (``ToolProgress``: restic, borg, apt … by CMD's name or `--format`, asked for where the tool
 /// needs a flag, a variable or a descriptor, its meter withheld), else `42%`, `3/10`, `[3/10]`,
 /// `3 of 10` or `--pattern`. It controls its job: a pause (a short press of the board's
@@ -41,6 +42,8 @@ struct RunCommand {
     }
 
     func run() -> Int32 {
+        // As CMD would have it without Headway, which ignores SIGPIPE itself from here on.
+        let brokenPipesIgnored = Signals.brokenPipesIgnored
         let job = client.command.job!
         let parser = (try? LineProgressParser(pattern: reading.pattern)) ?? LineProgressParser.standard
         let descriptor = Processes.descriptorFreeInChildren()
@@ -68,7 +71,8 @@ struct RunCommand {
         let extra = invocation.usesDescriptor ? (fd: status.write, number: descriptor) : nil
         let pid: Int32
         do throws(SystemError) {
-            pid = try Processes.spawn(invocation.arguments, output: output.write, errors: errors.write, adding: invocation.environment, extra: extra)
+            pid = try Processes.spawn(
+                invocation.arguments, output: output.write, errors: errors.write, adding: invocation.environment, extra: extra, ignoringBrokenPipes: brokenPipesIgnored)
         } catch {
             notices.say("headway: cannot run \(arguments[0]): \(error)")
             reported.finish(.failed)

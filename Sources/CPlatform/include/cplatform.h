@@ -36,6 +36,8 @@ long hw_first_of_any(const uint8_t *bytes, unsigned long count, const uint8_t *s
 long hw_last_of_any(const uint8_t *bytes, unsigned long count, const uint8_t *set, int set_count);
 /// fcntl(F_SETPIPE_SZ): asks for a pipe's buffer to hold `bytes`; the size given, or -1 with errno.
 int hw_set_pipe_size(int fd, int bytes);
+/// 1 when signal `number` is ignored (SIG_IGN) in this process, 0 when not, -1 with errno.
+int hw_signal_is_ignored(int number);
 /// The version this build was made from (`git describe`, passed by Scripts/lib/build-debs.sh as
 /// -DHEADWAY_VERSION=...), or "development" for a plain `swift build`.
 const char *hw_version(void);

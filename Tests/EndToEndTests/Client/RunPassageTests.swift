@@ -8,10 +8,11 @@ extension EndToEnd {
 @Suite("headway run and pipe in a pipeline")
 struct RunPassageTests {
     /// Runs `script` with bash (`pipefail`: a pipeline's status is its last failing command's),
-    /// ended after `seconds` (then its status is 124).
-    static func bash(_ script: String, in service: SimulatedService, seconds: Double) throws -> SimulatedService.Run {
+    /// ended after `seconds` (then its status is 124), with SIGPIPE's default handling as a terminal
+    /// gives it (or ignored: `pipes`), whatever the test runner has.
+    static func bash(_ script: String, in service: SimulatedService, seconds: Double, pipes: String = "--default-signal=PIPE") throws -> SimulatedService.Run {
         try SimulatedService.run(
-            URL(fileURLWithPath: "/usr/bin/timeout"), [String(Int(TestTime.scaled(seconds))), "/bin/bash", "-o", "pipefail", "-c", script],
+            URL(fileURLWithPath: "/usr/bin/env"), [pipes, "timeout", String(Int(TestTime.scaled(seconds))), "/bin/bash", "-o", "pipefail", "-c", script],
             environment: ["HEADWAY_SOCKET": service.socket])
     }
 
@@ -62,6 +63,12 @@ struct RunPassageTests {
         let pipe = try Self.bash("yes | headway --job p pipe | head -c 100000 >/dev/null", in: service, seconds: 10)
         #expect(pipe.status == 141 && !pipe.stderr.contains("Broken pipe"), "\(pipe.status) \(pipe.stderr)")
         #expect(try BackgroundProcess.eventually(within: 3) { try service.status().first { $0.job == "yes" }?.phase == "failed" })
+        // Started with SIGPIPE ignored (some CI runners do), yes gets EPIPE and says so, with and
+        // without Headway alike.
+        let ignoredDirect = try Self.bash("yes | head -1", in: service, seconds: 10, pipes: "--ignore-signal=PIPE")
+        let ignored = try Self.bash("headway --job ignored run -- yes | head -1", in: service, seconds: 10, pipes: "--ignore-signal=PIPE")
+        #expect(ignoredDirect.status == 1 && ignored.status == ignoredDirect.status, "\(ignoredDirect.status) \(ignored.status) \(ignored.stderr)")
+        #expect(ignored.stderr.contains("Broken pipe"), "\(ignored.stderr)")
     }
 
     /// Regression: a warning of Headway's was appended to the tool's unfinished line (mid-meter).
