@@ -90,7 +90,7 @@ let package = Package(
         ),
         .target(
             name: "HeadwayToolProgress",
-            dependencies: ["HeadwayCore", "HeadwayProtocol"]
+            dependencies: ["HeadwayCore", "HeadwayProtocol", "HeadwaySystem"]
         ),
         // libmosquitto, loaded when MQTT is first used (docs/mqtt.md).
         .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
@@ -125,6 +125,7 @@ let package = Package(
             name: "HeadwayService",
             dependencies: [
                 "Headway", "HeadwayProtocol", "HeadwayYAML", "HeadwaySystem", "CSystemd",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]

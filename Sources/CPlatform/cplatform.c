@@ -2,6 +2,8 @@
 #include "cplatform.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -17,6 +19,74 @@ int hw_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid) {
     *uid = credentials.uid;
     *gid = credentials.gid;
     return 0;
+}
+
+int hw_signal_is_ignored(int number) {
+    struct sigaction current;
+    if (sigaction(number, NULL, &current) != 0) return -1;
+    return current.sa_handler == SIG_IGN ? 1 : 0;
+}
+
+long hw_splice(int in, int out, unsigned long count) {
+    return (long)splice(in, NULL, out, NULL, count, SPLICE_F_MOVE);
+}
+
+const void *hw_memrchr(const void *bytes, int byte, unsigned long count) {
+    return memrchr(bytes, byte, count);
+}
+
+typedef uint8_t hw_block __attribute__((vector_size(16)));
+
+// Whether one of the set's bytes is among the `blocks` times sixteen bytes at `at`.
+static inline int hw_blocks_have_any(const uint8_t *at, int blocks, const hw_block *wanted, int set_count) {
+    hw_block hits = (hw_block){0};
+    for (int offset = 0; offset < blocks * 16; offset += 16) {
+        hw_block block;
+        memcpy(&block, at + offset, sizeof block);
+        for (int index = 0; index < set_count; index++) hits |= (hw_block)(block == wanted[index]);
+    }
+    uint64_t halves[2];
+    memcpy(halves, &hits, sizeof halves);
+    return (halves[0] | halves[1]) != 0;
+}
+
+static inline int hw_in_set(uint8_t byte, const uint8_t *set, int set_count) {
+    for (int index = 0; index < set_count; index++) {
+        if (byte == set[index]) return 1;
+    }
+    return 0;
+}
+
+long hw_first_of_any(const uint8_t *bytes, unsigned long count, const uint8_t *set, int set_count) {
+    if (set_count < 1 || set_count > 8) return -1;
+    hw_block wanted[8];
+    for (int index = 0; index < set_count; index++) wanted[index] = (hw_block){0} + set[index];
+    unsigned long place = 0;
+    // Four blocks a test while there are, then one.
+    while (place + 64 <= count && !hw_blocks_have_any(bytes + place, 4, wanted, set_count)) place += 64;
+    while (place + 16 <= count && !hw_blocks_have_any(bytes + place, 1, wanted, set_count)) place += 16;
+    for (; place < count; place++) {
+        if (hw_in_set(bytes[place], set, set_count)) return (long)place;
+    }
+    return -1;
+}
+
+long hw_last_of_any(const uint8_t *bytes, unsigned long count, const uint8_t *set, int set_count) {
+    if (set_count < 1 || set_count > 8) return -1;
+    hw_block wanted[8];
+    for (int index = 0; index < set_count; index++) wanted[index] = (hw_block){0} + set[index];
+    unsigned long end = count;
+    while (end >= 64 && !hw_blocks_have_any(bytes + end - 64, 4, wanted, set_count)) end -= 64;
+    while (end >= 16 && !hw_blocks_have_any(bytes + end - 16, 1, wanted, set_count)) end -= 16;
+    while (end > 0) {
+        end--;
+        if (hw_in_set(bytes[end], set, set_count)) return (long)end;
+    }
+    return -1;
+}
+
+int hw_set_pipe_size(int fd, int bytes) {
+    return fcntl(fd, F_SETPIPE_SZ, bytes);
 }
 
 int hw_pidfd_open(int32_t pid) {

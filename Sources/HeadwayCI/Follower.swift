@@ -139,7 +139,7 @@ public struct Follower: Sendable {
             if seen.refuses(status: response.status) {
                 let at = seen.retryAt ?? seen.resetAt ?? (wall + 60)
                 lookError = SourceError(
-                    "\(source.description): \(hostOf(request.url)) is rate limiting these requests (\(response.status)); asking again in \(DurationText.short(max(at - wall, 1)))\(token == nil ? "; a token raises the limit" : "")",
+                    "\(source.description): \(hostOf(request.url)) is rate limiting these requests (\(response.status)); asking again in \(waited(until: at, wall: wall))\(token == nil ? "; a token raises the limit" : "")",
                     retryAt: at)
                 return
             }
@@ -167,6 +167,15 @@ public struct Follower: Sendable {
         } catch {
             lookError = error
         }
+    }
+
+    /// How long the follower waits for a server's `at`, said as the log says it: the server's own
+    /// wish too when the back-off's limit cuts it.
+    private func waited(until at: Double, wall: Double) -> String {
+        let wait = policy.serverWait(until: at, wall: wall)
+        guard at - wall > wait + 1 else { return DurationText.short(max(wait, 1)) }
+        let asked = at - wall > WireProtocol.maxSeconds ? "more than a year" : DurationText.short(at - wall)
+        return "\(DurationText.short(wait)) (it asked for \(asked); a source waits at most \(DurationText.short(policy.maxBackoff)))"
     }
 
     private func decorated(_ request: HTTPRequest) -> HTTPRequest {

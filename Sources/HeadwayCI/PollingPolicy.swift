@@ -7,7 +7,8 @@
 ///   until `x-ratelimit-reset`, or GitLab's `RateLimit-*`), keeping a reserve for the token's other
 ///   users;
 /// - after a failed look, wait longer each time (the interval, doubled per failure, up to
-///   `maxBackoff`), and never before the server's `Retry-After` or rate-limit reset.
+///   `maxBackoff`), and never before the server's `Retry-After` or rate-limit reset — but never
+///   longer than `maxBackoff` for those either: a server's word cannot park a source for ever.
 public struct PollingPolicy: Sendable, Equatable {
     public var running: Double
     public var idle: Double
@@ -36,14 +37,20 @@ public struct PollingPolicy: Sendable, Equatable {
         }
         delay = max(delay, Double(requests) * 3600 / budget)
         if let limit {
-            if let retry = limit.retryAt { delay = max(delay, retry - wall) }
+            if let retry = limit.retryAt { delay = max(delay, serverWait(until: retry, wall: wall)) }
             if let remaining = limit.remaining, let reset = limit.resetAt, reset > wall {
                 let usable = Double(remaining) * (1 - Self.serverReserve)
-                delay = max(delay, usable < Double(max(requests, 1)) ? reset - wall : (reset - wall) * Double(max(requests, 1)) / usable)
+                let spaced = usable < Double(max(requests, 1)) ? reset : wall + (reset - wall) * Double(max(requests, 1)) / usable
+                delay = max(delay, serverWait(until: spaced, wall: wall))
             }
         }
         return delay
     }
+
+    /// How long a server's word (a `Retry-After`, a rate limit's reset) makes a source wait from
+    /// `wall` for `at`: never longer than the back-off's limit, however far off the server puts
+    /// it (an HTTP date years ahead, a reset that is no time), after which it is asked again.
+    public func serverWait(until at: Double, wall: Double) -> Double { min(max(0, at - wall), maxBackoff) }
 }
 
 /// What a server said about its rate limit in its last answer.

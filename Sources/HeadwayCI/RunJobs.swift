@@ -9,8 +9,9 @@ import HeadwayProtocol
 /// result. A run that disappears from the server unfinished ends as `ended` (`cancelled` when it
 /// was still queued); when the server cannot be reached, each job is told once that it is `stale`.
 ///
-/// Everything from the server that is shown — ids, titles, step names — has been made safe to
-/// show by the source; the job id is checked here by the protocol's own rule.
+/// Everything from the server that is shown — titles, step names — has been made safe to show by
+/// the source; ids and names are made to fit the protocol's own rule here, stably, so that a
+/// branch with an invisible character or of 250 characters is shown (its original in the label).
 public struct RunJobs: Sendable {
     /// The start of every job id ("acme/widgets"): the source.
     public let prefix: String
@@ -35,13 +36,12 @@ public struct RunJobs: Sendable {
     /// Jobs told of and not finished.
     public var jobs: [String] { told.values.map(\.job).sorted() }
 
-    /// The job id of a run: `PREFIX/KEY`, made safe and cut from the left to the protocol's limit;
-    /// nil when even that may not name a job.
-    public func jobID(_ key: String) -> String? {
-        var id = DisplayText.sanitised("\(prefix)/\(key)")
-        while id.utf8.count > WireProtocol.maxJobBytes { id.removeFirst() }
-        return Identifier.problem(id) == nil ? id : nil
-    }
+    /// The job id of a run: `PREFIX/KEY`, or when the server's key makes it one the service would
+    /// refuse (an invisible character, too long) a stable form of it (``Identifier/fitted(_:maxBytes:)``).
+    public func jobID(_ key: String) -> String? { Identifier.fitted("\(prefix)/\(key)") }
+
+    /// The name runs of one kind share (workflow and branch), as the service takes it.
+    static func name(_ run: CIRun) -> String? { run.name.flatMap { Identifier.fitted($0, maxBytes: WireProtocol.maxNameBytes) } }
 
     func label(_ run: CIRun) -> String {
         let text = run.step ?? run.title
@@ -60,16 +60,20 @@ public struct RunJobs: Sendable {
             seen.insert(run.key)
             let label = label(run)
             let elapsed = run.startedAt.map { max(0, serverTime - $0) }
+            // A server's estimate past what the service takes (Jenkins' for a job that once hung)
+            // is cut to it, as the running time is.
+            var run = run
+            run.expected = run.expected.map { min($0, WireProtocol.maxSeconds) }
             let eta = run.expected.flatMap { expected in elapsed.flatMap { expected - $0 > 1 ? (expected - $0).rounded() : nil } }
             guard var was = told[run.key] else {
                 switch run.state {
                 case .finished:
                     break
                 case .queued:
-                    out.append(.begin(job: job, BeginOptions(label: label, name: run.name, follow: follow, queued: true, expected: run.expected)))
+                    out.append(.begin(job: job, BeginOptions(label: label, name: Self.name(run), follow: follow, queued: true, expected: run.expected)))
                     told[run.key] = Told(job: job, queued: true, label: label)
                 case .running:
-                    out.append(.begin(job: job, BeginOptions(label: label, name: run.name, follow: follow, elapsed: elapsed.map { min($0, WireProtocol.maxSeconds) }, expected: run.expected)))
+                    out.append(.begin(job: job, BeginOptions(label: label, name: Self.name(run), follow: follow, elapsed: elapsed.map { min($0, WireProtocol.maxSeconds) }, expected: run.expected)))
                     var now = Told(job: job, queued: false, label: label)
                     if let done = run.done, let total = run.total, total > 0 {
                         out.append(.update(job: job, value: min(done, total), total: total, label: nil, eta: eta))

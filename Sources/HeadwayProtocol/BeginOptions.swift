@@ -76,7 +76,7 @@ public struct BeginOptions: Sendable, Equatable {
         }
         unit = try Self.unit(fields)
         if let name = try fields.string("name") {
-            try Identifier.check(name, field: "name", maxBytes: WireProtocol.maxJobBytes * 2)
+            try Identifier.check(name, field: "name", maxBytes: WireProtocol.maxNameBytes)
             self.name = name
         }
         if let pid = try fields.number("pid", required: false, positive: true) {

@@ -20,6 +20,28 @@ public enum Identifier {
         if let problem = problem(text, maxBytes: maxBytes) { throw ProtocolError(.invalidIdentifier, field: field, problem) }
     }
 
+    /// `text` as it may name a job: `text` itself when it may; else a stable form of it, the same
+    /// for the same text — what ``DisplayText`` shows of it, cut to fit, then `~` and eight hex
+    /// digits of a hash of the whole text, so that texts that read alike stay apart (`main` and
+    /// `main` with a zero-width space, two long branches that differ at their end). Nil for an empty
+    /// text. For the names a follower takes from a server (a branch, a project), whose original
+    /// its label shows.
+    public static func fitted(_ text: String, maxBytes: Int = WireProtocol.maxJobBytes) -> String? {
+        guard !text.isEmpty else { return nil }
+        if problem(text, maxBytes: maxBytes) == nil { return text }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325  // FNV-1a, 64 bits
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        let digits = String(hash >> 32, radix: 16)
+        let tag = "~" + String(repeating: "0", count: 8 - digits.count) + digits
+        var shown = ""
+        for character in DisplayText.sanitised(text) {
+            guard shown.utf8.count + character.utf8.count + tag.utf8.count <= maxBytes else { break }
+            shown.append(character)
+        }
+        let fitted = shown + tag
+        return problem(fitted, maxBytes: maxBytes) == nil ? fitted : nil
+    }
+
     /// C0, DEL, C1 and the line and paragraph separators: what ``DisplayText`` would take out or
     /// turn into a space.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {

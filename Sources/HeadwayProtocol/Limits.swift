@@ -11,6 +11,8 @@ public enum WireProtocol {
     public static let maxLineBytes = 4096
     /// Longest job id, in bytes of UTF-8.
     public static let maxJobBytes = 128
+    /// Longest `name` (what runs of one kind share, for the learned durations), in bytes of UTF-8.
+    public static let maxNameBytes = 2 * maxJobBytes
     /// Labels longer than this many bytes of UTF-8 are kept, cut here with "…" (never refused:
     /// a long CI job name must not make the job disappear).
     public static let maxLabelBytes = 1024

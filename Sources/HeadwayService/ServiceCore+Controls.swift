@@ -70,7 +70,9 @@ extension ServiceCore {
     /// jobs, presses) and output failures to report.
     public func tick() -> (events: [JobEvent], failures: [String]) {
         let now = clock.now
+        subscriptions.endDeparted { registry[$0] != nil }
         let advance = registry.advance(to: now)
+        subscriptions.depart(advance.departures.map(\.id))
         var events = advance.departures.filter(\.lost).map { JobEvent(.lost, job: $0.id) }
         for id in advance.ranOut {
             guard (try? finish(id, .succeeded, requester: nil, at: now)) != nil else { continue }

@@ -186,7 +186,7 @@ public final class ServiceCore: LineHandler {
                 }
                 return (.jobs(statuses, omitted: omitted, quiet: quietNote, timers: timerStatuses), [])
             case .subscribe(let job, let controls):
-                if let problem = subscriptions.subscribe(peer.connection, to: job, controls: controls) { throw problem }
+                if let problem = subscriptions.subscribe(peer.connection, to: job, controls: controls, alive: { registry[$0] != nil }) { throw problem }
             }
             return (.ok, [])
         } catch {

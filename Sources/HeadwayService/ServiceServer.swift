@@ -32,10 +32,9 @@ public final class ServiceServer {
         let fd: Int32
         let peer: Peer
         var framer = LineFramer(maxLineBytes: WireProtocol.maxLineBytes)
-        var output: [UInt8] = []
-        var outputStart = 0
+        var output = OutputQueue()
         var lastProgress: Seconds
-        var pending: Int { output.count - outputStart }
+        var pending: Int { output.pending }
     }
 
     /// Another descriptor the loop watches (a button's events, a watched process, the system bus):
@@ -69,6 +68,9 @@ public final class ServiceServer {
     private let clock: any ProgressClock
     private var connections: [Int32: Connection] = [:]
     private var acceptPausedUntil: Seconds?
+    /// Warnings that repeat while a condition lasts (no descriptor left, clients that do not
+    /// read) are written once a minute at most, with how many more there were.
+    private var repeats = LogLimiter()
     private var readBuffer = [UInt8](repeating: 0, count: Limits.readChunk)
     private let notifier = SystemdNotifier()
     /// Called after every tick (the simulator redraws its terminal here).
@@ -193,11 +195,11 @@ public final class ServiceServer {
             case .outOfDescriptors:
                 // Nothing can be accepted until a descriptor is freed: stop asking for a moment
                 // instead of waking up for the same full queue again and again.
-                if acceptPausedUntil == nil { logger.warning("out of file descriptors; not accepting clients for 0.25 s") }
+                if acceptPausedUntil == nil { warnRepeated("out of file descriptors; not accepting clients for 0.25 s", kind: "descriptors") }
                 acceptPausedUntil = clock.now + 0.25
                 return
             case .failed(let error):
-                logger.warning("accepting a client failed: \(error)")
+                warnRepeated("accepting a client failed: \(error)", kind: "accept")
                 return
             case .connection(let fd, let peer):
                 let credentials = peer.map { PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
@@ -253,12 +255,15 @@ public final class ServiceServer {
         }
     }
 
+    private func warnRepeated(_ text: String, kind: String) {
+        if let line = repeats.admit(text, kind: kind, at: clock.now) { logger.warning(line) }
+    }
+
     private func queue(_ line: String, to fd: Int32) {
-        connections[fd]?.output.append(contentsOf: line.utf8)
-        connections[fd]?.output.append(0x0A)
+        connections[fd]?.output.append(line)
         // Events keep coming to a subscriber that never reads: past this, it is let go.
         if let pending = connections[fd]?.pending, pending > 16 * Limits.backlogLimit {
-            logger.warning("dropping a client (pid \(connections[fd]?.peer.credentials.map { String($0.pid) } ?? "?")) that does not read what it is sent")
+            warnRepeated("dropping a client (pid \(connections[fd]?.peer.credentials.map { String($0.pid) } ?? "?")) that does not read what it is sent", kind: "unread")
             disconnect(fd)
         }
     }
@@ -271,17 +276,13 @@ public final class ServiceServer {
 
     private func flush(_ fd: Int32) {
         guard var connection = connections[fd], connection.pending > 0 else { return }
-        switch SystemIO.write(fd, connection.output[connection.outputStart...]) {
+        // Taken out while it is written to, so that the queue is not copied.
+        connections[fd] = nil
+        let result = connection.output.write(to: fd)
+        connections[fd] = connection
+        switch result {
         case .written(let count):
-            connection.outputStart += count
             if count > 0 { connection.lastProgress = clock.now }
-            if connection.outputStart == connection.output.count {
-                connection.output.removeAll(keepingCapacity: connection.output.capacity <= 1 << 16)
-                connection.outputStart = 0
-            } else if connection.outputStart >= 1 << 16 {
-                connection.output.removeSubrange(0..<connection.outputStart)
-                connection.outputStart = 0
-            }
             connections[fd] = connection
         case .wouldBlock:
             break

@@ -20,6 +20,8 @@ public enum SignalNumber {
     public static let stop = SIGSTOP
     /// SIGCONT: continued (a program back in the foreground, after the shell wrote on its screen).
     public static let `continue` = SIGCONT
+    /// SIGPIPE: a write to a pipe or socket whose reader is gone.
+    public static let brokenPipe = SIGPIPE
     /// SIGWINCH: the terminal was resized.
     public static let windowChanged = SIGWINCH
 }
@@ -44,4 +46,7 @@ package enum Signals {
 
     /// Lets writes to a closed pipe or socket fail with EPIPE instead of ending the process.
     package static func ignoreBrokenPipes() { _ = signal(SIGPIPE, SIG_IGN) }
+
+    /// Whether SIGPIPE is ignored in this process now (as whoever started it may have left it).
+    package static var brokenPipesIgnored: Bool { hw_signal_is_ignored(SIGPIPE) == 1 }
 }

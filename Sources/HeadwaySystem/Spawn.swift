@@ -8,9 +8,13 @@ extension Processes {
     /// Starts `arguments` (looked up on PATH) with its stdout and stderr on the given descriptors,
     /// `adding` to its environment (replacing a variable of the same name) and, with `extra`, the
     /// descriptor `extra.fd` as its number `extra.number` (a tool's progress descriptor). It gets
-    /// the default handling of the signals a terminal or a runner sends, nothing blocked, and stays
-    /// in this process's group, so that a CI runner stopping the job's group stops it too.
-    package static func spawn(_ arguments: [String], output: Int32, errors: Int32, adding variables: [(String, String)] = [], extra: (fd: Int32, number: Int32)? = nil) throws(SystemError) -> Int32 {
+    /// the default handling of the signals a terminal or a runner sends (SIGPIPE's too, unless
+    /// `ignoringBrokenPipes`: whoever started this process had it ignored), nothing blocked, and
+    /// stays in this process's group, so that a CI runner stopping the job's group stops it too.
+    package static func spawn(
+        _ arguments: [String], output: Int32, errors: Int32, adding variables: [(String, String)] = [], extra: (fd: Int32, number: Int32)? = nil,
+        ignoringBrokenPipes: Bool = false
+    ) throws(SystemError) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -22,7 +26,7 @@ extension Processes {
         defer { posix_spawnattr_destroy(&attributes) }
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for number in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, number) }
+        for number in [SIGINT, SIGTERM, SIGHUP] + (ignoringBrokenPipes ? [] : [SIGPIPE]) { sigaddset(&defaults, number) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         var unblocked = sigset_t()
         sigemptyset(&unblocked)

@@ -42,6 +42,7 @@ package enum Errno {
     package static let noSuchFile = ENOENT
     package static let noSuchProcess = ESRCH
     package static let ioError = EIO
+    package static let brokenPipe = EPIPE
     package static let noSuchDeviceOrAddress = ENXIO
     package static let tryAgain = EAGAIN
     package static let permissionDenied = EACCES

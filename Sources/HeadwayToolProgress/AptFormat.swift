@@ -38,6 +38,9 @@ public struct AptFormat: ToolFormat {
         return ToolInvocation(arguments: ToolArguments.inserting(["-o", "APT::Status-Fd=\(context.descriptor)"], in: context.arguments, at: toolIndex), usesDescriptor: true)
     }
 
+    /// Every status line; nothing apt prints.
+    public func interest(on stream: ToolStream) -> LineInterest { stream == .progress ? .every : .none }
+
     public mutating func read(_ line: ToolLine) -> ToolReading {
         guard line.stream == .progress else { return .nothing }
         let fields = line.text.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)

@@ -56,6 +56,15 @@ public struct BorgFormat: ToolFormat {
             arguments: ToolArguments.insertingAfterSubcommand(added, in: context.arguments, at: toolIndex, subcommand: subcommand), withholds: [.errors])
     }
 
+    /// The meter's redraws (ended by a carriage return) and, with `--log-json`, the records.
+    public func interest(on stream: ToolStream) -> LineInterest {
+        guard stream == .errors else { return .none }
+        return json ? Self.recordsAndRedraws : Self.redraws
+    }
+
+    static let redraws = LineInterest.lines(containing: [], carriageReturns: true)
+    static let recordsAndRedraws = LineInterest.lines(containing: ["{"], carriageReturns: true)
+
     public mutating func read(_ line: ToolLine) -> ToolReading {
         guard line.stream == .errors else { return .nothing }
         if json, line.text.hasPrefix("{") { return readJSON(line.text) }

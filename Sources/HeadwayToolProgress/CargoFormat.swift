@@ -33,6 +33,11 @@ public struct CargoFormat: ToolFormat {
         asked && stream == .errors && partial.prefixMatch(of: Self.barStartPattern) != nil
     }
 
+    /// The bar's redraws, each ended by a carriage return.
+    public func interest(on stream: ToolStream) -> LineInterest { stream == .errors ? Self.redraws : .none }
+
+    static let redraws = LineInterest.lines(containing: [], carriageReturns: true)
+
     public mutating func read(_ line: ToolLine) -> ToolReading {
         guard line.stream == .errors, line.end == .carriageReturn else { return .nothing }
         guard let match = line.text.wholeMatch(of: Self.barPattern) else {

@@ -17,6 +17,14 @@ public struct CurlFormat: ToolFormat {
     /// A redraw is whole once it has all twelve columns (the sizes in columns 2 and 4 then are).
     public mutating func peek(_ partial: ToolLine) -> ToolReport? { read(partial).report }
 
+    /// The meter on stderr: its columns of times (`0:00:01`, `--:--:--`), or `-#`'s percentage.
+    /// What curl writes on stdout (the download, without `-o`) is not read.
+    public func interest(on stream: ToolStream) -> LineInterest { stream == .errors ? Self.meters : .none }
+
+    static let meters = LineInterest.lines(containing: [":", "%"])
+
+    public var peeksAtPartialLines: Bool { true }
+
     public mutating func read(_ line: ToolLine) -> ToolReading {
         guard line.stream == .errors else { return .nothing }
         let columns = line.text.split(separator: " ")

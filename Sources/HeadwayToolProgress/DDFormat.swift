@@ -64,6 +64,12 @@ public struct DDFormat: ToolFormat {
         return read(partial).report
     }
 
+    /// Every line of its stderr (a meter, its blank redraw, its summary); what it copies to
+    /// stdout is not read.
+    public func interest(on stream: ToolStream) -> LineInterest { stream == .errors ? .every : .none }
+
+    public var peeksAtPartialLines: Bool { true }
+
     public mutating func read(_ line: ToolLine) -> ToolReading {
         guard line.stream == .errors else { return .nothing }
         let meter = line.end == .carriageReturn || line.previous == .carriageReturn

@@ -36,6 +36,29 @@ public struct FFmpegFormat: ToolFormat {
         return seconds
     }
 
+    /// The progress descriptor's time; on stderr the input's duration until a total is known,
+    /// and the status line's time when there is no descriptor. What ffmpeg writes on stdout (the
+    /// output itself, with `-`) is not read.
+    public func interest(on stream: ToolStream) -> LineInterest {
+        switch stream {
+        case .progress: return Self.outTime
+        case .output: return .none
+        case .errors:
+            let needsDuration = !totalGiven && total == nil
+            switch (needsDuration, usesDescriptor) {
+            case (true, true): return Self.duration
+            case (true, false): return Self.durationAndTime
+            case (false, false): return Self.time
+            case (false, true): return .none
+            }
+        }
+    }
+
+    static let outTime = LineInterest.lines(containing: ["out_time_us="])
+    static let duration = LineInterest.lines(containing: ["Duration: "])
+    static let time = LineInterest.lines(containing: ["time="])
+    static let durationAndTime = LineInterest.lines(containing: ["Duration: ", "time="])
+
     public mutating func read(_ line: ToolLine) -> ToolReading {
         switch line.stream {
         case .progress:

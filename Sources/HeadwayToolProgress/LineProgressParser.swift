@@ -1,14 +1,12 @@
 /// Finds progress in any command's output lines: `42%`, `42.5%`, `3/10` (a token of its own),
-/// `[3/10]`, `(3/10)`, `3 of 10`, or a user's regular expression whose first capture is the value
-/// and whose second (if any) is the total. The fallback for commands no format knows.
+/// `[3/10]`, `(3/10)`, `3 of 10` (``ProgressForms``, read from the bytes), or a user's regular
+/// expression whose first capture is the value and whose second (if any) is the total. The
+/// fallback for commands no format knows.
 public struct LineProgressParser {
-    // The built-in forms, compiled once (ToolFormat.swift says why they may be shared).
-    nonisolated(unsafe) static let percentPattern = /(\d+(?:\.\d+)?)\s?%/
-    nonisolated(unsafe) static let bracketedPattern = /[\[(](\d+)\s*\/\s*(\d+)[\])]/
-    nonisolated(unsafe) static let fractionPattern = /(?:^|\s)(\d+)\/(\d+)(?=\s|$|[:,.;])/
-    nonisolated(unsafe) static let ofPattern = /\b(\d+) of (\d+)\b/
-
     private let custom: Regex<AnyRegexOutput>?
+
+    /// Whether the lines are read with a user's regular expression.
+    var isCustom: Bool { custom != nil }
 
     /// A pattern that cannot be used, with what to do about it.
     public struct PatternError: Error, Sendable {
@@ -44,6 +42,13 @@ public struct LineProgressParser {
         custom = regex
     }
 
+    /// (value, total) in the line `bytes` (UTF-8), read from the bytes unless a user's pattern
+    /// needs the text.
+    func progress(in bytes: UnsafeRawBufferPointer) -> (Double, Double)? {
+        guard custom != nil else { return ProgressForms.progress(in: bytes) }
+        return progress(in: String(decoding: bytes, as: UTF8.self)[...])
+    }
+
     /// (value, total) in `line`, the last match on the line winning (progress bars redraw).
     public func progress(in line: Substring) -> (Double, Double)? {
         if let custom {
@@ -54,25 +59,8 @@ public struct LineProgressParser {
             guard total.isFinite, total > 0 else { return nil }
             return (value, total)
         }
-        if let match = line.matches(of: Self.percentPattern).last, let value = Double(match.1) {
-            return (min(value, 100), 100)
-        }
-        if let match = line.matches(of: Self.bracketedPattern).last, let pair = Self.pair(match.1, match.2) {
-            return pair
-        }
-        if let match = line.matches(of: Self.fractionPattern).last, let pair = Self.pair(match.1, match.2) {
-            return pair
-        }
-        if let match = line.matches(of: Self.ofPattern).last, let pair = Self.pair(match.1, match.2) {
-            return pair
-        }
-        return nil
-    }
-
-    /// A value and a total that make sense as progress (finite, the total above 0).
-    private static func pair(_ value: Substring, _ total: Substring) -> (Double, Double)? {
-        guard let value = Double(value), let total = Double(total), value.isFinite, total.isFinite, total > 0 else { return nil }
-        return (value, total)
+        if let found = line.utf8.withContiguousStorageIfAvailable({ ProgressForms.progress(in: UnsafeRawBufferPointer($0)) }) { return found }
+        return Array(line.utf8).withUnsafeBytes { ProgressForms.progress(in: $0) }
     }
 }
 
@@ -89,4 +77,21 @@ public struct GenericFormat: ToolFormat {
         guard let (value, total) = parser.progress(in: line.text[...]) else { return .nothing }
         return ToolReading(report: ToolReport(value: value, total: total))
     }
+
+    public mutating func read(bytes: UnsafeRawBufferPointer, stream: ToolStream, end: ToolLine.End, previous: ToolLine.End) -> ToolReading {
+        guard let (value, total) = parser.progress(in: bytes) else { return .nothing }
+        return ToolReading(report: ToolReport(value: value, total: total))
+    }
+
+    /// The built-in forms each have a `%`, a `/` or ` of ` and a digit; a user's pattern may be
+    /// anywhere (the last lines of what came together are tried).
+    public func interest(on stream: ToolStream) -> LineInterest {
+        guard stream != .progress else { return .none }
+        return parser.isCustom ? .every : Self.forms
+    }
+
+    static let forms = LineInterest.lines(containing: ["%", "/", " of #"])
+
+    /// Each line says how far the command is on its own: the last one that does is what counts.
+    public var readsLatestOnly: Bool { true }
 }

@@ -52,6 +52,9 @@ public struct PVFormat: ToolFormat {
         return ToolInvocation(arguments: ToolArguments.inserting(["-n", "-b"], in: context.arguments, at: toolIndex), withholds: [.errors])
     }
 
+    /// Its numbers on stderr; what it passes on stdout is not read.
+    public func interest(on stream: ToolStream) -> LineInterest { stream == .errors ? .every : .none }
+
     public mutating func read(_ line: ToolLine) -> ToolReading {
         guard line.stream == .errors, !line.text.isEmpty, line.text.count <= 24, line.text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
             let number = Double(line.text)

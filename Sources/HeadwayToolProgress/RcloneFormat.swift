@@ -40,6 +40,15 @@ public struct RcloneFormat: ToolFormat {
         return ToolInvocation(arguments: ToolArguments.inserting(added, in: context.arguments, at: toolIndex), withholds: [.errors])
     }
 
+    /// The stats lines (logged at NOTICE), and with `--use-json-log` the records.
+    public func interest(on stream: ToolStream) -> LineInterest {
+        guard stream == .errors else { return .none }
+        return json ? Self.recordsAndStats : Self.stats
+    }
+
+    static let stats = LineInterest.lines(containing: ["NOTICE: "])
+    static let recordsAndStats = LineInterest.lines(containing: ["{", "NOTICE: "])
+
     public mutating func read(_ line: ToolLine) -> ToolReading {
         guard line.stream == .errors else { return .nothing }
         if json, line.text.hasPrefix("{") { return readJSON(line.text) }

@@ -69,6 +69,21 @@ public struct ResticFormat: ToolFormat {
         }
     }
 
+    /// Every line while its status is withheld (a file listed under a status, the line that
+    /// gives a withheld status back); else the status lines, or the JSON records.
+    public func interest(on stream: ToolStream) -> LineInterest {
+        guard stream == .output else { return .none }
+        switch mode {
+        case .json: return Self.records
+        case .asked: return .every
+        case .given: return Self.statusLines
+        case .none: return .none
+        }
+    }
+
+    static let records = LineInterest.lines(containing: ["{"])
+    static let statusLines = LineInterest.lines(containing: ["] "])
+
     mutating func takeLastStatus() -> String? {
         defer { lastStatus = nil }
         return lastStatus

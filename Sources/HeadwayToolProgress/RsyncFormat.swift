@@ -46,6 +46,13 @@ public struct RsyncFormat: ToolFormat {
         return read(partial).report
     }
 
+    /// The meter (its percentage) and the blank redraw that clears it.
+    public func interest(on stream: ToolStream) -> LineInterest { stream == .output ? Self.meters : .none }
+
+    static let meters = LineInterest.lines(containing: ["%"], carriageReturns: true)
+
+    public var peeksAtPartialLines: Bool { true }
+
     public mutating func read(_ line: ToolLine) -> ToolReading {
         guard line.stream == .output else { return .nothing }
         let text = line.text[...]

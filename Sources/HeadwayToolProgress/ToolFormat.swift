@@ -171,6 +171,9 @@ public protocol ToolFormat {
     func invocation(_ context: ToolContext) -> ToolInvocation
     /// Reads one line (what the tool printed, or wrote to its progress descriptor).
     mutating func read(_ line: ToolLine) -> ToolReading
+    /// Reads one line given as its bytes (without its end): by default decoded and read with
+    /// ``read(_:)``; a format that reads bytes skips the decoding.
+    mutating func read(bytes: UnsafeRawBufferPointer, stream: ToolStream, end: ToolLine.End, previous: ToolLine.End) -> ToolReading
     /// The tool closed `stream`: a line withheld last may be given back.
     mutating func end(_ stream: ToolStream) -> ToolReading
     /// Whether an unended line on `stream` may be the start of the meter Headway asked for (rsync
@@ -182,10 +185,28 @@ public protocol ToolFormat {
     /// return): its figures are the tool's now, not a redraw later. The line is read again, as
     /// usual, when it ends; nil when it is not such a meter (yet).
     mutating func peek(_ partial: ToolLine) -> ToolReport?
+    /// Whether ``peek(_:)`` reads anything: the unended line is decoded only for a format that does.
+    var peeksAtPartialLines: Bool { get }
+    /// The lines ``read(_:)`` may make anything of on `stream` (a report, a withheld line, a
+    /// problem, a change of what it reads next), told by their bytes: the others are passed on
+    /// without being decoded or read. It may narrow as the format learns (a total read once),
+    /// never widen; what it is at the start says whether the stream is read at all.
+    func interest(on stream: ToolStream) -> LineInterest
+    /// Whether each line is read on its own and a later report supersedes an earlier one, so that
+    /// of the lines that came together only the last that reports anything need be read (at most
+    /// ``ToolProgress/latestLinesRead`` of them are tried, newest first).
+    var readsLatestOnly: Bool { get }
 }
 
 extension ToolFormat {
+    public mutating func read(bytes: UnsafeRawBufferPointer, stream: ToolStream, end: ToolLine.End, previous: ToolLine.End) -> ToolReading {
+        read(ToolLine(String(decoding: bytes, as: UTF8.self), stream: stream, end: end, previous: previous))
+    }
+
     public mutating func end(_ stream: ToolStream) -> ToolReading { .nothing }
     public func mayBeMeter(_ partial: String, on stream: ToolStream) -> Bool { false }
     public mutating func peek(_ partial: ToolLine) -> ToolReport? { nil }
+    public var peeksAtPartialLines: Bool { false }
+    public func interest(on stream: ToolStream) -> LineInterest { .every }
+    public var readsLatestOnly: Bool { false }
 }

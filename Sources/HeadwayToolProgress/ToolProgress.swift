@@ -30,13 +30,20 @@ public struct ToolProgress {
 
     /// The longest line read: a longer one passes through unread, costing no more memory.
     public static let maxLineBytes = 65536
+    /// Of the lines that came together on a stream whose format reads the latest only, how many
+    /// are tried, newest first, before the others are let pass unread: what bounds the reading
+    /// of a flood of lines that look like progress and are not.
+    public static let latestLinesRead = 64
 
     /// The format's name.
     public let name: String
     /// How the command is started.
     public let invocation: ToolInvocation
     private var format: any ToolFormat
-    private var streams: [ToolStream: LineState] = [:]
+    /// The streams whose lines may be withheld: each line kept until its end decides.
+    private var held: [ToolStream: LineState] = [:]
+    /// The streams that pass untouched: only their unended line is kept, and only to be read.
+    private var observed: [ToolStream: OpenLine] = [:]
     private var determinate = false
     private var lastTotal: Double?
     private var lastUnit: ValueUnit?
@@ -45,6 +52,8 @@ public struct ToolProgress {
     /// The first thing that could not be read, until it is taken for the warning.
     public private(set) var problem: String?
     private var warned = false
+    /// How many lines were decoded and read, of all the command wrote.
+    package private(set) var linesRead = 0
 
     /// For `format` (a known tool's name) or the tool the command line starts, else the generic
     /// reader with `pattern`.
@@ -67,71 +76,194 @@ public struct ToolProgress {
 
     private mutating func note(_ text: String) { if problem == nil { problem = text } }
 
+    private static let overlong = "a line of more than \(maxLineBytes / 1024) KiB was passed through unread"
+
+    /// Whether what the command writes on `stream` passes exactly as written (no line of it is
+    /// withheld), so that it may be passed on before it is read, with ``observe(_:_:)``.
+    public func passesUntouched(_ stream: ToolStream) -> Bool { !invocation.withholds.contains(stream) }
+
+    /// Whether any line on `stream` is read: one that passes untouched and is not read need not
+    /// be looked at (a file's contents on stdout, for a tool whose progress is on stderr).
+    public func reads(_ stream: ToolStream) -> Bool { !format.interest(on: stream).isNone }
+
     /// Reads bytes the command wrote on `stream`: complete lines are read (and the meter withheld),
     /// a partial line waits only on a stream where lines may be withheld.
     public mutating func feed(_ stream: ToolStream, _ bytes: ArraySlice<UInt8>) -> Result {
+        if passesUntouched(stream) { return Result(passed: Array(bytes), updates: observe(stream, bytes)) }
         var result = Result()
-        var state = streams[stream] ?? LineState(holds: invocation.withholds.contains(stream))
-        var start = bytes.startIndex
-        while start < bytes.endIndex {
-            guard let end = bytes[start...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else {
-                state.append(bytes[start...], passing: &result.passed)
-                if state.overflowed {
-                    note("a line of more than \(Self.maxLineBytes / 1024) KiB was passed through unread")
-                } else {
-                    let partial = ToolLine(String(decoding: state.line, as: UTF8.self), stream: stream, end: .none, previous: state.previousEnd)
-                    if let report = format.peek(partial), let update = guarded(report) { result.updates.append(update) }
+        var state = held[stream] ?? LineState()
+        let interest = format.interest(on: stream)
+        bytes.withUnsafeBytes { raw in
+            var ends = ByteFinder(raw, from: 0, to: raw.count, seeking: ByteFinder.lineEnds)
+            var start = 0
+            while start < raw.count {
+                guard let end = ends.next(from: start)?.place else {
+                    state.append(raw, from: start, to: raw.count, passing: &result.passed)
+                    if state.overflowed {
+                        note(Self.overlong)
+                    } else if format.peeksAtPartialLines, state.wanted(by: interest, end: .none) {
+                        let partial = ToolLine(String(decoding: state.line, as: UTF8.self), stream: stream, end: .none, previous: state.previousEnd)
+                        if let report = format.peek(partial), let update = guarded(report) { result.updates.append(update) }
+                    }
+                    break
                 }
-                break
+                state.append(raw, from: start, to: end, passing: &result.passed)
+                finishLine(&state, stream: stream, end: ToolLine.End(lineEnd: raw[end]), terminator: raw[end], interest: interest, into: &result)
+                start = end + 1
             }
-            state.append(bytes[start..<end], passing: &result.passed)
-            finishLine(&state, stream: stream, end: bytes[end] == 0x0A ? .newline : .carriageReturn, terminator: bytes[end], into: &result)
-            start = end + 1
         }
-        streams[stream] = state
+        held[stream] = state
         return result
+    }
+
+    /// Reads bytes the command wrote on `stream`, a stream that passes untouched
+    /// (``passesUntouched(_:)``) and has been passed on already: the updates they make. Only the
+    /// lines the format may read (``ToolFormat/interest(on:)``) are found, by their bytes, and
+    /// decoded; of a format that reads the latest only, the last that reports.
+    public mutating func observe(_ stream: ToolStream, _ bytes: ArraySlice<UInt8>) -> [Update] {
+        let interest = format.interest(on: stream)
+        guard !interest.isNone, !bytes.isEmpty else { return [] }
+        var updates: [Update] = []
+        var open = observed[stream] ?? OpenLine()
+        bytes.withUnsafeBytes { raw in
+            guard let lastEnd = Lines.lastEnd(raw, from: 0, to: raw.count) else {
+                open.extend(raw, from: 0, to: raw.count, interest: interest)
+                peek(open, stream: stream, interest: interest, into: &updates)
+                return
+            }
+            let firstEnd = Lines.firstEnd(raw, from: 0, to: lastEnd + 1) ?? lastEnd
+            // The line begun before these bytes, ended by their first line end.
+            var first: [UInt8]?
+            var firstPrevious = open.previousEnd
+            var regionStart = 0
+            if open.overflowed || !open.pending.isEmpty {
+                regionStart = firstEnd + 1
+                if open.overflowed {
+                    if open.overflowMarked || interest.marked(raw, from: 0, to: firstEnd) { note(Self.overlong) }
+                } else if open.pending.count + firstEnd > Self.maxLineBytes {
+                    note(Self.overlong)
+                } else {
+                    first = open.pending + raw[0..<firstEnd]
+                }
+                firstPrevious = open.previousEnd
+            }
+            let firstEnding = ToolLine.End(lineEnd: raw[firstEnd])
+            let lines = Lines(raw: raw, start: regionStart, lastEnd: lastEnd, previous: open.previousEnd, interest: interest)
+            if format.readsLatestOnly {
+                var tried = 0
+                var reported = false
+                lines.newestFirst { from, to, end, previous in
+                    tried += 1
+                    reported = readLine(raw, from: from, to: to, end: end, previous: previous, stream: stream, into: &updates)
+                    return !reported && tried < Self.latestLinesRead
+                }
+                if !reported, tried < Self.latestLinesRead, let first {
+                    readWanted(first, end: firstEnding, previous: firstPrevious, stream: stream, interest: interest, into: &updates)
+                }
+            } else {
+                if let first { readWanted(first, end: firstEnding, previous: firstPrevious, stream: stream, interest: interest, into: &updates) }
+                lines.oldestFirst { from, to, end, previous in
+                    _ = readLine(raw, from: from, to: to, end: end, previous: previous, stream: stream, into: &updates)
+                    return true
+                }
+            }
+            open = OpenLine(previousEnd: ToolLine.End(lineEnd: raw[lastEnd]))
+            open.extend(raw, from: lastEnd + 1, to: raw.count, interest: interest)
+            peek(open, stream: stream, interest: interest, into: &updates)
+        }
+        observed[stream] = open
+        return updates
+    }
+
+    /// Reads the line `bytes` (a line begun in earlier output) when the format wants it.
+    private mutating func readWanted(_ bytes: [UInt8], end: ToolLine.End, previous: ToolLine.End, stream: ToolStream, interest: LineInterest, into updates: inout [Update]) {
+        bytes.withUnsafeBytes { raw in
+            guard interest.wants(raw, from: 0, to: raw.count, end: end) else { return }
+            _ = readLine(raw, from: 0, to: raw.count, end: end, previous: previous, stream: stream, into: &updates)
+        }
+    }
+
+    /// Reads one line of a stream that passes untouched: whether it reported anything.
+    private mutating func readLine(
+        _ raw: UnsafeRawBufferPointer, from: Int, to: Int, end: ToolLine.End, previous: ToolLine.End, stream: ToolStream, into updates: inout [Update]
+    ) -> Bool {
+        guard to - from <= Self.maxLineBytes else {
+            note(Self.overlong)
+            return false
+        }
+        linesRead += 1
+        let reading = format.read(bytes: UnsafeRawBufferPointer(rebasing: raw[from..<to]), stream: stream, end: end, previous: previous)
+        if let problem = reading.problem { note(problem) }
+        guard let report = reading.report else { return false }
+        if let update = guarded(report) { updates.append(update) }
+        return true
+    }
+
+    /// A format that reads unended redraws reads the unended line, when it may be one.
+    private mutating func peek(_ open: OpenLine, stream: ToolStream, interest: LineInterest, into updates: inout [Update]) {
+        guard format.peeksAtPartialLines, !open.overflowed, !open.pending.isEmpty else { return }
+        let wanted = open.pending.withUnsafeBytes { interest.wants($0, from: 0, to: $0.count, end: .none) }
+        guard wanted else { return }
+        let partial = ToolLine(String(decoding: open.pending, as: UTF8.self), stream: stream, end: .none, previous: open.previousEnd)
+        if let report = format.peek(partial), let update = guarded(report) { updates.append(update) }
     }
 
     /// Whether a partial line waits unshown on `stream` that is not the meter's.
     public func isWaiting(_ stream: ToolStream) -> Bool {
-        guard let state = streams[stream], state.holds, state.shown < state.line.count else { return false }
+        guard let state = held[stream], state.shown < state.line.count else { return false }
         return !format.mayBeMeter(String(decoding: state.line, as: UTF8.self), on: stream)
     }
 
     /// Shows a partial line that has waited (a prompt, a line the tool has not ended yet): what
     /// follows on that line passes too.
     public mutating func release(_ stream: ToolStream) -> [UInt8] {
-        guard var state = streams[stream], state.shown < state.line.count else { return [] }
+        guard var state = held[stream], state.shown < state.line.count else { return [] }
         if format.mayBeMeter(String(decoding: state.line, as: UTF8.self), on: stream) { return [] }
         var passed: [UInt8] = []
         state.releasePending(into: &passed)
-        streams[stream] = state
+        held[stream] = state
         return passed
     }
 
     /// The stream ended: its last line, if unended, is read, and what the format gives back passes.
     public mutating func end(_ stream: ToolStream) -> Result {
         var result = Result()
-        if var state = streams[stream], state.hasLine {
-            finishLine(&state, stream: stream, end: .none, terminator: nil, into: &result)
-            streams[stream] = state
+        if passesUntouched(stream) {
+            if let open = observed[stream] {
+                let interest = format.interest(on: stream)
+                if open.overflowed, open.overflowMarked { note(Self.overlong) }
+                if !open.overflowed, !open.pending.isEmpty {
+                    readWanted(open.pending, end: .none, previous: open.previousEnd, stream: stream, interest: interest, into: &result.updates)
+                }
+                observed[stream] = nil
+            }
+        } else if var state = held[stream], state.hasLine {
+            finishLine(&state, stream: stream, end: .none, terminator: nil, interest: format.interest(on: stream), into: &result)
+            held[stream] = state
         }
         let reading = format.end(stream)
         if let restored = reading.restored, invocation.withholds.contains(stream) { result.passed += Array((restored + "\n").utf8) }
         return result
     }
 
-    private mutating func finishLine(_ state: inout LineState, stream: ToolStream, end: ToolLine.End, terminator: UInt8?, into result: inout Result) {
+    private mutating func finishLine(
+        _ state: inout LineState, stream: ToolStream, end: ToolLine.End, terminator: UInt8?, interest: LineInterest, into result: inout Result
+    ) {
         if state.overflowed {
-            note("a line of more than \(Self.maxLineBytes / 1024) KiB was passed through unread")
+            note(Self.overlong)
             state.finish(withheld: false, terminator: terminator, passing: &result.passed)
             return
         }
-        let line = ToolLine(String(decoding: state.line, as: UTF8.self), stream: stream, end: end, previous: state.previousEnd)
-        let reading = format.read(line)
+        guard state.wanted(by: interest, end: end) else {
+            state.finish(withheld: false, terminator: terminator, passing: &result.passed)
+            state.previousEnd = end
+            return
+        }
+        linesRead += 1
+        let reading = state.line.withUnsafeBytes { format.read(bytes: $0, stream: stream, end: end, previous: state.previousEnd) }
         if let problem = reading.problem { note(problem) }
-        if let restored = reading.restored, state.holds { result.passed += Array((restored + "\n").utf8) }
-        let withheld = reading.withheld && state.holds && stream != .progress
+        if let restored = reading.restored { result.passed += Array((restored + "\n").utf8) }
+        let withheld = reading.withheld && stream != .progress
         state.finish(withheld: withheld, terminator: terminator, passing: &result.passed)
         state.previousEnd = end
         if let report = reading.report, let update = guarded(report) { result.updates.append(update) }
@@ -179,59 +311,5 @@ public struct ToolProgress {
             result.unit = lastUnit
         }
         return result
-    }
-}
-
-/// One stream's line being read: its bytes so far (at most ``ToolProgress/maxLineBytes``), how many
-/// of them were shown already, whether it outgrew the limit.
-struct LineState {
-    let holds: Bool
-    var line: [UInt8] = []
-    var shown = 0
-    var overflowed = false
-    var previousEnd: ToolLine.End = .newline
-
-    init(holds: Bool) { self.holds = holds }
-
-    var hasLine: Bool { !line.isEmpty || overflowed }
-
-    /// Takes part of a line: passed on at once unless lines here wait; past the limit what was
-    /// kept passes and the line is no longer read.
-    mutating func append(_ bytes: ArraySlice<UInt8>, passing passed: inout [UInt8]) {
-        if overflowed {
-            passed += bytes
-            return
-        }
-        if line.count + bytes.count > ToolProgress.maxLineBytes {
-            passed += line[shown...]
-            passed += bytes
-            line = []
-            shown = 0
-            overflowed = true
-            return
-        }
-        line += bytes
-        if !holds {
-            passed += bytes
-            shown = line.count
-        }
-    }
-
-    mutating func releasePending(into passed: inout [UInt8]) {
-        guard shown < line.count else { return }
-        passed += line[shown...]
-        shown = line.count
-    }
-
-    /// The line ended: its bytes not shown yet and its end pass unless it is withheld (a line
-    /// partly shown already is never withheld).
-    mutating func finish(withheld: Bool, terminator: UInt8?, passing passed: inout [UInt8]) {
-        if !(withheld && shown == 0) {
-            passed += line[shown...]
-            if let terminator { passed.append(terminator) }
-        }
-        line = []
-        shown = 0
-        overflowed = false
     }
 }

@@ -20,6 +20,12 @@ public struct WgetFormat: ToolFormat {
 
     public func invocation(_ context: ToolContext) -> ToolInvocation { ToolInvocation(arguments: context.arguments) }
 
+    /// Its length and its meter on stderr; what it writes on stdout (the download, with `-O -`)
+    /// is not read.
+    public func interest(on stream: ToolStream) -> LineInterest { stream == .errors ? Self.meters : .none }
+
+    static let meters = LineInterest.lines(containing: ["%", "Length: "])
+
     public mutating func read(_ line: ToolLine) -> ToolReading {
         guard line.stream == .errors else { return .nothing }
         let text = line.text

@@ -15,6 +15,8 @@ final class JobReporter {
     private let reporting: Reporting
     private var complained = false
     private var reached = false
+    /// A run the service refuses is said once (it is told again at every look).
+    private var refusals = LogLimiter(interval: nil, capacity: 1024)
 
     private init(settings: ReporterCore.Settings, link: any ReportLink) {
         reporting = Reporting(settings: settings, link: link)
@@ -80,7 +82,10 @@ final class JobReporter {
         default:
             break
         }
-        for refusal in notes.refusals { log("the service refused \(refusal.job ?? "a request"): \(refusal.error)") }
+        for refusal in notes.refusals {
+            let line = "the service refused \(refusal.job ?? "a request"): \(refusal.error)"
+            if let admitted = refusals.admit(line, kind: "\(refusal.job ?? "")\u{0}\(refusal.error.code)", at: reporting.now) { log(admitted) }
+        }
         for job in notes.dismissed { log("\(job) was ended on this display while its run goes on; it is shown again when the run is begun again") }
     }
 }

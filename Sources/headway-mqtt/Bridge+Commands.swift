@@ -7,7 +7,7 @@ import HeadwayProtocol
 extension Bridge {
     func serviceEvent(_ event: JobEvent) {
         refreshSoon()
-        guard var remote = controlled[event.job] else { return }
+        guard let remote = jobs.remote(event.job) else { return }
         let command: Request
         switch event.kind {
         case .cancelRequested:
@@ -15,11 +15,10 @@ extension Bridge {
         case .paused, .resumed:
             let pause = event.kind == .paused
             guard remote.paused != pause else { return }
-            remote.paused = pause
-            controlled[event.job] = remote
+            jobs.setPaused(pause, of: event.job)
             command = pause ? .pause(job: remote.job) : .resume(job: remote.job)
         case .finished, .lost:
-            controlled[event.job] = nil
+            jobs.forget(event.job)
             return
         case .begun:
             return

@@ -13,13 +13,6 @@ import HeadwaySystem
 /// takes commands, so a button pressed here reaches the runner; with Home Assistant discovery it
 /// publishes what the display shows (``Bridge/refreshHomeAssistant()``).
 final class Bridge {
-    struct RemoteJob {
-        var source: String
-        var job: String
-        /// As this display last knew it; a command goes out only when this changes.
-        var paused = false
-    }
-
     let settings: BrokerSettings
     let filters: [String]
     let socketPath: String
@@ -31,16 +24,15 @@ final class Bridge {
     let homeAssistant: HomeAssistantDiscovery?
     var session: MQTTSession?
     var service: ServiceConnection?
-    /// Jobs begun through this bridge, and what came for jobs not begun yet.
-    private var begun: Set<String> = []
-    private var waiting: [String: [Request]] = [:]
-    /// Jobs whose reporter takes commands, by their id on the display.
-    var controlled: [String: RemoteJob] = [:]
+    /// Jobs begun through this bridge, what came for jobs not begun yet, and the jobs whose
+    /// reporter takes commands (by their id on the display): bounded by age and count.
+    var jobs = BridgeMemory(maxAge: 7 * 86_400)
+    /// Lines that repeat (a refusal per message of a flood) are written once a minute at most.
+    private var repeats = LogLimiter()
     /// Home Assistant's view: the job shown, the state last published, when to look again.
     var shownJob: String?
     var publishedState: String?
     var refreshAt: Double?
-    private static let maxWaitingJobs = 1000
     static let keepAlive = 30.0
 
     init(settings: BrokerSettings, filters: [String], socketPath: String, display: String, homeAssistantPrefix: String?) {
@@ -72,6 +64,7 @@ final class Bridge {
                 if service != nil { receiveServiceEvents() }
                 while let event = service?.nextEvent() { serviceEvent(event) }
                 if let due = refreshAt, JobPublication.now >= due { refreshHomeAssistant() }
+                jobs.forgetOld(at: JobPublication.now)
             } catch {
                 log("\(error); trying again in \(NumberText.compact(pause)) s")
                 session = nil
@@ -105,32 +98,26 @@ final class Bridge {
             guard let bridged = try BridgedRequest.request(topic: message.topic, payload: message.payload) else { return }
             request = bridged
         } catch {
-            log("refused a message on \(DisplayText.sanitised(String(message.topic.prefix(200)))): \(error)")
+            note("refused a message on \(DisplayText.sanitised(String(message.topic.prefix(200)))): \(error)", kind: "message: \(LogLimiter.kind(of: error.description))")
             return
         }
         guard let job = request.job else { return }
+        let now = JobPublication.now
         switch request {
         case .begin:
-            begun.insert(job)
-            send(request)
+            var remote: BridgeMemory.Remote?
             if BridgedRequest.takesCommands(message.payload), let (source, id, _) = JobTopics.parse(message.topic) {
-                controlled[job] = RemoteJob(source: source, job: id)
-                send(.subscribe(job: job, controls: true))
-            } else {
-                controlled[job] = nil
+                remote = BridgeMemory.Remote(source: source, job: id)
             }
-            for held in waiting.removeValue(forKey: job) ?? [] { deliverBegun(held) }
+            let held = jobs.begin(job, remote: remote, at: now)
+            send(request)
+            if remote != nil { send(.subscribe(job: job, controls: true)) }
+            for request in held { deliverBegun(request) }
         case .finish:
-            begun.remove(job)
-            waiting[job] = nil
-            controlled[job] = nil
+            jobs.forget(job)
             send(request)
         default:
-            if begun.contains(job) {
-                deliverBegun(request)
-            } else if waiting[job] != nil || waiting.count < Self.maxWaitingJobs {
-                waiting[job, default: []] = Array(((waiting[job] ?? []) + [request]).suffix(4))
-            }
+            if jobs.take(request, for: job, at: now) { deliverBegun(request) }
         }
         refreshSoon()
     }
@@ -141,9 +128,8 @@ final class Bridge {
         switch request {
         case .pause(let job), .resume(let job):
             let pause = if case .pause = request { true } else { false }
-            guard var remote = controlled[job], remote.paused != pause else { return }
-            remote.paused = pause
-            controlled[job] = remote
+            guard let remote = jobs.remote(job), remote.paused != pause else { return }
+            jobs.setPaused(pause, of: job)
         default:
             break
         }
@@ -159,12 +145,12 @@ final class Bridge {
                 service.extend(by: 2)
                 let reply = try service.send(request)
                 if case .error(let error) = reply {
-                    log("the service refused \(request.job ?? "a request"): \(error)")
+                    note("the service refused \(request.job ?? "a request"): \(error)", kind: "refused: \(error.code)")
                 }
                 return reply
             } catch {
                 service = nil
-                if attempt == 1 { log("cannot reach the service at \(socketPath): \(error.message)") }
+                if attempt == 1 { note("cannot reach the service at \(socketPath): \(error.message)", kind: "unreachable") }
             }
         }
         return nil
@@ -176,7 +162,7 @@ final class Bridge {
         let fresh = try ServiceConnection(path: socketPath, budget: 2)
         service = fresh
         if homeAssistant != nil { _ = try fresh.send(.subscribe(job: nil)) }
-        for job in controlled.keys { _ = try fresh.send(.subscribe(job: job, controls: true)) }
+        for job in jobs.remotes.keys { _ = try fresh.send(.subscribe(job: job, controls: true)) }
         return fresh
     }
 
@@ -189,6 +175,14 @@ final class Bridge {
             service = nil
             refreshSoon(after: 2)
         }
+    }
+}
+
+extension Bridge {
+    /// Logs `text` unless a line of its kind was written in the last minute (then it is counted,
+    /// and said with the next one).
+    func note(_ text: String, kind: String) {
+        if let line = repeats.admit(text, kind: kind, at: JobPublication.now) { log(line) }
     }
 }
 

@@ -65,10 +65,15 @@ struct Client {
     /// --strict a failure — 2 when what was sent was `refused` as wrong, 1 when the service could
     /// not be reached.
     func soft(_ message: String, refused: Bool = false) -> Int32 {
+        printError(warning(message, refused: refused))
+        return command.strict ? (refused ? 2 : 1) : 0
+    }
+
+    /// The line ``soft(_:refused:)`` writes.
+    func warning(_ message: String, refused: Bool = false) -> String {
         let rule = refused ? "the job keeps its last value and goes on" : "progress not shown; the job goes on"
         let tail = command.strict ? "" : " (\(rule): a report never fails it unless --strict)"
-        printError("headway: \(command.strict ? "" : "warning: ")\(DisplayText.sanitised(message))\(tail)")
-        return command.strict ? (refused ? 2 : 1) : 0
+        return "headway: \(command.strict ? "" : "warning: ")\(DisplayText.sanitised(message))\(tail)"
     }
 
     /// A command that asks (status, watch, press) got no answer: it says why and fails.

@@ -21,13 +21,16 @@ final class CommandJob {
     private let keepsLabel: Bool
     private var warnedUnavailable = false
     private var warnedRefusal = false
+    /// Writes a warning line (for `headway run`, on a line of its own among the command's output).
+    private let say: (String) -> Void
 
     /// Begins `job` with `options`, taking the button's requests in `controls`, and waits (within
     /// the hook's budget) until the service has it, so that the command starts on a shown job.
-    init(client: Client, job: String, options: BeginOptions, controls: JobControls, keepsLabel: Bool = false) {
+    init(client: Client, job: String, options: BeginOptions, controls: JobControls, keepsLabel: Bool = false, say: @escaping (String) -> Void = { printError($0) }) {
         self.client = client
         self.job = job
         self.keepsLabel = keepsLabel
+        self.say = say
         let source = client.command.source ?? JobPublication.defaultSource
         let link: any ReportLink
         let place: String
@@ -35,7 +38,7 @@ final class CommandJob {
         if let url = client.command.broker {
             let settings: BrokerSettings
             do throws(BrokerSettings.Problem) { settings = try BrokerSettings(url: url) } catch {
-                _ = client.soft(error.description)
+                say(client.warning(error.description))
                 reporting = nil
                 key = nil
                 return
@@ -70,11 +73,11 @@ final class CommandJob {
         let notes = reporting.takeNotes()
         if case .unavailable(let reason) = reporting.core.connection, !warnedUnavailable {
             warnedUnavailable = true
-            _ = client.soft(reason)
+            say(client.warning(reason))
         }
         if let refusal = notes.refusals.first, !warnedRefusal {
             warnedRefusal = true
-            printError("headway: warning: the service refused an update: \(DisplayText.sanitised(refusal.error.description))")
+            say("headway: warning: the service refused an update: \(DisplayText.sanitised(refusal.error.description))")
         }
         return notes.jobEvents.filter { $0.0 == key }.map(\.1)
     }

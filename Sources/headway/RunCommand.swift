@@ -4,7 +4,12 @@ import HeadwayToolProgress
 import HeadwaySystem
 
 /// `headway run -- CMD ARGS...`: runs CMD with its output passed through unchanged and exits with
-/// CMD's status. The job shows indeterminate until the output contains progress: a known tool's
+/// CMD's status. Its output passes at the speed of a pipe: each piece is passed on before it is
+/// read, only the lines that can carry progress are decoded (``ToolProgress``), and a stream no
+/// format reads moves inside the kernel (``Passage``). When the reader of its output goes away,
+/// CMD's end of that pipe is closed: CMD sees it as it would without Headway (SIGPIPE, or EPIPE
+/// where whoever started Headway had SIGPIPE ignored), and `headway run` exits with its status (141,
+/// as a shell shows, for a CMD that SIGPIPE ends). The job shows indeterminate until the output contains progress: a known tool's
 /// own (``ToolProgress``: restic, borg, apt … by CMD's name or `--format`, asked for where the tool
 /// needs a flag, a variable or a descriptor, its meter withheld), else `42%`, `3/10`, `[3/10]`,
 /// `3 of 10` or `--pattern`. It controls its job: a pause (a short press of the board's
@@ -22,7 +27,23 @@ struct RunCommand {
     /// What ended the command, when it was not its own doing.
     enum Stop { case cancelRequested, interrupted }
 
+    /// The command's pipes hold this much (the system's default limit for F_SETPIPE_SZ), and it is
+    /// read this much at a time: a fast command wakes Headway once a megabyte.
+    static let pipeBytes = 1 << 20
+
+    /// One of the command's outputs: where it goes, and whether it is read at all.
+    struct Stream {
+        let fd: Int32
+        /// Where it passes on (stdout, stderr); nil for the progress descriptor, which is only read.
+        let to: Passage?
+        let stream: ToolStream
+        /// Nothing on it is read or withheld: it moves straight on (splice(2) where it can).
+        let unread: Bool
+    }
+
     func run() -> Int32 {
+        // As CMD would have it without Headway, which ignores SIGPIPE itself from here on.
+        let brokenPipesIgnored = Signals.brokenPipesIgnored
         let job = client.command.job!
         let parser = (try? LineProgressParser(pattern: reading.pattern)) ?? LineProgressParser.standard
         let descriptor = Processes.descriptorFreeInChildren()
@@ -32,7 +53,14 @@ struct RunCommand {
         guard var progress = try? ToolProgress(context: context, format: reading.format, pattern: parser) else { return 2 }
         let invocation = progress.invocation
         let meter = TerminalProgressLine.make(withheld: !invocation.withholds.isEmpty)
-        let reported = CommandJob(client: client, job: job, options: options, controls: .all, keepsLabel: reading.labelGiven)
+        let standardOutput = Passage(SystemIO.standardOutput), standardError = Passage(SystemIO.standardError)
+        if let meter {
+            // The command's output and Headway's own lines pass below a cleared meter line.
+            standardOutput.beforeWriting = meter.clear
+            standardError.beforeWriting = meter.clear
+        }
+        let notices = Notices(output: standardOutput, errors: standardError)
+        let reported = CommandJob(client: client, job: job, options: options, controls: .all, keepsLabel: reading.labelGiven, say: notices.say)
 
         let output: (read: Int32, write: Int32), errors: (read: Int32, write: Int32), status: (read: Int32, write: Int32)
         do throws(SystemError) {
@@ -40,16 +68,19 @@ struct RunCommand {
             errors = try SystemIO.makePipe(nonBlocking: false)
             status = invocation.usesDescriptor ? try SystemIO.makePipe(nonBlocking: false) : (-1, -1)
         } catch {
-            printError("headway: cannot create pipes: \(error)")
+            notices.say("headway: cannot create pipes: \(error)")
             return 125
         }
+        SystemIO.enlargePipe(output.read, to: Self.pipeBytes)
+        SystemIO.enlargePipe(errors.read, to: Self.pipeBytes)
         let signals = SignalPipe([SignalNumber.interrupt, SignalNumber.terminate, SignalNumber.hangUp])
         let extra = invocation.usesDescriptor ? (fd: status.write, number: descriptor) : nil
         let pid: Int32
         do throws(SystemError) {
-            pid = try Processes.spawn(invocation.arguments, output: output.write, errors: errors.write, adding: invocation.environment, extra: extra)
+            pid = try Processes.spawn(
+                invocation.arguments, output: output.write, errors: errors.write, adding: invocation.environment, extra: extra, ignoringBrokenPipes: brokenPipesIgnored)
         } catch {
-            printError("headway: cannot run \(arguments[0]): \(error)")
+            notices.say("headway: cannot run \(arguments[0]): \(error)")
             reported.finish(.failed)
             return error.code == Errno.noSuchFile ? 127 : 126
         }
@@ -58,14 +89,18 @@ struct RunCommand {
         if invocation.usesDescriptor { SystemIO.close(status.write) }
 
         let clock = MonotonicClock()
-        var streams: [(fd: Int32, to: Int32?, stream: ToolStream)] = [(output.read, SystemIO.standardOutput, .output), (errors.read, SystemIO.standardError, .errors)]
-        if invocation.usesDescriptor { streams.append((status.read, nil, .progress)) }
+        func stream(_ fd: Int32, _ to: Passage?, _ stream: ToolStream) -> Stream {
+            Stream(fd: fd, to: to, stream: stream, unread: to != nil && progress.passesUntouched(stream) && !progress.reads(stream))
+        }
+        var streams = [stream(output.read, standardOutput, .output), stream(errors.read, standardError, .errors)]
+        if invocation.usesDescriptor { streams.append(stream(status.read, nil, .progress)) }
         /// Since when a line that may be the meter has waited unshown (a prompt must not wait long).
         var waitingSince: Double?
         var stop: Stop?
         var paused: [Int32] = []
         var killAt: Double?
-        var chunk = [UInt8](repeating: 0, count: 16384)
+        var warnedWriting = false
+        var chunk = [UInt8](repeating: 0, count: Self.pipeBytes)
 
         /// Stopped processes get no SIGTERM: they are continued first, so they can end.
         func continueCommand() {
@@ -74,11 +109,10 @@ struct RunCommand {
         }
 
         func handle(_ event: JobEvent) {
-            meter?.clear()  // what is said of the event gets a line of its own
             switch event.kind {
             case .cancelRequested where stop == nil:
                 stop = .cancelRequested
-                printError("headway: cancel requested for \(DisplayText.sanitised(job)); stopping \(arguments[0])")
+                notices.say("headway: cancel requested for \(DisplayText.sanitised(job)); stopping \(arguments[0])")
                 continueCommand()
                 Processes.send(SignalNumber.terminate, to: pid)
                 killAt = clock.now + 5
@@ -86,12 +120,22 @@ struct RunCommand {
                 // Parents first, so that none starts a new child while its children are stopped.
                 paused = Processes.tree(of: pid)
                 for process in paused { Processes.send(SignalNumber.stop, to: process) }
-                printError("headway: \(DisplayText.sanitised(job)) paused: \(arguments[0]) and its \(paused.count - 1) children stopped")
+                notices.say("headway: \(DisplayText.sanitised(job)) paused: \(arguments[0]) and its \(paused.count - 1) children stopped")
             case .resumed where !paused.isEmpty:
                 continueCommand()
-                printError("headway: \(DisplayText.sanitised(job)) resumed")
+                notices.say("headway: \(DisplayText.sanitised(job)) resumed")
             default:
                 break
+            }
+        }
+
+        /// Nothing more passes where `item` goes: the command's end of it is closed, so that it
+        /// sees what it would see writing there itself — SIGPIPE, or EPIPE — and Headway ends
+        /// with its status (141 when SIGPIPE ended it).
+        func stopPassing(_ reason: Passage.Stop) {
+            if case .failed(let error) = reason, !warnedWriting {
+                warnedWriting = true
+                notices.say("headway: cannot pass \(arguments[0])'s output on: \(error); its output is closed")
             }
         }
 
@@ -104,13 +148,7 @@ struct RunCommand {
             let wakes = [killAt, waitingSince.map { $0 + 0.2 }, link.timeout.map { clock.now + $0 }, meter?.due].compactMap { $0 }
             let ready = SystemIO.poll(watched + link.watched, timeout: wakes.min().map { max(0, $0 - clock.now) })
             if let since = waitingSince, clock.now - since >= 0.2 {
-                for item in streams {
-                    if let to = item.to {
-                        let released = progress.release(item.stream)
-                        if !released.isEmpty { meter?.clear() }
-                        SystemIO.writeAll(to, released[...])
-                    }
-                }
+                for item in streams { item.to?.write(progress.release(item.stream)[...]) }
                 waitingSince = nil
             }
             for event in reported.service() { handle(event) }
@@ -135,28 +173,52 @@ struct RunCommand {
                     continue
                 }
                 let item = streams[index]
-                let result: ToolProgress.Result
-                if case .bytes(let count) = SystemIO.read(item.fd, into: &chunk) {
-                    result = progress.feed(item.stream, chunk[0..<count])
-                    if invocation.withholds.contains(item.stream), progress.isWaiting(item.stream) {
-                        waitingSince = waitingSince ?? clock.now
+                var updates: [ToolProgress.Update] = []
+                var ended = false
+                if item.unread, let to = item.to {
+                    switch to.move(from: item.fd, buffer: &chunk) {
+                    case .moved: break
+                    case .end, .unreadable: ended = true
+                    case .stopped(let reason):
+                        stopPassing(reason)
+                        ended = true
                     }
-                    index += 1
+                } else if case .bytes(let count) = SystemIO.read(item.fd, into: &chunk) {
+                    if progress.passesUntouched(item.stream) {
+                        // Passed on before it is read: reading for progress never holds it back.
+                        if let to = item.to, !to.write(chunk[0..<count]) {
+                            stopPassing(to.stopped!)
+                            ended = true
+                        } else {
+                            updates = progress.observe(item.stream, chunk[0..<count])
+                        }
+                    } else {
+                        let result = progress.feed(item.stream, chunk[0..<count])
+                        if let to = item.to, !to.write(result.passed[...]) {
+                            stopPassing(to.stopped!)
+                            ended = true
+                        }
+                        updates = result.updates
+                        if progress.isWaiting(item.stream) { waitingSince = waitingSince ?? clock.now }
+                    }
                 } else {
-                    result = progress.end(item.stream)
+                    let result = progress.end(item.stream)
+                    item.to?.write(result.passed[...])
+                    updates = result.updates
+                    ended = true
+                }
+                if ended {
                     SystemIO.close(item.fd)
                     streams.remove(at: index)
+                } else {
+                    index += 1
                 }
-                if let to = item.to, !result.passed.isEmpty {
-                    meter?.clear()
-                    SystemIO.writeAll(to, result.passed[...])
-                }
-                for update in result.updates {
+                for update in updates {
                     reported.report(update)
                     meter?.show(update)
                 }
                 if let problem = progress.takeProblem() {
-                    printError("headway: warning: cannot read \(progress.name)'s progress: \(DisplayText.sanitised(problem)); its output passes as it was")
+                    notices.say("headway: warning: cannot read \(progress.name)'s progress: \(DisplayText.sanitised(problem)); its output passes as it was")
                 }
             }
             if !streams.contains(where: { progress.isWaiting($0.stream) }) { waitingSince = nil }

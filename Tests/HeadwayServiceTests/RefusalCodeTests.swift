@@ -45,7 +45,11 @@ struct RefusalCodeTests {
              line: Request.finish(job: "j", outcome: .failed).line, uid: 1001),
         Case(code: .notControllable, field: "job", before: [Request.begin(job: "j", label: nil, total: nil).line], line: Request.pause(job: "j").line),
         Case(code: .noSuchProcess, field: "pid", line: Request.begin(job: "j", BeginOptions(pid: 4_194_303)).line),
-        Case(code: .limitReached, field: "job", before: (0..<1024).map { Request.subscribe(job: "job-\($0)").line }, line: Request.subscribe(job: "one-more").line),
+        // The limit counts jobs that go on: 1,024 begun and followed.
+        Case(
+            code: .limitReached, field: "job",
+            before: (0..<1024).flatMap { [Request.begin(job: "job-\($0)", label: nil, total: nil).line, Request.subscribe(job: "job-\($0)").line] },
+            line: Request.subscribe(job: "one-more").line),
     ]
 
     @Test(arguments: cases)

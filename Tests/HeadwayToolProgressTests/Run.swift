@@ -7,10 +7,13 @@ struct Run {
     var passed: [ToolStream: [UInt8]] = [:]
     var updates: [ToolProgress.Update] = []
 
-    init(_ arguments: [String], format: String? = nil, size: Double? = nil, total: Double? = nil, environment: [String: String] = [:], files: [String: Double] = [:]) throws {
+    init(
+        _ arguments: [String], format: String? = nil, pattern: String? = nil, size: Double? = nil, total: Double? = nil, environment: [String: String] = [:],
+        files: [String: Double] = [:]
+    ) throws {
         let context = ToolContext(
             arguments: arguments, size: size, total: total, environment: { environment[$0] }, fileSize: { files[$0] }, descriptor: 3)
-        progress = try ToolProgress(context: context, format: format, pattern: .standard)
+        progress = try ToolProgress(context: context, format: format, pattern: LineProgressParser(pattern: pattern))
     }
 
     static func fixture(_ path: String) throws -> [UInt8] {

@@ -1,7 +1,8 @@
-// System interfaces Swift's Glibc module does not import — struct ucred needs _GNU_SOURCE, and
-// glibc's pidfd_open() lives in a header the module leaves out —, a signal handler (which must be
-// async-signal-safe, and Swift code cannot promise that), and the build's version, which only the
-// C preprocessor can take from the command line. The calls return what the system call
+// System interfaces Swift's Glibc module does not import — struct ucred, splice(2),
+// F_SETPIPE_SZ and memrchr(3) need _GNU_SOURCE, and glibc's pidfd_open() lives in a header the
+// module leaves out —, a signal handler (which must be async-signal-safe, and Swift code cannot
+// promise that), and the build's version, which only the C preprocessor can take from the
+// command line. The calls return what the system call
 // returned (-1 with errno set on failure); no policy lives here.
 #ifndef HEADWAY_CPLATFORM_H
 #define HEADWAY_CPLATFORM_H
@@ -21,6 +22,22 @@ int hw_close_descriptors_except(int keep);
 /// process (the service's, a terminal's) route different signals to pipes of their own. Returns
 /// sigaction's result (-1 with EINVAL for a number that is not a signal's).
 int hw_route_signal_to_pipe(int number, int fd);
+/// splice(2) of up to `count` bytes from `in` to `out` (one of them a pipe), blocking as read(2)
+/// and write(2) would: the bytes moved, 0 at the input's end, -1 with errno (EINVAL when the two
+/// cannot be spliced).
+long hw_splice(int in, int out, unsigned long count);
+/// memrchr(3): the last `byte` in the `count` bytes at `bytes`, or NULL.
+const void *hw_memrchr(const void *bytes, int byte, unsigned long count);
+/// The first place in the `count` bytes at `bytes` that holds one of the `set_count` (1…8) bytes
+/// of `set`, or -1: one pass, sixteen bytes at a time (the compiler's vector extensions: SSE2 on
+/// x86_64, NEON on arm64), where memchr would make a pass per byte sought.
+long hw_first_of_any(const uint8_t *bytes, unsigned long count, const uint8_t *set, int set_count);
+/// The last such place, or -1.
+long hw_last_of_any(const uint8_t *bytes, unsigned long count, const uint8_t *set, int set_count);
+/// fcntl(F_SETPIPE_SZ): asks for a pipe's buffer to hold `bytes`; the size given, or -1 with errno.
+int hw_set_pipe_size(int fd, int bytes);
+/// 1 when signal `number` is ignored (SIG_IGN) in this process, 0 when not, -1 with errno.
+int hw_signal_is_ignored(int number);
 /// The version this build was made from (`git describe`, passed by Scripts/lib/build-debs.sh as
 /// -DHEADWAY_VERSION=...), or "development" for a plain `swift build`.
 const char *hw_version(void);

@@ -1,0 +1,52 @@
+import Foundation
+import HeadwayCore
+import HeadwayProtocol
+import Testing
+
+/// What one connection may cost the service, as docs/protocol.md promises it: its input, the
+/// replies it has not read up to the backlog limit plus one reply, and no more.
+extension EndToEnd {
+@Suite("Memory a connection costs")
+struct ConnectionMemoryTests {
+    static func residentKilobytes(_ pid: Int32) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
+    /// Regression: 127 clients that sent `status` with 10,000 jobs held and never read held
+    /// 189 MB, about 1.2 MB each (their buffers grew by doubling past what they held). Each now
+    /// holds at most 64 KB of input, 256 KB of unread replies plus the one reply that crossed it,
+    /// and a block of small lines.
+    @Test(.enabled(if: TestTime.native, "memory under emulation includes the emulator's"))
+    func clientsThatNeverReadCostWhatTheDocsSay() throws {
+        let service = try SimulatedService(loseAfter: 3600)
+        let feeder = try ServiceConnection(path: service.socket, budget: 30)
+        for batch in 0..<10 {
+            let lines = (0..<1000).map { Request.begin(job: "job-\(batch)-\($0)", label: "a label of some length, as CI jobs have \($0)", total: 100).line + "\n" }
+            try feeder.write(lines.joined())
+            for _ in 0..<1000 { _ = try feeder.readLine(until: MonotonicClock().now + TestTime.scaled(10)) }
+        }
+        // What one full status reply is.
+        let reply = try feeder.send(.status)
+        guard case .jobs(let listed, _, _, _) = reply else { return #expect(Bool(false), "\(reply)") }
+        let replyBytes = Reply.jobs(listed, omitted: 9000, quiet: nil, timers: []).line.utf8.count + 1
+        TestTime.sleep(0.5)
+        let before = try Self.residentKilobytes(service.pid)
+        var clients: [ServiceConnection] = []
+        for _ in 0..<60 {
+            let client = try ServiceConnection(path: service.socket, budget: 5)
+            try client.write(String(repeating: Request.status.line + "\n", count: 40))
+            clients.append(client)
+        }
+        // Once every client's replies are queued, the service answers others again.
+        #expect(try BackgroundProcess.eventually(within: 20) { (try? service.status().count) ?? 0 > 0 })
+        TestTime.sleep(1)
+        let each = Double(try Self.residentKilobytes(service.pid) - before) / 60
+        // The bound, in KB: the input a connection may hold, the backlog, one reply, one block.
+        let bound = Double(64 * 1024 + 256 * 1024 + replyBytes + 16 * 1024) / 1024
+        #expect(each <= bound * 1.1, "each client that never reads costs \(Int(each)) KB; the bound is \(Int(bound)) KB (a reply is \(replyBytes / 1024) KB)")
+        withExtendedLifetime(clients) {}
+    }
+}
+}
