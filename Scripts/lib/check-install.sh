@@ -1,7 +1,7 @@
 # Run by Scripts/test-package inside a Debian 13 chroot (the repository at /src):
 #   bash check-install.sh VERSION deb PATH    installs the .deb with apt, as a Pi owner would
-#   bash check-install.sh VERSION source      builds and installs with Scripts/install, README's
-#                                             from-source command (in the build chroot)
+#   bash check-install.sh VERSION source      builds and installs with Scripts/install, the
+#                                             from-source command of docs/raspberry-pi.md (in the build chroot)
 # then checks what it put where and how large it is, runs every program README's commands use from
 # a folder of no importance (headwayd, headway-sim and headway-mqtt through their links to the one
 # multi-call program), walks the apt journey when HEADWAY_APT_JOURNEY names the demo repository's

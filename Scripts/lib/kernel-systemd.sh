@@ -1,7 +1,7 @@
 # Sourced by Scripts/kernel-test for `systemd`, after kernel-amd64.sh: the amd64 package installed
 # with apt into a Debian 13 that boots with systemd as PID 1 (its root shared read-write over
 # 9p), on the same kernel and simulated devices as the kernel tests. A unit of that system runs
-# Tests/KernelTests/VM/systemd/checks.sh: README's "On a Raspberry Pi" commands, then a GitLab job
+# Tests/KernelTests/VM/systemd/checks.sh: docs/raspberry-pi.md's commands, then a GitLab job
 # through the example hooks, with the daemon socket-activated in its sandbox.
 
 source Scripts/lib/debian13.sh

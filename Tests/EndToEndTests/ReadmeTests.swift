@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// README's Swift snippets are the code of examples/swift-package, which Scripts/test-examples
-/// builds as another package would and runs on virtual devices.
+/// The Swift snippets of docs/swift.md (and the one README.md shows) are the code of
+/// examples/swift-package, which Scripts/test-examples builds as another package would and runs on
+/// virtual devices.
 @Suite("README")
 struct ReadmeTests {
     static let root = EndToEnd.HeadwaySimTests.packageRoot
@@ -13,31 +14,48 @@ struct ReadmeTests {
         return lines.map { String($0.dropFirst(min(indent, $0.prefix { $0 == " " }.count))).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
     }
 
-    @Test func swiftSnippetsAreTheExamplePackagesCode() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    /// The ```swift blocks of a Markdown file of the package.
+    static func swiftSnippets(in path: String) throws -> [[String]] {
+        let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
         var snippets: [[String]] = []
         var current: [Substring]?
-        for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if line == "```swift" { current = [] } else if line.hasPrefix("```"), let lines = current {
-                snippets.append(Self.dedented(lines))
+                snippets.append(dedented(lines))
                 current = nil
             } else { current?.append(line) }
         }
-        #expect(snippets.count == 6)
-        let source = try String(contentsOf: Self.root.appendingPathComponent("examples/swift-package/Sources/ReadmeExamples/Snippets.swift"), encoding: .utf8)
+        return snippets
+    }
+
+    /// The regions of the example package's code between `// snippet NAME` and `// snippet end`.
+    static func exampleRegions() throws -> [[String]] {
+        let source = try String(contentsOf: root.appendingPathComponent("examples/swift-package/Sources/ReadmeExamples/Snippets.swift"), encoding: .utf8)
         var regions: [[String]] = []
-        current = nil
+        var current: [Substring]?
         for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed == "// README end", let lines = current {
-                regions.append(Self.dedented(lines))
+            if trimmed == "// snippet end", let lines = current {
+                regions.append(dedented(lines))
                 current = nil
-            } else if trimmed.hasPrefix("// README ") {
+            } else if trimmed.hasPrefix("// snippet ") {
                 current = []
             } else { current?.append(line) }
         }
-        for snippet in snippets {
-            #expect(regions.contains(snippet), "README shows code that examples/swift-package does not have:\n\(snippet.joined(separator: "\n"))")
+        return regions
+    }
+
+    @Test func swiftSnippetsAreTheExamplePackagesCode() throws {
+        let guide = try Self.swiftSnippets(in: "docs/swift.md")
+        let front = try Self.swiftSnippets(in: "README.md")
+        #expect(guide.count == 6)
+        #expect(!front.isEmpty)
+        let regions = try Self.exampleRegions()
+        #expect(regions.count == 6)
+        for (file, snippets) in [("docs/swift.md", guide), ("README.md", front)] {
+            for snippet in snippets {
+                #expect(regions.contains(snippet), "\(file) shows code that examples/swift-package does not have:\n\(snippet.joined(separator: "\n"))")
+            }
         }
     }
 }

@@ -1,9 +1,10 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// A package of someone else's, using Headway's library products as README shows them. Built and
-// run by Scripts/test-examples (`ReadmeExamples copy SOURCE TARGET` against a headway-sim serve,
-// and with no service); README's Swift snippets are checked against Sources/ (ReadmeTests).
+// A package of someone else's, using Headway's library products as docs/swift.md shows them. Built
+// and run by Scripts/test-examples (`ReadmeExamples copy SOURCE TARGET` against a headway-sim serve,
+// and with no service); the Swift snippets of docs/swift.md and README.md are checked against
+// Sources/ (ReadmeTests).
 let package = Package(
     name: "ReadmeExamples",
     dependencies: [.package(name: "Headway", path: "../..")],

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Runs as a unit of the Debian 13 that Scripts/kernel-test systemd boots with systemd, the amd64
-# package installed with apt: README's "On a Raspberry Pi" commands as the Pi's user `pi` types
+# package installed with apt: docs/raspberry-pi.md's commands as the Pi's user `pi` types
 # them (sudo, and in the gpio, i2c and spi groups as on Raspberry Pi OS), then a GitLab job as
 # the runner's user: the example hooks through the socket systemd holds, the daemon started by
 # the first client in its sandbox, a reload in the middle. The devices are the kernel-test VM's:
@@ -36,8 +36,8 @@ echo "== booted: Linux $(uname -r), systemd $(systemctl --version | awk 'NR == 1
 check "headway.socket is listening, enabled by the package" systemctl is-active --quiet headway.socket
 check "the daemon is not started before a client needs it" bash -c '! systemctl is-active --quiet headway.service'
 
-echo "== README: headwayd doctor, sudoedit, headwayd doctor, headwayd --check, systemctl reload-or-restart, usermod"
-# README's first set-up command asks whether this machine is ready for a Pi 5 with a Blinkt!: the
+echo "== docs/raspberry-pi.md: headwayd doctor, sudoedit, headwayd doctor, headwayd --check, systemctl reload-or-restart, usermod"
+# docs/raspberry-pi.md's first set-up command asks whether this machine is ready for a Pi 5 with a Blinkt!: the
 # VM is no Pi and has no pinctrl-rp1 chip, and doctor says so, naming the chip it has.
 doctor_first=$(as_pi headwayd doctor --board raspberry-pi-5 --hat pimoroni-blinkt)
 first_status=$?

@@ -1,5 +1,5 @@
-// README's "Using it from Swift" snippets, each between `// README <name>` and `// README end`,
-// word for word (ReadmeTests compares them). What needs a Raspberry Pi is compiled here; what runs
+// The Swift snippets of docs/swift.md and README.md, each between `// snippet <name>` and
+// `// snippet end`, word for word (ReadmeTests compares them). What needs a Raspberry Pi is compiled here; what runs
 // on virtual devices is run by main.swift.
 import Foundation
 import Headway
@@ -10,7 +10,7 @@ import HeadwaySimulator
 
 /// The first snippet, with `ring` and `oled` handed in.
 func showBackup(ring: any LEDChainDevice, oled: any DisplayDevice) async throws {
-    // README show
+    // snippet show
     let indicator = ProgressIndicator(label: "Backup", outputs: [
         LEDOutput(ring, layout: .ring(start: 0, clockwise: true)),
         DisplayOutput(oled, style: BarScreenStyle()),
@@ -19,36 +19,36 @@ func showBackup(ring: any LEDChainDevice, oled: any DisplayDevice) async throws 
     try indicator.setLabel("Verifying")
     try indicator.finish(.succeeded)
     await indicator.run()                               // draws until the success signal is over
-    // README end
+    // snippet end
 }
 
 /// The devices of a Raspberry Pi (compiled here; they need the board to run).
 func openPiDisplays() throws -> [OLEDDisplay] {
-    // README oled
+    // snippet oled
     let bus = try LinuxI2CBus(number: 1)                                   // /dev/i2c-1
     let oled = OLEDDisplay(bus: bus, configuration: try OLEDConfiguration(controller: .ssd1306, width: 128, height: 64))
     let pins = try GpiodChip.first(labelledAnyOf: GpiodChip.raspberryPiHeaderLabels)
     let link = try SPIOLEDInterface(bus: LinuxSPIBus(bus: 0, chipSelect: 0),   // /dev/spidev0.0
                                     speedHz: 6_250_000, chip: pins, dataCommand: 24, reset: 25, delay: LinuxDelay())
     let grey = OLEDDisplay(interface: link, configuration: try OLEDConfiguration(controller: .ssd1327, width: 128, height: 128))
-    // README end
+    // snippet end
     return [oled, grey]
 }
 
 /// The other devices of a Raspberry Pi.
 func openPiDevices(indicator: ProgressIndicator) throws {
-    // README leds
+    // snippet leds
     let spi = try LinuxSPIBus(bus: 0, chipSelect: 0, clockModel: .raspberryPi4)  // /dev/spidev0.0
     let ring = try WS2812Strip(bus: spi, configuration: .init(count: 24))          // 3-bit encoding, GRB
     let header = try GpiodChip.first(labelledAnyOf: GpiodChip.raspberryPiHeaderLabels)
     let bar = try GPIOLEDs(chip: header, offsets: [5, 6, 13, 19, 26, 16, 20, 21])
     let button = try ButtonMonitor(chip: header, offset: 17, clock: MonotonicClock())
     for event in try button.poll(timeout: 0.05) { try indicator.handle(event) }  // pause / cancel
-    // README end
+    // snippet end
     _ = (ring, bar)
 }
 
-// README style
+// snippet style
 /// Your own look: the whole ring in the tint while the job runs, green when it succeeded.
 struct Beacon: ProgressStyle {
     func render(_ configuration: ProgressStyleConfiguration, into frame: inout LEDFrame) {
@@ -70,16 +70,16 @@ func beaconLightsTheRing() throws -> Bool {
     let tint = ColourPipeline().levels(for: LEDFrame(count: 1, colour: Appearance.standard.tintLight))[0]
     return ring.levels.allSatisfy { $0 == tint }      // every LED decoded in the tint
 }
-// README end
+// snippet end
 
 /// Reporting to the service from Swift: the client's snippet.
 func reportBackup() async throws {
-    // README client
+    // snippet client
     let client = HeadwayClient()                                   // the service's socket, or $HEADWAY_SOCKET
     let job = try await client.begin("backup", label: "Backup", total: 200)
     try job.update(value: 12)                                      // returns at once, service or not
     try await job.finish(.succeeded)                               // waits for delivery, 200 ms at most
-    // README end
+    // snippet end
 }
 
 /// Copies every file of `source` into `target`, reporting a Foundation `Progress` to the service
@@ -92,7 +92,7 @@ func copyFolder(_ source: URL, to target: URL, pace: Duration) async throws -> O
     }
     let files = try FileManager.default.contentsOfDirectory(at: source, includingPropertiesForKeys: nil)
         .sorted { $0.lastPathComponent < $1.lastPathComponent }
-    // README progress
+    // snippet progress
     let progress = Progress(totalUnitCount: Int64(files.count))
     async let shown = HeadwayClient().report(progress, as: "photos", label: "Copying photos")
     for file in files {
@@ -100,6 +100,6 @@ func copyFolder(_ source: URL, to target: URL, pace: Duration) async throws -> O
         progress.completedUnitCount += 1
     }
     let outcome = try await shown                                  // .succeeded; .cancelled by a long press
-    // README end
+    // snippet end
     return outcome
 }

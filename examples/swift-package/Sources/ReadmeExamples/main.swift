@@ -2,7 +2,7 @@ import Foundation
 import Headway
 import HeadwaySimulator
 
-// `ReadmeExamples`: runs README's snippets that need no board on the simulator's rig; exits 1 if
+// `ReadmeExamples`: runs docs/swift.md's snippets that need no board on the simulator's rig; exits 1 if
 // one misbehaves. `ReadmeExamples copy SOURCE TARGET [PACE_MS]`: copies a folder, reporting its
 // Progress to the service (Scripts/test-examples runs it against headway-sim serve and with none).
 let arguments = CommandLine.arguments
