@@ -1,7 +1,8 @@
 import Synchronization
 
 /// A display drawn in a style. The picture is rendered whole every time, at the depth the display
-/// has (a ``/HeadwaySurfaces/Bitmap`` or a ``/HeadwaySurfaces/Greymap``); what the glass already shows, and so what needs sending, is
+/// has (a ``/HeadwaySurfaces/Bitmap``, a ``/HeadwaySurfaces/Greymap``, or on colour glass a
+/// ``/HeadwaySurfaces/RoleMap`` coloured by the appearance's ``/HeadwayRender/ColourPalette``); what the glass already shows, and so what needs sending, is
 /// the driver's to know (``/HeadwayDevices/DisplayDevice``). ``DisplayCare`` moves, dims and sleeps the picture to
 /// spare the glass.
 public final class DisplayOutput: IndicatorOutput {
@@ -87,6 +88,10 @@ public final class DisplayOutput: IndicatorOutput {
 
     private func render(_ configuration: ProgressStyleConfiguration, width: Int, height: Int) -> DisplayPicture {
         switch look {
+        case .anyDepth(let style) where device.pixelFormat.isColour:
+            var roles = RoleMap(width: width, height: height)
+            style.render(configuration, into: &roles)
+            return .colour(ColourPalette(configuration).picture(roles, format: device.pixelFormat))
         case .anyDepth(let style) where device.pixelFormat.hasLevels:
             var picture = Greymap(width: width, height: height)
             style.render(configuration, into: &picture)
@@ -98,7 +103,9 @@ public final class DisplayOutput: IndicatorOutput {
         case .oneBit(let style):
             var picture = Bitmap(width: width, height: height)
             style.render(configuration, into: &picture)
-            return .bitmap(picture)
+            guard device.pixelFormat.isColour else { return .bitmap(picture) }
+            let tint = configuration.appearance.tint
+            return .colour(ColourPicture(picture, colour: RGB8(red: tint.red, green: tint.green, blue: tint.blue), format: device.pixelFormat))
         }
     }
 }

@@ -51,6 +51,12 @@ enum Platform {
         return names
     }
 
+    /// Whether `path` exists.
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Whether this process may write `path`.
+    static func writable(_ path: String) -> Bool { access(path, W_OK) == 0 }
+
     /// The first line of a small text file (a sysfs or module parameter), if it can be read.
     static func firstLine(of path: String) -> String? {
         guard let file = fopen(path, "r") else { return nil }

@@ -20,23 +20,7 @@ import Synchronization
 /// its RES# line, when wired, before the first initialisation and after a failure.
 public final class OLEDDisplay: DisplayDevice {
     /// When the driver sends everything again although no write failed.
-    public struct Resynchronisation: Sendable, Equatable {
-        /// Resynchronise at most this long after the last time (nil: only on errors and after blank).
-        public var interval: Seconds?
-        /// Resynchronise when a picture follows a blank one (the display was idle).
-        public var afterBlank: Bool
-
-        /// Resynchronisation at most every `interval` seconds, and after a blank picture when `afterBlank`.
-        public init(interval: Seconds? = 30, afterBlank: Bool = true) {
-            self.interval = interval
-            self.afterBlank = afterBlank
-        }
-
-        /// Every 30 s, and after a blank picture.
-        public static let standard = Resynchronisation()
-        /// Only after bus errors: every picture costs exactly what changed (benchmarks, tests).
-        public static let onErrorsOnly = Resynchronisation(interval: nil, afterBlank: false)
-    }
+    public typealias Resynchronisation = DisplayResynchronisation
 
     /// The module and how it is driven.
     public let configuration: OLEDConfiguration
@@ -103,6 +87,7 @@ public final class OLEDDisplay: DisplayDevice {
         switch picture {
         case .bitmap(let bitmap): try show(ram: image.bytes(of: bitmap))
         case .greymap(let greymap): try show(ram: image.bytes(of: greymap))
+        case .colour(let colour): try show(ram: image.bytes(of: colour.greymap()))
         }
     }
 

@@ -12,6 +12,7 @@ public enum DeviceCatalogue {
         APA102GPIOFamily(),
         RP1LEDFamily(),
         OLEDFamily(),
+        TFTFamily(),
         GPIOLEDsFamily(),
     ]
 

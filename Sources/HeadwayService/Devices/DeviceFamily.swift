@@ -52,7 +52,8 @@ public enum DeviceDriver {
 }
 
 /// What a family's own doctor checks see of the machine: the Raspberry Pi model and the firmware
-/// configuration (both nil off a Pi), and the output's name.
+/// configuration (both nil off a Pi), its files (sysfs: which kernel driver holds a bus), and the
+/// output's name.
 public struct DoctorMachine {
     /// The model, when this is a Raspberry Pi Headway knows.
     let model: RaspberryPiModel?
@@ -62,4 +63,6 @@ public struct DoctorMachine {
     let configFile: String
     /// The output checked.
     public let output: String
+    /// The machine's files, read only.
+    let files: MachineView
 }

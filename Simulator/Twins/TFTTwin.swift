@@ -1,0 +1,28 @@
+import HeadwayCore
+import HeadwayDevices
+
+/// The colour TFT controllers' twin: a datasheet model of the controller on its module, on an SPI
+/// chip select with D/C, RES# and the backlight's switch on GPIO lines, or the backlight dimmed
+/// by a PWM channel.
+extension RigDevice {
+    /// `module` (its controller modelled from the datasheet) on `bus`, D/C and, if wired, RES# and
+    /// the backlight's switch on `lines`; a `pwm` channel's duty cycle sets the backlight's light.
+    public static func tft(
+        _ name: String, module: TFTModuleModel, on bus: VirtualSPIBus, lines: VirtualGPIOChip, dataCommand: UInt32, reset: UInt32?,
+        backlight: UInt32?, pwm: VirtualPWMChannel? = nil
+    ) -> RigDevice {
+        let chip = VirtualTFT(module: module)
+        chip.wireSPI(dc: dataCommand, reset: reset, backlight: backlight, on: lines, clock: bus.clock)
+        bus.attach(chip)
+        pwm?.watch { [weak chip] duty in chip?.backlightBrightness = duty }
+        return .panel(name, chip)
+    }
+}
+
+extension VirtualTFT: VirtualPanel {
+    public var panelWidth: Int { module.width }
+    public var panelHeight: Int { module.height }
+    public var panelPicture: PanelPicture { .colour(glass) }
+    public var isDisplayOn: Bool { isLit }
+    public var isDim: Bool { backlightBrightness < 0.5 }
+}
