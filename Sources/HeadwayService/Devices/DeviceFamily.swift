@@ -47,8 +47,8 @@ public enum DeviceDriver {
     case leds(any LEDChainDevice, layout: LEDLayout)
     /// A display drawn in `style`.
     case display(any DisplayDevice, style: any DisplayStyle)
-    /// Plain LEDs on GPIO lines.
-    case lights(any LineLevelsDevice)
+    /// Plain LEDs on GPIO lines, drawn in `style` (nil: a bar graph, or a status LED for one line).
+    case lights(any LineLevelsDevice, style: (any ProgressStyle<LineLevels>)? = nil)
 }
 
 /// What a family's own doctor checks see of the machine: the Raspberry Pi model and the firmware
