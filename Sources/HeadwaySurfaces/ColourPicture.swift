@@ -26,29 +26,82 @@ public struct ColourPicture: Sendable, Equatable {
     /// `roles` in colour: each pixel's byte (role and level) looked up in `lookup`, which holds
     /// `bytesPerPixel` bytes for each of the 256 byte values.
     public init(_ roles: RoleMap, format: PixelFormat, lookup: [UInt8]) {
-        self.init(width: roles.width, height: roles.height, format: format)
-        let size = bytesPerPixel
+        precondition(format == .rgb565 || format == .rgb666, "a colour picture is RGB565 or RGB666")
+        let size = format == .rgb565 ? 2 : 3
         precondition(lookup.count == 256 * size, "one entry per byte value")
-        bytes.withUnsafeMutableBufferPointer { out in
+        width = roles.width
+        height = roles.height
+        self.format = format
+        let count = roles.storage.count
+        // Every byte is written below: no need to clear them first.
+        bytes = [UInt8](unsafeUninitializedCapacity: count * size) { out, initialised in
             lookup.withUnsafeBufferPointer { table in
                 roles.storage.withUnsafeBufferPointer { source in
+                    guard let out = UnsafeMutableRawPointer(out.baseAddress), let table = UnsafeRawPointer(table.baseAddress),
+                          let source = source.baseAddress else { return }
                     if size == 2 {
-                        for index in source.indices {
-                            let entry = Int(source[index]) &* 2
-                            out[index &* 2] = table[entry]
-                            out[index &* 2 &+ 1] = table[entry &+ 1]
+                        for index in 0..<count {
+                            out.storeBytes(of: table.loadUnaligned(fromByteOffset: Int(source[index]) &* 2, as: UInt16.self), toByteOffset: index &* 2, as: UInt16.self)
                         }
                     } else {
-                        for index in source.indices {
+                        for index in 0..<count {
                             let entry = Int(source[index]) &* 3
-                            out[index &* 3] = table[entry]
-                            out[index &* 3 &+ 1] = table[entry &+ 1]
-                            out[index &* 3 &+ 2] = table[entry &+ 2]
+                            out.storeBytes(of: table.loadUnaligned(fromByteOffset: entry, as: UInt16.self), toByteOffset: index &* 3, as: UInt16.self)
+                            out.storeBytes(of: table.load(fromByteOffset: entry &+ 2, as: UInt8.self), toByteOffset: index &* 3 &+ 2, as: UInt8.self)
+                        }
+                    }
+                }
+            }
+            initialised = count * size
+        }
+    }
+
+    /// This picture, drawn from `old`, redrawn from `new` through `lookup` where their rows differ:
+    /// a frame mostly repeats the last one, and a row that did not change keeps its colours.
+    public func updated(from old: RoleMap, to new: RoleMap, lookup: [UInt8]) -> ColourPicture {
+        guard old.width == width, old.height == height, new.width == width, new.height == height else {
+            return ColourPicture(new, format: format, lookup: lookup)
+        }
+        var out = self
+        let size = bytesPerPixel, stride = width
+        precondition(lookup.count == 256 * size, "one entry per byte value")
+        out.bytes.withUnsafeMutableBytes { out in
+            lookup.withUnsafeBytes { table in
+                old.storage.withUnsafeBytes { before in
+                    new.storage.withUnsafeBytes { after in
+                        for row in 0..<height {
+                            let start = row * stride
+                            if Self.equal(before, after, at: start, count: stride) { continue }
+                            // Only the stretch of the row between its first and last change.
+                            var first = start, last = start + stride - 1
+                            while before[first] == after[first] { first += 1 }
+                            while before[last] == after[last] { last -= 1 }
+                            for index in first...last {
+                                let entry = Int(after[index]) &* size
+                                out.storeBytes(of: table.loadUnaligned(fromByteOffset: entry, as: UInt16.self), toByteOffset: index &* size, as: UInt16.self)
+                                if size == 3 { out[index &* 3 &+ 2] = table[entry &+ 2] }
+                            }
                         }
                     }
                 }
             }
         }
+        return out
+    }
+
+    /// Whether `count` bytes from `offset` of both buffers are the same, eight at a time.
+    @inline(__always)
+    static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, at offset: Int, count: Int) -> Bool {
+        var index = 0, difference: UInt64 = 0
+        while index + 8 <= count {
+            difference |= a.loadUnaligned(fromByteOffset: offset + index, as: UInt64.self) ^ b.loadUnaligned(fromByteOffset: offset + index, as: UInt64.self)
+            index += 8
+        }
+        while index < count {
+            difference |= UInt64(a[offset + index] ^ b[offset + index])
+            index += 1
+        }
+        return difference == 0
     }
 
     /// The same picture in colour: each grey level (0…15) as that share of `colour`'s light is
@@ -81,7 +134,7 @@ public struct ColourPicture: Sendable, Equatable {
     /// The whole picture as a rectangle.
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
     /// Whether every pixel is black.
-    public var isBlank: Bool { !bytes.contains { $0 != 0 } }
+    public var isBlank: Bool { PixelBytes.isZero(bytes) }
 
     /// The bytes `format` stores `colour` as.
     public static func encode(_ colour: RGB8, as format: PixelFormat) -> [UInt8] {

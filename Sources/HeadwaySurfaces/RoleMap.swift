@@ -35,6 +35,13 @@ public struct RoleMap: Sendable, Equatable {
         return level == 0 || role == .off ? 0 : role.rawValue << 5 | level
     }
 
+    /// Runs `body` on the pixels' bytes (row by row, `role << 5 | level`), for drawing code that
+    /// writes many pixels: one uniqueness check, then plain stores.
+    @inlinable
+    public mutating func withUnsafeMutablePixels<Result>(_ body: (UnsafeMutableBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try storage.withUnsafeMutableBufferPointer { try body($0) }
+    }
+
     /// What pixel (`x`, `y`) shows; outside the picture, `.off`.
     public func role(x: Int, y: Int) -> SurfaceRole {
         guard x >= 0, y >= 0, x < width, y < height else { return .off }

@@ -10,8 +10,10 @@ struct PresetTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Boards")
     static let boards = ["raspberry-pi-3", "raspberry-pi-4", "raspberry-pi-5", "raspberry-pi-cm4", "raspberry-pi-zero-2-w"]
     static let hats = [
-        "adafruit-oled-bonnet", "adafruit-oled-bonnet-2in23", "adafruit-pioled", "button-gpio17", "pimoroni-blinkt", "respeaker-2-mics",
-        "seeed-grove-oled-1in12", "sh1107-128x128", "ssd1306-128x64", "ssd1306-spi", "ssd1309-2in42", "waveshare-oled-hat", "ws2812-ring",
+        "adafruit-mini-pitft-1in14", "adafruit-mini-pitft-1in3", "adafruit-oled-bonnet", "adafruit-oled-bonnet-2in23", "adafruit-pioled",
+        "adafruit-pitft-2in8", "button-gpio17", "pimoroni-blinkt", "pimoroni-display-hat-mini", "respeaker-2-mics", "seeed-grove-oled-1in12",
+        "sh1107-128x128", "ssd1306-128x64", "ssd1306-spi", "ssd1309-2in42", "waveshare-lcd-hat-1in3", "waveshare-lcd-hat-1in44",
+        "waveshare-oled-hat", "ws2812-ring",
     ]
 
     /// The presets built into the programs are the files in Boards/ (Scripts/embed-boards writes
@@ -168,7 +170,7 @@ struct PresetTests {
 
     @Test(arguments: [
         ("board: Raspberry Pi 5\noutputs:\n  - name: a\n    driver: leds0\n    count: 8\n", 1, "board", "\"Raspberry Pi 5\" is not a board preset; the boards are raspberry-pi-3, raspberry-pi-4, raspberry-pi-5, raspberry-pi-cm4, raspberry-pi-zero-2-w"),
-        ("board: raspberry-pi-4\nhats: [blinkt]\n", 2, "hats", "\"blinkt\" is not a HAT preset; the HATs are adafruit-oled-bonnet, adafruit-oled-bonnet-2in23, adafruit-pioled, "),
+        ("board: raspberry-pi-4\nhats: [blinkt]\n", 2, "hats", "\"blinkt\" is not a HAT preset; the HATs are adafruit-mini-pitft-1in14, adafruit-mini-pitft-1in3, adafruit-oled-bonnet, "),
         ("hats: pimoroni-blinkt\n", 1, "hats", "must be a list of HAT presets"),
         ("outputs:\n  - name: oled\n    driver: ssd1306\n    bus: header-ce2\n", 4, "outputs[0].bus", "header-ce2 is not a header bus; use header (I2C), or header-ce0 or header-ce1 for a display on SPI"),
         ("outputs:\n  - name: oled\n    driver: ssd1306\n    bus: header-ce1\n", 4, "outputs[0].dc", "missing: a display on SPI needs its D/C line"),

@@ -92,7 +92,7 @@ public final class TFTDisplay: DisplayDevice {
                 let due = resynchronisation.interval.map { now - state.lastResynchronised >= $0 } ?? false
                 if wakes || due { state.forget() }
             }
-            if let shown = state.acknowledged, shown == bytes { return }
+            if let shown = state.acknowledged, PixelBytes.equal(shown, bytes) { return }
             do throws(DeviceError) {
                 try send(bytes, &state, at: now)
                 state.acknowledgedIsBlank = resynchronisation.afterBlank && colour.isBlank

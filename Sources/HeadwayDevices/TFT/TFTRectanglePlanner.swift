@@ -16,10 +16,12 @@ public struct TFTLinkCost: Sendable, Equatable {
     /// What one more message costs, in bytes on the wire at the link's clock.
     public let messageBytes: Int
 
-    /// The time one SPI message costs beyond its bytes: a spidev ioctl and a libgpiod line change,
-    /// about 10 µs together on a Raspberry Pi 4 (an estimate: the plans differ little in messages,
-    /// and the planner's choices do not turn on it within a factor of a few).
-    public static let messageOverhead = 10e-6
+    /// What the planner counts one SPI message as, beyond its bytes: the bytes the bus clocks in
+    /// 4 µs. A message is a spidev ioctl, and a D/C change a libgpiod call, each some µs on a Pi;
+    /// this is a weight, not a measurement: enough that a frame does not scatter into hundreds of
+    /// messages, small enough that no frame of headway-bench's sequences sends more bytes than a
+    /// peer's method (docs/performance.md).
+    public static let messageOverhead = 4e-6
 
     /// The cost on a link of `bufsiz` at `clockHz`, `bytesPerPixel` a pixel.
     public init(bufsiz: Int, clockHz: UInt32, bytesPerPixel: Int, messageOverhead: Double = TFTLinkCost.messageOverhead) {
@@ -135,6 +137,20 @@ public struct TFTRectanglePlanner: Sendable {
             new.withUnsafeBytes { new in
                 for y in 0..<height {
                     let start = y * rowBytes
+                    // Most rows did not change: 32 bytes at a time say so.
+                    var same = true, offset = 0
+                    while same, offset + 32 <= rowBytes {
+                        var difference: UInt64 = 0
+                        for word in 0..<4 {
+                            difference |= old.loadUnaligned(fromByteOffset: start + offset + word * 8, as: UInt64.self)
+                                ^ new.loadUnaligned(fromByteOffset: start + offset + word * 8, as: UInt64.self)
+                        }
+                        same = difference == 0
+                        offset += 32
+                    }
+                    if same, offset == rowBytes || old[(start + offset)..<(start + rowBytes)].elementsEqual(new[(start + offset)..<(start + rowBytes)]) {
+                        continue
+                    }
                     var first = -1, last = -1
                     var byte = 0
                     while byte < rowBytes {

@@ -1,4 +1,5 @@
 import HeadwayCore
+import Synchronization
 
 /// The colour of each ``SurfaceRole`` on a colour display at one moment: the appearance's colours,
 /// chosen by what the job is doing. Progress is the tint while the job runs, the overdue colour
@@ -6,7 +7,7 @@ import HeadwayCore
 /// once it finished; a stalled fill is the stalled colour (the stale one for a stale job); an idle
 /// picture's progress role is the last result's colour and its stalled role carries the mark of
 /// failures nobody has seen (the failure colour).
-public struct ColourPalette: Sendable, Equatable {
+public struct ColourPalette: Sendable, Hashable {
     /// Progress, icons.
     public var fill: Colour
     /// The part not yet done (black when the appearance hides it).
@@ -78,6 +79,33 @@ public struct ColourPalette: Sendable, Equatable {
 
     /// `roles` in this palette's colours, in `format`.
     public func picture(_ roles: RoleMap, format: PixelFormat) -> ColourPicture {
-        ColourPicture(roles, format: format, lookup: lookup(format))
+        ColourPicture(roles, format: format, lookup: cachedLookup(format))
+    }
+
+    /// `roles` in this palette's colours, reusing the rows of `previous` — the picture this
+    /// palette made of `previousRoles` — that did not change.
+    public func picture(_ roles: RoleMap, format: PixelFormat, previous: (roles: RoleMap, picture: ColourPicture)) -> ColourPicture {
+        guard previous.picture.format == format else { return picture(roles, format: format) }
+        return previous.picture.updated(from: previous.roles, to: roles, lookup: cachedLookup(format))
+    }
+
+    /// The look-ups of the palettes drawn lately: a display's palette changes with the job's phase
+    /// only, and working one out costs hundreds of powers.
+    private static let lookups = Mutex<[Key: [UInt8]]>([:])
+
+    private struct Key: Hashable {
+        let palette: ColourPalette
+        let sixBits: Bool
+    }
+
+    private func cachedLookup(_ format: PixelFormat) -> [UInt8] {
+        let key = Key(palette: self, sixBits: format == .rgb666)
+        if let table = Self.lookups.withLock({ $0[key] }) { return table }
+        let table = lookup(format)
+        Self.lookups.withLock { lookups in
+            if lookups.count >= 16 { lookups.removeAll() }
+            lookups[key] = table
+        }
+        return table
     }
 }

@@ -94,7 +94,9 @@ public struct SmoothFont: Sendable {
     /// font lacks are replaced by "?", control characters dropped, so the result draws as measured
     /// (labels come from whoever can reach the service).
     public func truncated(_ text: String, toFit maxWidth: Int) -> String {
-        let printable = String(text.compactMap { character -> Character? in
+        let plain = text.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+        if plain, width(of: text) <= maxWidth { return text }
+        let printable = plain ? text : String(text.compactMap { character -> Character? in
             if character.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }) { return nil }
             return contains(character) ? character : "?"
         })
@@ -146,6 +148,34 @@ extension SmoothFont {
     }
 }
 
+extension SmoothFont {
+    /// Calls `pixel` with each pixel `text` covers when drawn with the line's top at `y` and the
+    /// pen from `x` (clipped to `width` x `height`), and its coverage (1…15); returns the pen's
+    /// end. Characters the font lacks are drawn as "?".
+    @inline(__always)
+    func layOut(_ text: String, x: Int, y: Int, width: Int, height: Int, _ pixel: (_ x: Int, _ y: Int, _ coverage: UInt8) -> Void) -> Int {
+        var pen = x
+        for character in text {
+            guard let glyph = glyph(character) else { continue }
+            let left = pen + glyph.left, top = y + glyph.top
+            let rows = max(0, -top)..<min(glyph.height, height - top), columns = max(0, -left)..<min(glyph.width, width - left)
+            if !rows.isEmpty, !columns.isEmpty {
+                coverage.withUnsafeBufferPointer { coverage in
+                    for row in rows {
+                        let start = glyph.offset + row * glyph.width
+                        for column in columns {
+                            let value = coverage[start + column]
+                            if value != 0 { pixel(left + column, top + row, value) }
+                        }
+                    }
+                }
+            }
+            pen += glyph.advance
+        }
+        return pen
+    }
+}
+
 extension DisplaySurface {
     /// Draws `text` in `font` with the line's top at `y` and the pen starting at `x`, each pixel
     /// at the share of `shade` its glyph covers (where glyphs overlap, the more covered wins).
@@ -153,23 +183,10 @@ extension DisplaySurface {
     @discardableResult
     public mutating func draw(_ text: String, x: Int, y: Int, font: SmoothFont, shade: Shade = .text) -> Int {
         let levels = (0...15).map { shade.level(on: Self.self, coverage: Double($0) / 15) }
-        var pen = x
-        for character in text {
-            guard let glyph = font.glyphForDrawing(character) else { continue }
-            let left = pen + glyph.left, top = y + glyph.top
-            for row in 0..<glyph.height {
-                let py = top + row
-                guard py >= 0, py < height else { continue }
-                for column in 0..<glyph.width {
-                    let px = left + column
-                    guard px >= 0, px < width else { continue }
-                    let level = levels[Int(font.coverage(glyph, x: column, y: row))]
-                    if level > self.level(x: px, y: py) { setLevel(level, x: px, y: py, role: shade.role) }
-                }
-            }
-            pen += glyph.advance
+        return font.layOut(text, x: x, y: y, width: width, height: height) { px, py, coverage in
+            let level = levels[Int(coverage)]
+            if level > self.level(x: px, y: py) { self.setLevel(level, x: px, y: py, role: shade.role) }
         }
-        return pen
     }
 
     /// Draws `text` so that it ends at `maxX` (right-aligned).
@@ -183,6 +200,28 @@ extension DisplaySurface {
     }
 }
 
-extension SmoothFont {
-    fileprivate func glyphForDrawing(_ character: Character) -> Glyph? { glyph(character) }
+extension RoleMap {
+    /// ``DisplaySurface/draw(_:x:y:font:shade:)`` on a role map, writing its pixels in place.
+    @discardableResult
+    public mutating func draw(_ text: String, x: Int, y: Int, font: SmoothFont, shade: Shade = .text) -> Int {
+        let role = shade.role.rawValue << 5, width = self.width, height = self.height
+        return withUnsafeMutablePixels { pixels in
+            font.layOut(text, x: x, y: y, width: width, height: height) { px, py, coverage in
+                // 16 coverage levels onto 32: 15 → 31.
+                let level = coverage &* 2 &+ 1
+                let index = py &* width &+ px, old = pixels[index]
+                if old >> 5 != role >> 5 || level > old & 0x1F { pixels[index] = role | level }
+            }
+        }
+    }
+
+    /// Draws `text` so that it ends at `maxX` (right-aligned).
+    public mutating func draw(_ text: String, endingAt maxX: Int, y: Int, font: SmoothFont, shade: Shade = .text) {
+        draw(text, x: maxX - font.width(of: text), y: y, font: font, shade: shade)
+    }
+
+    /// Draws `text` centred on `centerX`.
+    public mutating func draw(_ text: String, centeredAt centerX: Int, y: Int, font: SmoothFont, shade: Shade = .text) {
+        draw(text, x: centerX - font.width(of: text) / 2, y: y, font: font, shade: shade)
+    }
 }
