@@ -2,6 +2,7 @@
 import PackageDescription
 
 // Layers (see README "Architecture"): each target depends only on the layers above it.
+//   HeadwaySystem    the system calls every other target makes: files, sockets, signals, processes (C shim CPlatform)
 //   HeadwayCore      progress model, lifecycle, estimator, clock        (no I/O)
 //   HeadwaySurfaces  what drivers are given: RGB8 levels, 1-bit bitmaps, line levels
 //   HeadwayRender    styles, colour pipeline, bitmap font              (no I/O)
@@ -12,6 +13,7 @@ import PackageDescription
 //   HeadwayProtocol  the socket protocol and its transport, shared by client and service
 //   HeadwayYAML      the configuration files' YAML reader (service and headway-ci)
 //   HeadwayCI        CI servers followed as jobs: sources, polling policy, mapping (no I/O)
+//   HeadwayReporting the one client core: a reporter's jobs, its connection policy, its socket and broker links
 //   HeadwayClient    report to the service (or a broker) from a Swift program: jobs as values
 //   HeadwayFoundation Foundation's Progress, dates and timers on an indicator or a service job
 //   HeadwayToolProgress  the progress formats of the tools `headway run` knows (restic, borg, apt …)
@@ -47,6 +49,11 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // The few system interfaces Swift's Glibc module does not import (SO_PEERCRED, pidfd_open),
+        // signal handlers that must be C, and the build's version.
+        .target(name: "CPlatform"),
+        // Every system call the other targets make, but the Linux buses' (HeadwayLinux's C shim).
+        .target(name: "HeadwaySystem", dependencies: ["CPlatform"]),
         .target(
             name: "HeadwayCore",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")]
@@ -66,23 +73,20 @@ let package = Package(
         ),
         .target(
             name: "HeadwayLinux",
-            dependencies: ["HeadwayDevices", "CLinuxBuses"]
+            dependencies: ["HeadwayDevices", "HeadwaySystem", "CLinuxBuses"]
         ),
         .target(
             name: "HeadwaySimulator",
-            dependencies: ["HeadwayDevices", "HeadwayRender", .product(name: "RealModule", package: "swift-numerics")],
+            dependencies: ["HeadwayDevices", "HeadwayRender", "HeadwaySystem", .product(name: "RealModule", package: "swift-numerics")],
             path: "Simulator"
         ),
         .target(
             name: "Headway",
             dependencies: ["HeadwayCore", "HeadwaySurfaces", "HeadwayRender", "HeadwayDevices"]
         ),
-        // The few system interfaces Swift's Glibc module does not import (SO_PEERCRED, pidfd_open),
-        // and the build's version.
-        .target(name: "CPlatform"),
         .target(
             name: "HeadwayProtocol",
-            dependencies: ["HeadwayCore", "CPlatform"]
+            dependencies: ["HeadwayCore", "HeadwaySystem", "CPlatform"]
         ),
         .target(
             name: "HeadwayToolProgress",
@@ -92,16 +96,23 @@ let package = Package(
         .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "HeadwayMQTT",
-            dependencies: ["CMosquitto", "HeadwayCore", "HeadwayProtocol"]
+            dependencies: ["CMosquitto", "HeadwayCore", "HeadwayProtocol", "HeadwaySystem"]
         ),
         .target(name: "HeadwayYAML", dependencies: ["HeadwayCore"]),
         // libcurl, loaded when headway-ci first asks a CI server (docs/ci.md).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "HeadwayCI", dependencies: ["HeadwayCore", "HeadwayProtocol", "HeadwayYAML"]),
+        // The one client core every reporter runs (the headway command, headway-ci, HeadwayClient):
+        // above both transports it speaks (the socket and a broker), below the programs; the
+        // service and the bridge, which report no jobs of their own, do not link it.
+        .target(
+            name: "HeadwayReporting",
+            dependencies: ["HeadwayCore", "HeadwayProtocol", "HeadwayMQTT", "HeadwaySystem", .product(name: "DequeModule", package: "swift-collections")]
+        ),
         // A Swift program's client of the service: no Foundation, its I/O on a thread of its own.
         .target(
             name: "HeadwayClient",
-            dependencies: ["HeadwayCore", "HeadwayProtocol", "HeadwayMQTT", .product(name: "DequeModule", package: "swift-collections")]
+            dependencies: ["HeadwayCore", "HeadwayProtocol", "HeadwayMQTT", "HeadwayReporting", "HeadwaySystem"]
         ),
         // The bridges from Foundation (Progress, Date), kept out of every other target.
         .target(
@@ -113,7 +124,7 @@ let package = Package(
         .target(
             name: "HeadwayService",
             dependencies: [
-                "Headway", "HeadwayProtocol", "HeadwayYAML", "CPlatform", "CSystemd",
+                "Headway", "HeadwayProtocol", "HeadwayYAML", "HeadwaySystem", "CSystemd",
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
@@ -124,7 +135,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "headway",
-            dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT", "HeadwayToolProgress", "CPlatform"]
+            dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT", "HeadwayReporting", "HeadwayToolProgress", "HeadwaySystem"]
         ),
         // The three programs' command trees are libraries, so that each has an executable of its
         // own (`swift run headway-sim`) and headway-suite can hold all three.
@@ -144,19 +155,20 @@ let package = Package(
                 "HeadwayDemo",
                 "HeadwayService",
                 "HeadwaySimulator",
+                "HeadwaySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/headway-sim"
         ),
         .target(
             name: "HeadwayMQTTProgram",
-            dependencies: ["HeadwayMQTT", "HeadwayProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["HeadwayMQTT", "HeadwayProtocol", "HeadwaySystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/headway-mqtt"
         ),
         .target(
             name: "HeadwayCIProgram",
             dependencies: [
-                "HeadwayCI", "CCurl", "HeadwayMQTT", "HeadwayProtocol", "HeadwayCore",
+                "HeadwayCI", "CCurl", "HeadwayMQTT", "HeadwayProtocol", "HeadwayReporting", "HeadwayCore", "HeadwaySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/headway-ci"
@@ -175,7 +187,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "headway-bench",
-            dependencies: ["Headway", "HeadwayDemo", "HeadwaySimulator", "HeadwayClient", "HeadwayCI"]
+            dependencies: ["Headway", "HeadwayDemo", "HeadwaySimulator", "HeadwayClient", "HeadwayCI", "HeadwaySystem"]
         ),
         .testTarget(name: "HeadwayCoreTests", dependencies: ["HeadwayCore"]),
         .testTarget(name: "HeadwayRenderTests", dependencies: ["HeadwayRender"], exclude: ["Golden"]),
@@ -183,13 +195,14 @@ let package = Package(
         .testTarget(name: "HeadwayTests", dependencies: ["Headway", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayProtocolTests", dependencies: ["HeadwayProtocol"]),
         .testTarget(name: "HeadwayToolProgressTests", dependencies: ["HeadwayToolProgress"], exclude: ["Fixtures"]),
-        .testTarget(name: "HeadwayServiceTests", dependencies: ["HeadwayService", "HeadwayYAML", "HeadwaySimulator"]),
+        .testTarget(name: "HeadwayServiceTests", dependencies: ["HeadwayService", "HeadwayYAML", "HeadwaySimulator", "HeadwaySystem"]),
         .testTarget(name: "HeadwayLinuxTests", dependencies: ["HeadwayLinux", "HeadwayCore"]),
         .testTarget(name: "HeadwayMQTTTests", dependencies: ["HeadwayMQTT", "HeadwayProtocol"], exclude: ["HomeAssistant"]),
         .testTarget(name: "HeadwayFoundationTests", dependencies: ["HeadwayFoundation", "Headway", "HeadwaySimulator"]),
         .testTarget(name: "HeadwayCITests", dependencies: ["HeadwayCI", "HeadwayProtocol", "HeadwayCore"]),
+        .testTarget(name: "HeadwayReportingTests", dependencies: ["HeadwayReporting", "HeadwayProtocol", "HeadwayCore"]),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT", "HeadwayClient", "HeadwayFoundation"],
+            name: "EndToEndTests", dependencies: ["HeadwayProtocol", "HeadwayCore", "HeadwayMQTT", "HeadwayClient", "HeadwayFoundation", "HeadwaySystem"],
             exclude: ["RealTools/throttled_http.py"]),
         // Run in a QEMU guest by Scripts/kernel-test; skipped elsewhere. VM/ holds the guest's
         // init, its test script and the recording drivers' sources.

@@ -6,6 +6,8 @@
 #   debian13_kernel_guest_root      the bare arm64 one with what the kernel tests' guest needs
 #   debian13_run ROOT COMMAND…      runs COMMAND in it, the repository at /src, in a private mount
 #                                   namespace (the mounts go when the command ends)
+#   debian13_exec ROOT COMMAND…     the same, the shell replaced by it: its process id is the
+#                                   command's, for a caller that signals it and waits for it
 
 #   debian13_arm64_swift ROOT       unpacks Debian 13's aarch64 Swift (modules, runtime, static
 #                                   libraries) at ROOT/opt/swift-arm64 for cross-compiling; prints it
@@ -78,13 +80,17 @@ debian13_root() {
 }
 
 debian13_run() {
+    (debian13_exec "$@")
+}
+
+debian13_exec() {
     local root="$1"
     shift
     # The host's Swift package mirror and the git setting that points github.com at it.
     mkdir -p "$root/opt/swift-packages" "$root/src"
     cp /etc/gitconfig "$root/etc/gitconfig"
     cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
-    unshare --mount --propagation private bash -c '
+    exec unshare --mount --propagation private bash -c '
         set -e
         root="$1"; shift
         mount --rbind /dev "$root/dev"

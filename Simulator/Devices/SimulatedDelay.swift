@@ -1,5 +1,6 @@
 import HeadwayCore
 import HeadwayDevices
+import HeadwaySystem
 
 /// A driver's waits in the simulation: on a manual clock the wait moves the clock (so virtual chips
 /// see a reset pulse as long as the driver meant it, at no cost in real time); on a running clock
@@ -16,7 +17,7 @@ public struct SimulatedDelay: Delay {
         if let manual = clock as? ManualClock {
             manual.advance(by: seconds)
         } else {
-            Platform.sleep(seconds)
+            Threads.sleep(seconds)
         }
     }
 }

@@ -1,4 +1,5 @@
 import HeadwayCore
+import HeadwaySystem
 import Synchronization
 
 /// Writes every bus transaction as one line of JSON, so a run can be replayed or checked by another
@@ -10,8 +11,8 @@ public final class BusCapture: Sendable {
 
     /// A capture written to the file at `path` (created or emptied).
     public init(path: String) throws {
-        let fd = Platform.create(path)
-        guard fd >= 0 else { throw SnapshotError(path: path, reason: "cannot create the capture file (\(Platform.lastError))") }
+        let fd = Files.create(path)
+        guard fd >= 0 else { throw SnapshotError(path: path, reason: "cannot create the capture file (\(SystemError.last.text))") }
         file = Mutex(fd)
     }
 
@@ -19,14 +20,14 @@ public final class BusCapture: Sendable {
     public func record(_ fields: [(String, String)]) {
         let line = "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
         file.withLock { fd in
-            if fd >= 0 { Platform.writeAll(fd, Array(line.utf8)) }
+            if fd >= 0 { SystemIO.writeAll(fd, Array(line.utf8)[...]) }
         }
     }
 
     /// Closes the file.
     public func close() {
         file.withLock { fd in
-            if fd >= 0 { Platform.close(fd) }
+            if fd >= 0 { SystemIO.close(fd) }
             fd = -1
         }
     }

@@ -15,6 +15,7 @@ public final class VirtualSPIBus: SPIBus {
     public let name: String
     public let maxTransferLength: Int
     public let clockModel: SPIClockModel
+    /// The simulation's clock, which stamps the transfers.
     public let clock: any ProgressClock
 
     private struct State {

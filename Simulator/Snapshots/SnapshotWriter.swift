@@ -1,4 +1,5 @@
 import HeadwayRender
+import HeadwaySystem
 
 /// Writes each device of a rig as picture files: `NAME.ppm` (LEDs), `NAME.pbm` (1-bit displays) or
 /// `NAME.pgm` (greyscale displays), and `NAME.svg`; a colour TFT's glass as `NAME.ppm` and `NAME.png`.
@@ -74,11 +75,17 @@ public struct SnapshotWriter {
         ]
     }
 
-    private func createDirectory() throws(SnapshotError) { try Platform.makeFolders(directory) }
+    private func createDirectory() throws(SnapshotError) {
+        do throws(SystemError) { try Folders.make(directory, mode: 0o777) } catch {
+            throw SnapshotError(path: directory, reason: "cannot create the folder (\(error.text))")
+        }
+    }
 
     private func save(_ bytes: [UInt8], as name: String) throws(SnapshotError) -> String {
         let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-        try Platform.writeFile(path, bytes)
+        do throws(SystemError) { try Files.write(path, bytes) } catch {
+            throw SnapshotError(path: path, reason: "cannot write the file (\(error.text))")
+        }
         return path
     }
 }

@@ -30,8 +30,11 @@ public enum TFTControllerModel: String, Sendable, CaseIterable, CustomStringConv
 
 /// Controllers that share a command set and a frame memory.
 public enum TFTControllerFamily: String, Sendable {
+    /// Sitronix ST7789 (V, V2, VW): 240x320 frame memory.
     case st7789 = "ST7789"
+    /// Sitronix ST7735 (S, R): 132x162 frame memory.
     case st7735 = "ST7735"
+    /// Ilitek ILI9341: 240x320 frame memory.
     case ili9341 = "ILI9341"
 
     /// The frame memory, in pixels, with MADCTL's MV = 0 (columns across, rows down).

@@ -115,9 +115,13 @@ public struct TFTModuleRotation: Sendable, Equatable {
 /// A turn a vendor's library gives a picture before sending it, counterclockwise as PIL's
 /// `Image.rotate` and numpy's `rot90` turn.
 public enum TFTPictureTurn: Int, Sendable, Equatable {
+    /// Sent as drawn.
     case none = 0
+    /// Turned a quarter, counterclockwise.
     case quarter = 90
+    /// Turned half round.
     case half = 180
+    /// Turned three quarters, counterclockwise.
     case threeQuarters = 270
 
     var swapsSides: Bool { self == .quarter || self == .threeQuarters }

@@ -1,4 +1,5 @@
 import HeadwayCore
+import HeadwaySystem
 
 /// Draws successive frames on a terminal's screen, from its top row, without flicker or
 /// scrolling: the first frame and every frame after a resize are drawn whole, the others rewrite
@@ -16,17 +17,19 @@ public final class LiveTerminal {
     public init(fileDescriptor: Int32 = 1) { output = fileDescriptor }
 
     /// Whether `fileDescriptor` is a terminal.
-    public static func isTerminal(_ fileDescriptor: Int32) -> Bool { Platform.isTerminal(fileDescriptor) }
+    public static func isTerminal(_ fileDescriptor: Int32) -> Bool { Terminal.isTerminal(fileDescriptor) }
 
     /// The terminal's size, when it says.
-    public static func size(_ fileDescriptor: Int32 = 1) -> TerminalSize? { Platform.terminalSize(fileDescriptor) }
+    public static func size(_ fileDescriptor: Int32 = 1) -> TerminalSize? {
+        Terminal.size(fileDescriptor).map { TerminalSize(columns: $0.columns, rows: $0.rows) }
+    }
 
     /// How to draw live on `fileDescriptor`: nil when it cannot be drawn on in place (not a
     /// terminal, or `TERM=dumb`); otherwise whether in colour (not when `NO_COLOR` is set: then
     /// without colour escapes, grey levels dithered).
     public static func liveColour(fileDescriptor: Int32 = 1) -> Bool? {
-        guard Platform.isTerminal(fileDescriptor), Platform.environment("TERM") != "dumb" else { return nil }
-        return Platform.environment("NO_COLOR") == nil
+        guard Terminal.isTerminal(fileDescriptor), SystemIO.environment("TERM") != "dumb" else { return nil }
+        return SystemIO.environment("NO_COLOR") == nil
     }
 
     /// Draws `lines` (at most `size.rows`, none wider than `size.columns`) from the top row; the
@@ -79,5 +82,5 @@ public final class LiveTerminal {
         "\u{1B}[\(row + 1);1H" + (erasing ? "\u{1B}[2K" : "")
     }
 
-    private func emit(_ text: String) { Platform.writeAll(output, Array(text.utf8)) }
+    private func emit(_ text: String) { SystemIO.writeAll(output, Array(text.utf8)[...]) }
 }

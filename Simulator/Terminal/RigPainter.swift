@@ -33,7 +33,7 @@ public struct RigPainter: Sendable {
             case (.panel(let panel), .halfBlocks(let scale)): paintColour(device.name, panel, scale: scale, at: placement, into: &canvas)
             case (.leds, .circle(let radius)): paintRing(device, radius: radius, at: placement, into: &canvas)
             case (.leds, .row(let label, let perRow)):
-                paintRow(device.name, device.light.map(Self.cell(for:)), label: label, perRow: perRow, at: placement, into: &canvas)
+                paintRow(device.name, device.light.map(cell(for:)), label: label, perRow: perRow, at: placement, into: &canvas)
             case (.lamps(let lit), .row(let label, let perRow)):
                 let cells = lit().map { lit -> (Character, Colour) in lit ? ("▮", Self.lampColour) : ("▯", Self.offColour) }
                 paintRow(device.name, cells, label: label, perRow: perRow, at: placement, into: &canvas)
@@ -92,10 +92,14 @@ public struct RigPainter: Sendable {
         return LinearColour(red: light.red * share, green: light.green * share, blue: light.blue * share).sRGB
     }
 
-    private static func cell(for light: LinearColour) -> (Character, Colour) {
+    /// An LED's cell: in colour, a dot of its colour; without colour (NO_COLOR), a glyph per
+    /// brightness, so that progress still reads: off ·, dim ○, half ◐, full ●.
+    private func cell(for light: LinearColour) -> (Character, Colour) {
         let shown = light.sRGB
-        if shown.red < 8 && shown.green < 8 && shown.blue < 8 { return ("·", offColour) }
-        return ("●", shown)
+        let level = max(shown.red, shown.green, shown.blue)
+        if level < 8 { return ("·", Self.offColour) }
+        if colour { return ("●", shown) }
+        return (level < 128 ? "○" : level < 224 ? "◐" : "●", shown)
     }
 
     private func paintRing(_ chain: RigDevice, radius: Double, at place: RigLayout.Placement, into canvas: inout TerminalCanvas) {
@@ -103,7 +107,7 @@ public struct RigPainter: Sendable {
         let left = place.x + (place.width - size.width) / 2
         let light = chain.light
         for (index, position) in RigLayout.ringPositions(count: light.count, radius: radius).enumerated() {
-            let (character, colour) = Self.cell(for: light[index])
+            let (character, colour) = cell(for: light[index])
             canvas.put(character, x: left + position.x, y: place.y + position.y, colour: colour)
         }
         let name = String(chain.name.prefix(place.width))

@@ -1,10 +1,18 @@
+import HeadwayCore
+import HeadwaySystem
 import Synchronization
 
 /// The live view of a rig in the terminal: every frame laid out for the terminal's size now
 /// (``RigLayout``), drawn whole again as soon as the terminal is resized or the program comes back
 /// to the foreground, whether or not a frame is due. A terminal too small for the rig is told so
 /// in one line and gets the text lines instead, until it is large enough again.
+///
+/// Frames come as often as the program likes and are drawn at most ``framesPerSecond`` times a
+/// second; a frame that comes too soon is drawn when it is due, by the screen's own thread, so the
+/// last frame is always drawn even when nothing comes after it (a finished job's dark LEDs).
 public final class RigScreen: Sendable {
+    /// The most frames a second the terminal is drawn.
+    public static let framesPerSecond = 30.0
     private struct Frame {
         var rig: SimulatorRig
         var title: String
@@ -20,11 +28,19 @@ public final class RigScreen: Sendable {
         var frame: Frame?
         var mode = Mode.starting
         var finished = false
+        /// When the last frame was drawn.
+        var drawnAt = -Double.infinity
+        /// When a frame that came too soon is due, if one waits.
+        var pendingAt: Double?
+        var pendingTextLine: String?
     }
 
     private let state: Mutex<State>
     private let painter: RigPainter
     private let output: Int32
+    private let clock = MonotonicClock()
+    /// Wakes the screen's thread when a frame waits.
+    private let wake: (read: Int32, write: Int32)?
 
     /// Draws on `fileDescriptor`, a terminal (see ``LiveTerminal/liveColour(fileDescriptor:)``),
     /// in colour or not; from now on a resize redraws the last frame.
@@ -32,27 +48,63 @@ public final class RigScreen: Sendable {
         state = Mutex(State(terminal: LiveTerminal(fileDescriptor: fileDescriptor)))
         painter = RigPainter(colour: colour)
         output = fileDescriptor
-        let signals = Platform.routeScreenSignals()
+        wake = try? SystemIO.makePipe(nonBlocking: true)
+        // SIGWINCH (the terminal was resized) and SIGCONT (the program is back in the foreground,
+        // after the shell wrote on the screen) wake the thread below. Once per process.
+        guard let signals = try? SystemIO.makePipe(nonBlocking: true), let wake else { return }
+        Signals.route([SignalNumber.windowChanged, SignalNumber.continue], toPipe: signals.write)
         // A thread of its own: the service's loop may sleep for as long as no job needs a frame.
-        Platform.detachThread { [weak self] in
+        try? Threads.start { [weak self] in
             while true {
-                Platform.waitForScreenSignal(signals)
+                let timeout = self?.state.withLock { state in state.pendingAt.map { max(0, $0 - (self?.clock.now ?? 0)) } } ?? nil
+                let ready = SystemIO.poll([(signals.read, .readable), (wake.read, .readable)], timeout: timeout)
                 guard let self else { return }
-                redraw()
+                SystemIO.drain(wake.read)
+                if !ready[0].isEmpty {
+                    // Several signals in a row (a window dragged wider) make one redraw.
+                    SystemIO.drain(signals.read)
+                    redraw()
+                } else {
+                    drawPending()
+                }
             }
         }
     }
 
     /// The terminal's size now.
-    public var size: TerminalSize { Platform.terminalSize(output) ?? .classic }
+    public var size: TerminalSize { LiveTerminal.size(output) ?? .classic }
 
     /// Shows `rig` under `title` and over `status` (one or more lines); in a terminal too small for
     /// it, prints `textLine` instead, when given.
     public func show(_ rig: SimulatorRig, title: String, status: [String], textLine: String? = nil) {
-        state.withLock { state in
-            guard !state.finished else { return }
+        let now = clock.now
+        let poke = state.withLock { state -> Bool in
+            guard !state.finished else { return false }
             state.frame = Frame(rig: rig, title: title, status: status)
+            let due = state.drawnAt + 1 / Self.framesPerSecond
+            guard now >= due || state.mode == .starting else {
+                state.pendingTextLine = textLine ?? state.pendingTextLine
+                defer { state.pendingAt = due }
+                return state.pendingAt == nil
+            }
+            state.pendingAt = nil
+            state.pendingTextLine = nil
+            state.drawnAt = now
             render(&state, whole: false, textLine: textLine)
+            return false
+        }
+        if poke, let wake { SystemIO.poke(wake.write) }
+    }
+
+    /// Draws the frame that came too soon, once it is due.
+    private func drawPending() {
+        let now = clock.now
+        state.withLock { state in
+            guard !state.finished, let due = state.pendingAt, now >= due - 1e-4 else { return }
+            state.pendingAt = nil
+            state.drawnAt = now
+            render(&state, whole: false, textLine: state.pendingTextLine)
+            state.pendingTextLine = nil
         }
     }
 

@@ -41,19 +41,24 @@ int hw_close_descriptors_except(int keep) {
     return 0;
 }
 
-static volatile sig_atomic_t signal_pipe = -1;
+// The pipe each signal is routed to (-1: none), by signal number.
+static volatile sig_atomic_t signal_pipes[NSIG] = {[0 ... NSIG - 1] = -1};
 
 static void route_signal(int number, siginfo_t *info, void *context) {
     (void)context;
     int saved = errno;
     unsigned char bytes[2] = {(unsigned char)number, info != NULL && info->si_code == SI_KERNEL};
-    ssize_t written = write(signal_pipe, bytes, sizeof bytes);
+    ssize_t written = write(signal_pipes[number], bytes, sizeof bytes);
     (void)written;  // a full pipe already holds a wake-up
     errno = saved;
 }
 
 int hw_route_signal_to_pipe(int number, int fd) {
-    signal_pipe = fd;
+    if (number <= 0 || number >= NSIG) {
+        errno = EINVAL;
+        return -1;
+    }
+    signal_pipes[number] = fd;
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_sigaction = route_signal;
@@ -70,24 +75,33 @@ const char *hw_version(void) { return HEADWAY_VERSION; }
 
 static char exit_message[512];
 static size_t exit_message_length;
+static int exit_fd = 2;
 static int exit_status;
 
 static void exit_now(int number) {
     (void)number;
     // Only async-signal-safe calls here.
-    if (exit_message_length) (void)!write(2, exit_message, exit_message_length);
+    if (exit_message_length) (void)!write(exit_fd, exit_message, exit_message_length);
     _exit(exit_status);
 }
 
-int hw_exit_after(uint32_t milliseconds, const char *message, int status) {
+// Keeps what exit_now writes and returns, then makes signal `number` call it.
+static int exit_on(int number, int fd, const char *message, int status) {
     exit_message_length = strlen(message);
     if (exit_message_length > sizeof exit_message) exit_message_length = sizeof exit_message;
     memcpy(exit_message, message, exit_message_length);
+    exit_fd = fd;
     exit_status = status;
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = exit_now;
-    if (sigaction(SIGALRM, &action, NULL) < 0) return -1;
+    return sigaction(number, &action, NULL);
+}
+
+int hw_exit_on_signal(int number, int fd, const char *message, int status) { return exit_on(number, fd, message, status); }
+
+int hw_exit_after(uint32_t milliseconds, const char *message, int status) {
+    if (exit_on(SIGALRM, 2, message, status) < 0) return -1;
     struct itimerval timer = {.it_interval = {0, 0}, .it_value = {(time_t)(milliseconds / 1000), (suseconds_t)(milliseconds % 1000) * 1000}};
     return setitimer(ITIMER_REAL, &timer, NULL);
 }

@@ -46,10 +46,8 @@ public struct Follower: Sendable {
     /// The monotonic moment of the next look.
     public private(set) var nextLookAt: Double = 0
     private var busy = false
-    /// What the last good look saw, to tell the service again after it restarted.
-    private var lastRuns: [CIRun] = []
+    /// The server's clock at the last good look, at which the look interval promised is figured.
     private var lastServerTime: Double?
-    private var lastLookAt: Double = 0
     /// Requests sent since the follower started, and answers 304 (for the log and the benches).
     public private(set) var sent = 0
     public private(set) var notModified = 0
@@ -117,8 +115,6 @@ public struct Follower: Sendable {
         busy = runs.contains { $0.isActive }
         lastServerTime = wall
         step.jobRequests = jobs.look(runs, serverTime: wall, follow: followInterval)
-        lastRuns = runs.filter(\.isActive)
-        lastLookAt = now.monotonic
         nextLookAt = now.monotonic + policy.delay(requests: lookRequests, busy: busy, failures: 0, limit: limit, wall: wall)
         return step
     }
@@ -181,18 +177,6 @@ public struct Follower: Sendable {
             if let modified = cached.lastModified { request.headers.append("If-Modified-Since: \(modified)") }
         }
         return request
-    }
-
-    /// Tells the service again what the last good look saw, after it forgot `jobs` (nil: every
-    /// job; it restarted): runs still active are begun again with their elapsed time.
-    public mutating func retell(forgotten: Set<String>? = nil, at now: Moment) -> [Request] {
-        jobs.forget(jobs: forgotten)
-        guard let lastServerTime else { return [] }
-        let serverNow = lastServerTime + (now.monotonic - lastLookAt)
-        return jobs.look(lastRuns, serverTime: serverNow, follow: followInterval).filter {
-            if case .finish = $0 { return false }
-            return true
-        }
     }
 
     /// Every job followed, told that its follower stops looking.

@@ -127,9 +127,7 @@ public struct RunJobs: Sendable {
         return out
     }
 
-    /// The service no longer knows these jobs (it restarted, or lost them while the server could
-    /// not be reached): they are begun again at the next look. Nil: all of them.
-    public mutating func forget(jobs: Set<String>? = nil) {
-        if let jobs { told = told.filter { !jobs.contains($0.value.job) } } else { told = [:] }
-    }
+    /// The service no longer knows the jobs (the server could not be reached for longer than it
+    /// keeps them): they are begun again at the next look.
+    public mutating func forget() { told = [:] }
 }

@@ -1,6 +1,8 @@
 import HeadwayCore
 import HeadwayMQTT
 import HeadwayProtocol
+import HeadwayReporting
+import HeadwaySystem
 
 /// Reports a Swift program's jobs to a running `headwayd` (or `headway-sim serve`), or over an
 /// MQTT broker, with the promises of the `headway` command: a report never blocks or breaks the
@@ -9,7 +11,7 @@ import HeadwayProtocol
 /// ```swift
 /// let client = HeadwayClient()
 /// let job = try await client.begin("backup", label: "Backup", total: 200)
-/// try await job.update(value: 12)
+/// try job.update(value: 12)
 /// try await job.finish(.succeeded)
 /// ```
 ///
@@ -19,8 +21,9 @@ import HeadwayProtocol
 ///   second; beginnings, labels and the end keep their order.
 /// - An absent, stopped or slow service costs a caller that waits for delivery (``begin(_:label:total:name:expected:showsPercent:controls:)``,
 ///   ``Job/finish(_:)``, ``flush()``) the ``timeout`` once; from then on the service is
-///   ``ConnectionState/unavailable(reason:)``, nothing waits, and reports are kept — not sent —
-///   until a reconnection, tried with back-off (0.1 s doubling up to 5 s), is answered.
+///   ``/HeadwayReporting/ConnectionState/unavailable(reason:)``, nothing waits, and reports are kept — not sent —
+///   until a reconnection, tried with back-off (0.1 s doubling up to 5 s; a broker 0.5 s up to
+///   30 s), is answered.
 /// - After a reconnection (the service restarted, say) every running job is begun again with the
 ///   time it has already run (`elapsed`, so its running time and estimates stay right), its
 ///   latest label and progress, its subscription and its pause.
@@ -30,7 +33,8 @@ import HeadwayProtocol
 ///   service refuses (another user's job, its job limit) is kept in ``lastRefusal`` and
 ///   ``Job/refusal``, and never thrown at the program's work.
 ///
-/// One thread of its own does the client's I/O (poll(2) on the connection and a wake-up pipe),
+/// These are the rules of the client core every reporter runs (HeadwayReporting's, which the
+/// `headway` command and headway-ci run too). One thread of its own does the client's I/O (poll(2) on the connection and a wake-up pipe),
 /// so no task of Swift's concurrency pool ever blocks on the socket.
 public final class HeadwayClient: Sendable {
     let core: ClientCore
@@ -45,10 +49,11 @@ public final class HeadwayClient: Sendable {
     public init(socket: String? = nil, timeout: Duration = .milliseconds(200)) {
         self.timeout = timeout
         broker = nil
-        core = ClientCore(settings: Self.settings(timeout))
-        let link = SocketLink(core: core, path: socket ?? SocketPath.forClient())
-        nonisolated(unsafe) let owned = link
-        Platform.startThread { owned.run() }
+        let path = socket ?? SocketPath.forClient()
+        core = ClientCore(settings: Self.settings(timeout, policy: .socket, place: "the service at \(path)"), overBroker: false)
+        let core = self.core
+        nonisolated(unsafe) let link = SocketLink(path: path)
+        Self.startReporting { core.run(link) }
     }
 
     /// A client that publishes to an MQTT broker (`mqtt://host[:port]` or `mqtts://…`, docs/mqtt.md)
@@ -65,17 +70,24 @@ public final class HeadwayClient: Sendable {
         if let problem = Identifier.problem(source) { throw .broker("source \"\(DisplayText.sanitised(String(source.prefix(60))))\" \(problem)") }
         self.timeout = timeout
         self.broker = settings
-        var clientSettings = Self.settings(timeout)
-        clientSettings.overBroker = true
-        core = ClientCore(settings: clientSettings)
-        let link = BrokerLink(core: core, settings: settings, source: source)
-        nonisolated(unsafe) let owned = link
-        Platform.startThread { owned.run() }
+        core = ClientCore(settings: Self.settings(timeout, policy: .broker, place: settings.address), overBroker: true)
+        let core = self.core
+        nonisolated(unsafe) let link = BrokerLink(settings: settings, sessions: .perJob, role: "swift", place: { (source, $0) })
+        Self.startReporting { core.run(link) }
     }
 
-    private static func settings(_ timeout: Duration) -> ClientState.Settings {
-        let seconds = max(0.001, timeout.seconds)
-        return ClientState.Settings(timeout: seconds, patience: max(2, 10 * seconds), processID: Platform.processID)
+    /// Starts the reporting thread: it waits in poll(2), which must never hold up a thread of
+    /// Swift's concurrency pool.
+    private static func startReporting(_ body: @escaping @Sendable () -> Void) {
+        do throws(SystemError) { try Threads.start(body) } catch {
+            preconditionFailure("cannot start HeadwayClient's reporting thread (pthread_create: \(error.code))")
+        }
+    }
+
+    /// The core's settings: progress at most 50 times a second (the fastest output's frame rate),
+    /// every job's life this process's.
+    private static func settings(_ timeout: Duration, policy: ConnectionPolicy, place: String) -> ReporterCore.Settings {
+        ReporterCore.Settings(timeout: max(0.001, timeout.seconds), progressInterval: 0.02, policy: policy, processID: Processes.id, place: place)
     }
 
     deinit {
@@ -83,13 +95,13 @@ public final class HeadwayClient: Sendable {
     }
 
     /// Whether the service answers now.
-    public var connection: ConnectionState { core.read(\.connection) }
+    public var connection: ConnectionState { core.read(\.core.connection) }
 
-    /// Whether the service answers now (``connection`` is ``ConnectionState/connected``).
+    /// Whether the service answers now (``connection`` is ``/HeadwayReporting/ConnectionState/connected``).
     public var isConnected: Bool { connection == .connected }
 
     /// The newest request the service refused, of any job.
-    public var lastRefusal: Refusal? { core.read(\.lastRefusal) }
+    public var lastRefusal: Refusal? { core.read(\.core.lastRefusal) }
 
     /// Begins job `id` (1…128 bytes, no control or invisible characters) and waits until the
     /// service has taken it — at most ``timeout``, and not at all while the service is
@@ -142,8 +154,7 @@ public final class HeadwayClient: Sendable {
         }
         var options = options
         options.label = options.label.map { DisplayText.truncated($0, maxBytes: WireProtocol.maxLabelBytes) }
-        let (key, wakeups) = core.act { $0.begin(id, options: options, countdownEnd: countdownEnd, controls: controls, now: core.now) }
-        wakeups.deliver()
+        let key = core.act { $0.core.begin(id, options: options, countdownEnd: countdownEnd, follows: true, controls: controls, now: core.now) }
         let job = Job(client: self, key: key)
         await waitForDelivery(of: key)
         return job
@@ -167,26 +178,29 @@ public final class HeadwayClient: Sendable {
     ///
     /// - Throws: ``ClientError/unavailable(_:)`` when the service cannot be asked within
     ///   ``timeout``; ``ClientError/broker(_:)`` when the broker cannot.
-    public func jobs() async throws(ClientError) -> [JobStatus] {
-        if let broker { return try await retainedJobs(broker) }
+    public func jobs() async throws(ClientError) -> [ServiceJob] {
+        if let broker { return try await retainedJobs(broker).map(ServiceJob.init) }
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[JobStatus], ClientError>, Never>) in
             if let answer = core.act({ $0.ask(now: core.now, continuation: continuation) }) { continuation.resume(returning: answer) }
         }
-        return try result.get()
+        return try result.get().map(ServiceJob.init)
     }
 
     /// The jobs `broker` holds, read on a thread of its own: the read blocks up to ``timeout``.
     private func retainedJobs(_ broker: BrokerSettings) async throws(ClientError) -> [JobStatus] {
         let seconds = max(0.001, timeout.seconds)
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[JobStatus], ClientError>, Never>) in
-            let started = Platform.startedThread {
-                do throws(MQTTSession.Failure) {
-                    continuation.resume(returning: .success(try RetainedJobs.read(broker, clientID: JobPublication.clientID("swift-jobs"), within: seconds)))
-                } catch {
-                    continuation.resume(returning: .failure(.broker("the broker could not be asked: \(error.description)")))
+            do throws(SystemError) {
+                try Threads.start {
+                    do throws(MQTTSession.Failure) {
+                        continuation.resume(returning: .success(try RetainedJobs.read(broker, clientID: JobPublication.clientID("swift-jobs"), within: seconds)))
+                    } catch {
+                        continuation.resume(returning: .failure(.broker("the broker could not be asked: \(error.description)")))
+                    }
                 }
+            } catch {
+                continuation.resume(returning: .failure(.broker("no thread to ask the broker on (pthread_create: \(error.code))")))
             }
-            if started != 0 { continuation.resume(returning: .failure(.broker("no thread to ask the broker on (pthread_create: \(started))"))) }
         }
         return try result.get()
     }
@@ -197,7 +211,7 @@ public final class HeadwayClient: Sendable {
     /// ends when the client does. Over a broker it ends at once.
     public func events() -> AsyncStream<JobEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: JobEvent.self, bufferingPolicy: .bufferingNewest(256))
-        guard !core.read({ $0.settings.overBroker }), let ticket = core.act({ $0.watch(continuation, job: nil) }) else {
+        guard !core.read({ $0.overBroker }), let ticket = core.act({ $0.watch(continuation, job: nil) }) else {
             continuation.finish()
             return stream
         }

@@ -1,5 +1,6 @@
 import HeadwayCore
 import HeadwayProtocol
+import HeadwayReporting
 
 /// A job begun by a ``HeadwayClient``: the handle a program reports through. A value — copy it
 /// into any task; every copy reports to the same job.
@@ -28,43 +29,30 @@ public struct Job: Sendable, Hashable {
     ///
     /// - Throws: ``/HeadwayCore/ProgressError`` for a value that is not a finite number ≥ 0, a total that is
     ///   not above 0, or a job that is over; nothing is sent then.
-    public func update(value: Double, total: Double? = nil, label: String? = nil, timeRemaining: Duration? = nil) async throws(ProgressError) {
+    public func update(value: Double, total: Double? = nil, label: String? = nil, timeRemaining: Duration? = nil) throws(ProgressError) {
         let eta = timeRemaining?.seconds
-        try JobRecord.check(value: value, total: total, timeRemaining: eta)
         let label = label.map { DisplayText.truncated($0, maxBytes: WireProtocol.maxLabelBytes) }
+        let now = client.core.now
         try client.core.change { (state: inout ClientState) throws(ProgressError) in
-            try state.change(key) { (record: inout JobRecord) throws(ProgressError) in
-                if let total { record.options.total = total }
-                record.progress = .value(value, timeRemaining: eta)
-                record.progressVersion += 1
-                if let label {
-                    record.options.label = label
-                    record.labelVersion += 1
-                }
+            try state.core.change(key) { (record: inout ReportedJob) throws(ProgressError) in
+                try record.update(value: value, total: total, label: label, timeRemaining: eta, now: now)
             }
         }
     }
 
     /// Changes the label.
-    public func setLabel(_ label: String) async throws(ProgressError) {
+    public func setLabel(_ label: String) throws(ProgressError) {
         let label = DisplayText.truncated(label, maxBytes: WireProtocol.maxLabelBytes)
         try client.core.change { (state: inout ClientState) throws(ProgressError) in
-            try state.change(key) { (record: inout JobRecord) throws(ProgressError) in
-                record.options.label = label
-                record.labelVersion += 1
-            }
+            try state.core.change(key) { (record: inout ReportedJob) throws(ProgressError) in record.setLabel(label) }
         }
     }
 
     /// Says that the job is alive but cannot tell how far it is (only before it has a total).
-    public func indeterminate() async throws(ProgressError) {
+    public func indeterminate() throws(ProgressError) {
+        let now = client.core.now
         try client.core.change { (state: inout ClientState) throws(ProgressError) in
-            try state.change(key) { (record: inout JobRecord) throws(ProgressError) in
-                if case .value? = record.progress { throw .indeterminateAfterDeterminate }
-                if record.options.total != nil || record.countdownEnd != nil { throw .indeterminateAfterDeterminate }
-                record.progress = .indeterminate
-                record.progressVersion += 1
-            }
+            try state.core.change(key) { (record: inout ReportedJob) throws(ProgressError) in try record.indeterminate(now: now) }
         }
     }
 
@@ -73,7 +61,7 @@ public struct Job: Sendable, Hashable {
     /// reconnection if it may still hold the job).
     public func finish(_ outcome: Outcome = .succeeded) async throws(ProgressError) {
         try client.core.change { (state: inout ClientState) throws(ProgressError) in
-            try state.change(key) { (record: inout JobRecord) throws(ProgressError) in record.outcome = outcome }
+            try state.core.change(key) { (record: inout ReportedJob) throws(ProgressError) in record.finish(outcome) }
         }
         await client.waitForDelivery(of: key)
     }
@@ -84,20 +72,20 @@ public struct Job: Sendable, Hashable {
 
     /// The newest request of this job the service refused (a job id another user holds, a
     /// value it would not take), if any.
-    public var refusal: Refusal? { client.core.read { $0.record(key)?.refusal } }
+    public var refusal: Refusal? { client.core.read { $0.core.record(key)?.refusal } }
 
     /// Whether the program may still report to the job (it has not finished, and the service
     /// has not ended it).
-    public var isRunning: Bool { client.core.read { $0.record(key)?.isRunning ?? false } }
+    public var isRunning: Bool { client.core.read { $0.core.record(key)?.isRunning ?? false } }
 
     /// What happens to the job from now on: ``/HeadwayProtocol/JobEvent/Kind/paused`` and
-    /// ``/HeadwayProtocol/JobEvent/Kind/resumed`` when it was begun with ``JobControls/pause``,
-    /// ``/HeadwayProtocol/JobEvent/Kind/cancelRequested`` with ``JobControls/cancel``, and
+    /// ``/HeadwayProtocol/JobEvent/Kind/resumed`` when it was begun with ``/HeadwayReporting/JobControls/pause``,
+    /// ``/HeadwayProtocol/JobEvent/Kind/cancelRequested`` with ``/HeadwayReporting/JobControls/cancel``, and
     /// ``/HeadwayProtocol/JobEvent/Kind/finished`` when the service ended it (a countdown that ran out, a long
-    /// press on a job without ``JobControls/cancel``). The stream ends when the job does.
+    /// press on a job without ``/HeadwayReporting/JobControls/cancel``). The stream ends when the job does.
     ///
     /// A pause must be honoured: the job is shown paused because the program said it stops its
-    /// work (``JobControls/pause``), so stop until ``/HeadwayProtocol/JobEvent/Kind/resumed`` comes. A cancel
+    /// work (``/HeadwayReporting/JobControls/pause``), so stop until ``/HeadwayProtocol/JobEvent/Kind/resumed`` comes. A cancel
     /// request asks the program to stop and then ``finish(_:)`` the job
     /// ``/HeadwayCore/Outcome/cancelled``. Each call makes a stream of its own (for one reader); it keeps the
     /// newest 64 events its reader has not taken.

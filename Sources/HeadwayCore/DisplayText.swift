@@ -63,6 +63,12 @@ public enum DisplayText {
         return kept + "…"
     }
 
+    /// Outside text as a message quotes it (a key, a path, a value from a file or a request):
+    /// sanitised, and cut to `maxBytes` with "…" so that a 200 KB key makes a short line.
+    public static func quoted(_ text: String, maxBytes: Int = 96) -> String {
+        truncated(sanitised(text), maxBytes: maxBytes)
+    }
+
     /// Skips the parameters and the final byte (0x40…0x7E) of a control sequence.
     private static func skipControlSequence(_ scalars: inout ArraySlice<Unicode.Scalar>) {
         while let scalar = scalars.popFirst() {

@@ -10,7 +10,7 @@ extension Job {
     ///
     /// Cancelling the job from a button (a cancel request, or the service cancelling a job that
     /// takes none) cancels the progress; a pause pauses it (for a job begun with
-    /// ``/HeadwayClient/JobControls/pause``) and a resume resumes it.
+    /// `JobControls.pause`) and a resume resumes it.
     @discardableResult
     public func follow(_ progress: Progress, every interval: Duration = defaultProgressLookInterval) async -> Outcome? {
         let events = self.events()
@@ -37,9 +37,9 @@ extension Job {
                 return .cancelled
             }
             if reading != last {
-                if let label = reading.label, label != last?.label { try? await setLabel(label) }
+                if let label = reading.label, label != last?.label { try? setLabel(label) }
                 if let value = reading.value, value != last?.value || reading.total != last?.total {
-                    try? await update(value: value, total: reading.total)
+                    try? update(value: value, total: reading.total)
                 }
                 last = reading
             }

@@ -1,6 +1,7 @@
 import CLinuxBuses
 import HeadwayCore
 import HeadwayDevices
+import HeadwaySystem
 
 
 /// A GPIO chip through libgpiod (1.6 or 2.x, whichever the build found), consumer name "headway".
@@ -21,7 +22,7 @@ public final class GpiodChip: GPIOChip, @unchecked Sendable {
 
     /// Opens a chip by path (`/dev/gpiochip0`), name (`gpiochip0`) or label (`pinctrl-rp1`).
     public init(_ which: String) throws(DeviceError) {
-        guard let handle = hw_gpio_open(which) else { throw GPIOErrno.opening(which, errno: Platform.lastError) }
+        guard let handle = hw_gpio_open(which) else { throw GPIOErrno.opening(which, errno: SystemError.last.code) }
         self.handle = handle
         label = String(cString: hw_gpio_chip_label(handle))
         name = String(cString: hw_gpio_chip_name(handle))
@@ -34,13 +35,13 @@ public final class GpiodChip: GPIOChip, @unchecked Sendable {
         try checkOffsets([offset])
         var consumer = [CChar](repeating: 0, count: 64)
         let used = hw_gpio_line_holder(handle, CUnsignedInt(offset), &consumer, CUnsignedInt(consumer.count))
-        guard used >= 0 else { throw DeviceError(.other, "cannot read line \(offset) of \(label): \(Platform.describe(Platform.lastError))", errno: Platform.lastError) }
+        guard used >= 0 else { throw DeviceError(.other, "cannot read line \(offset) of \(label): \(SystemError.last)", errno: SystemError.last.code) }
         return used == 1 ? String(decoding: consumer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
     }
 
     /// Every GPIO chip of this machine (`/dev/gpiochip*`), by name.
     public static func all() -> [GpiodChip] {
-        Platform.directoryEntries("/dev").filter { $0.hasPrefix("gpiochip") }.sorted().compactMap { try? GpiodChip("/dev/" + $0) }
+        (Folders.entries("/dev") ?? []).filter { $0.hasPrefix("gpiochip") }.sorted().compactMap { try? GpiodChip("/dev/" + $0) }
     }
 
     /// The first chip with one of `labels` (e.g. every Raspberry Pi's header chip).
@@ -74,7 +75,7 @@ public final class GpiodChip: GPIOChip, @unchecked Sendable {
                 hw_gpio_request_outputs(handle, o.baseAddress, CUnsignedInt(o.count), activeLow ? 1 : 0, v.baseAddress, "headway")
             }
         }
-        guard let request else { throw GPIOErrno.requesting(offsets, chip: label, errno: Platform.lastError) }
+        guard let request else { throw GPIOErrno.requesting(offsets, chip: label, errno: SystemError.last.code) }
         return GpiodRequest(request: request, offsets: offsets, chip: self)
     }
 
@@ -89,7 +90,7 @@ public final class GpiodChip: GPIOChip, @unchecked Sendable {
         case .pullDown: code = Int32(HW_GPIO_BIAS_PULL_DOWN)
         }
         guard let request = hw_gpio_request_input(handle, CUnsignedInt(offset), code, activeLow ? 1 : 0, "headway") else {
-            throw GPIOErrno.requesting([offset], chip: label, errno: Platform.lastError)
+            throw GPIOErrno.requesting([offset], chip: label, errno: SystemError.last.code)
         }
         return GpiodRequest(request: request, offsets: [offset], chip: self)
     }
@@ -116,13 +117,13 @@ final class GpiodRequest: GPIOOutputLines, GPIOInputLine, @unchecked Sendable {
         guard values.count == offsets.count else { throw DeviceError(.unsupported, "\(offsets.count) lines need \(offsets.count) values") }
         let levels = values.map { Int32($0 ? 1 : 0) }
         let result = levels.withUnsafeBufferPointer { hw_gpio_set(request, $0.baseAddress) }
-        guard result == 0 else { throw DeviceError(.other, "setting lines \(offsets) of \(chip.label) failed: \(Platform.describe(Platform.lastError))", errno: Platform.lastError) }
+        guard result == 0 else { throw DeviceError(.other, "setting lines \(offsets) of \(chip.label) failed: \(SystemError.last)", errno: SystemError.last.code) }
     }
 
     func read() throws(DeviceError) -> Bool {
         var values = [Int32](repeating: 0, count: offsets.count)
         guard hw_gpio_get(request, &values) == 0 else {
-            throw DeviceError(.other, "reading line \(offset) of \(chip.label) failed: \(Platform.describe(Platform.lastError))", errno: Platform.lastError)
+            throw DeviceError(.other, "reading line \(offset) of \(chip.label) failed: \(SystemError.last)", errno: SystemError.last.code)
         }
         return values[0] != 0
     }
@@ -134,7 +135,7 @@ final class GpiodRequest: GPIOOutputLines, GPIOInputLine, @unchecked Sendable {
             var rising: Int32 = 0
             var stamp: UInt64 = 0
             let result = hw_gpio_read_edge(request, wait, &rising, &stamp)
-            if result < 0 { throw DeviceError(.other, "waiting for edges on line \(offset) of \(chip.label) failed: \(Platform.describe(Platform.lastError))", errno: Platform.lastError) }
+            if result < 0 { throw DeviceError(.other, "waiting for edges on line \(offset) of \(chip.label) failed: \(SystemError.last)", errno: SystemError.last.code) }
             if result == 0 { return edges }
             edges.append(GPIOEdge(rising: rising != 0, time: Double(stamp) / 1e9))
             wait = 0  // collect what is queued, then return
@@ -151,7 +152,7 @@ enum GPIOErrno {
         case Errno.noSuchFile, Errno.noDevice:
             return DeviceError(.notPresent, "no GPIO chip \"\(which)\" (by path, name or label); list the chips with gpiodetect", errno: code)
         default:
-            return DeviceError(.other, "cannot open GPIO chip \(which): \(Platform.describe(code))", errno: code)
+            return DeviceError(.other, "cannot open GPIO chip \(which): \(SystemError(code))", errno: code)
         }
     }
 
@@ -160,9 +161,9 @@ enum GPIOErrno {
         case Errno.busy:
             return DeviceError(.busy, "lines \(offsets) of \(chip) are in use by another program or a kernel driver; gpioinfo shows the consumer", errno: code)
         case Errno.invalid:
-            return DeviceError(.unsupported, "\(chip) refused the request for lines \(offsets) (bias or edge detection unsupported?): \(Platform.describe(code))", errno: code)
+            return DeviceError(.unsupported, "\(chip) refused the request for lines \(offsets) (bias or edge detection unsupported?): \(SystemError(code))", errno: code)
         default:
-            return DeviceError(.other, "requesting lines \(offsets) of \(chip) failed: \(Platform.describe(code))", errno: code)
+            return DeviceError(.other, "requesting lines \(offsets) of \(chip) failed: \(SystemError(code))", errno: code)
         }
     }
 }

@@ -1,5 +1,6 @@
 import CLinuxBuses
 import HeadwayDevices
+import HeadwaySystem
 
 /// Whether something answers at an I2C address, asked the way i2cdetect asks (the address with
 /// no data: nothing is written to the device). For `headwayd doctor`.
@@ -16,16 +17,16 @@ public enum I2CProbe {
 
     /// Probes `address` on the bus at `path` (`/dev/i2c-1`).
     public static func probe(bus path: String, address: UInt8) throws(DeviceError) -> Answer {
-        let fd = Platform.open(path, Platform.readWrite)
-        guard fd >= 0 else { throw I2CErrno.opening(path, errno: Platform.lastError) }
-        defer { Platform.close(fd) }
+        let fd = SystemIO.open(path, for: .readWrite)
+        guard fd >= 0 else { throw I2CErrno.opening(path, errno: SystemError.last.code) }
+        defer { SystemIO.close(fd) }
         switch hw_i2c_probe(fd, UInt16(address)) {
         case 1: return .acknowledged
         case 0: return .silent
         default:
-            let code = Platform.lastError
+            let code = SystemError.last.code
             if code == Errno.busy { return .ownedByKernelDriver }
-            throw DeviceError(.other, "probing \(hexByte(address)) on \(path) failed: \(Platform.describe(code))", errno: code)
+            throw DeviceError(.other, "probing \(hexByte(address)) on \(path) failed: \(SystemError(code))", errno: code)
         }
     }
 }

@@ -1,5 +1,6 @@
 import HeadwayCore
 import HeadwayDevices
+import HeadwaySystem
 
 /// Waits by sleeping (a reset pulse of microseconds, a controller's start-up).
 public struct LinuxDelay: Delay {
@@ -8,6 +9,6 @@ public struct LinuxDelay: Delay {
 
     public func wait(_ seconds: Seconds) {
         guard seconds > 0 else { return }
-        Platform.sleep(seconds)
+        Threads.sleep(seconds)
     }
 }

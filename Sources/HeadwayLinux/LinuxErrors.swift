@@ -1,7 +1,8 @@
 import HeadwayDevices
+import HeadwaySystem
 
 
-/// Turns the Platform.lastError of a failed I2C call into a ``DeviceError`` that says what it means for the
+/// Turns the error number of a failed I2C call into a ``DeviceError`` that says what it means for the
 /// person at the board and what to do about it.
 enum I2CErrno {
     static func opening(_ path: String, errno code: Int32) -> DeviceError {
@@ -24,11 +25,11 @@ enum I2CErrno {
         case Errno.tryAgain:
             return DeviceError(.other, "lost arbitration on /dev/\(bus) talking to \(hexByte(address)): another master is active", errno: code)
         case Errno.notSupported, Errno.invalid, Errno.notATerminal:
-            return DeviceError(.unsupported, "/dev/\(bus) cannot do this transfer for \(hexByte(address)): \(Platform.describe(code))", errno: code)
+            return DeviceError(.unsupported, "/dev/\(bus) cannot do this transfer for \(hexByte(address)): \(SystemError(code))", errno: code)
         case Errno.noDevice:
             return DeviceError(.notPresent, "/dev/\(bus) went away (adapter removed)", errno: code)
         default:
-            return DeviceError(.other, "I2C transfer to \(target) failed: \(Platform.describe(code))", errno: code)
+            return DeviceError(.other, "I2C transfer to \(target) failed: \(SystemError(code))", errno: code)
         }
     }
 
@@ -46,7 +47,7 @@ enum DeviceNodeErrno {
         case Errno.busy:
             return DeviceError(.busy, "\(path) is busy: another program holds it exclusively", errno: code)
         default:
-            return DeviceError(.other, "cannot open \(path): \(Platform.describe(code))", errno: code)
+            return DeviceError(.other, "cannot open \(path): \(SystemError(code))", errno: code)
         }
     }
 }

@@ -1,5 +1,6 @@
 import CLinuxBuses
 import HeadwayDevices
+import HeadwaySystem
 import Synchronization
 
 
@@ -9,7 +10,7 @@ import Synchronization
 /// Pi's) get each transaction as one `I2C_RDWR` call of up to 8192-byte messages. SMBus-only
 /// adapters get each message as SMBus I2C-block writes through libi2c: the first byte (an OLED's
 /// control byte) as the command and at most 32 data bytes, so ``maxMessageLength`` is 33 there.
-/// Errors carry the Platform.lastError and say what to do (see ``/HeadwayDevices/DeviceError``).
+/// Errors carry the error number and say what to do (see ``/HeadwayDevices/DeviceError``).
 public final class LinuxI2CBus: I2CBus {
     /// How transactions reach the adapter.
     public enum Mode: Sendable, Equatable {
@@ -41,27 +42,27 @@ public final class LinuxI2CBus: I2CBus {
     public init(path: String) throws(DeviceError) {
         self.path = path
         name = path.split(separator: "/").last.map(String.init) ?? path
-        let fd = Platform.open(path, Platform.readWrite)
-        guard fd >= 0 else { throw I2CErrno.opening(path, errno: Platform.lastError) }
+        let fd = SystemIO.open(path, for: .readWrite)
+        guard fd >= 0 else { throw I2CErrno.opening(path, errno: SystemError.last.code) }
         var funcs: UInt = 0
         guard hw_i2c_funcs(fd, &funcs) == 0 else {
-            let code = Platform.lastError
-            Platform.close(fd)
-            throw DeviceError(.unsupported, "\(path) is not an I2C adapter (I2C_FUNCS failed: \(Platform.describe(code)))", errno: code)
+            let code = SystemError.last.code
+            SystemIO.close(fd)
+            throw DeviceError(.unsupported, "\(path) is not an I2C adapter (I2C_FUNCS failed: \(SystemError(code)))", errno: code)
         }
         if funcs & hw_i2c_func_i2c != 0 {
             mode = .plainI2C
         } else if funcs & hw_i2c_func_smbus_write_i2c_block != 0 {
             mode = .smbusBlocks
         } else {
-            Platform.close(fd)
+            SystemIO.close(fd)
             throw DeviceError(.unsupported, "\(path) can do neither plain I2C nor SMBus I2C-block writes; a display cannot be driven through it")
         }
         handle = Mutex(Handle(fd: fd))
     }
 
     deinit {
-        handle.withLock { Platform.close($0.fd) }
+        handle.withLock { SystemIO.close($0.fd) }
     }
 
     public var maxMessageLength: Int {
@@ -92,7 +93,7 @@ public final class LinuxI2CBus: I2CBus {
             let result = Self.withPointers(batch) { pointers, lengths in
                 hw_i2c_write_messages(fd, UInt16(address), pointers, lengths, UInt32(batch.count))
             }
-            guard result >= 0 else { throw I2CErrno.transfer(name, address: address, errno: Platform.lastError) }
+            guard result >= 0 else { throw I2CErrno.transfer(name, address: address, errno: SystemError.last.code) }
             start += batch.count
         }
     }
@@ -100,7 +101,7 @@ public final class LinuxI2CBus: I2CBus {
     private func writeBlocks(_ messages: [[UInt8]], to address: UInt8, handle: inout Handle) throws(DeviceError) {
         if handle.selectedAddress != address {
             guard hw_i2c_set_address(handle.fd, UInt16(address)) == 0 else {
-                throw I2CErrno.transfer(name, address: address, errno: Platform.lastError)
+                throw I2CErrno.transfer(name, address: address, errno: SystemError.last.code)
             }
             handle.selectedAddress = address
         }
@@ -109,7 +110,7 @@ public final class LinuxI2CBus: I2CBus {
             let result = data.withUnsafeBufferPointer { buffer in
                 hw_smbus_write_block(handle.fd, message[0], UInt8(data.count), buffer.baseAddress)
             }
-            guard result >= 0 else { throw I2CErrno.transfer(name, address: address, errno: Platform.lastError) }
+            guard result >= 0 else { throw I2CErrno.transfer(name, address: address, errno: SystemError.last.code) }
         }
     }
 

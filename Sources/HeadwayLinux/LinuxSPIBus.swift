@@ -1,5 +1,6 @@
 import CLinuxBuses
 import HeadwayDevices
+import HeadwaySystem
 import Synchronization
 
 
@@ -34,19 +35,19 @@ public final class LinuxSPIBus: SPIBus {
         self.clockModel = clockModel
         let file = path.split(separator: "/").last.map(String.init) ?? path
         name = file.hasPrefix("spidev") ? "spi" + file.dropFirst(6) : file
-        let fd = Platform.open(path, Platform.readWrite)
-        guard fd >= 0 else { throw SPIErrno.opening(path, errno: Platform.lastError) }
+        let fd = SystemIO.open(path, for: .readWrite)
+        guard fd >= 0 else { throw SPIErrno.opening(path, errno: SystemError.last.code) }
         handle = Mutex(Handle(fd: fd))
         maxTransferLength = Self.readBufsiz(bufsizPath) ?? 4096
     }
 
     deinit {
-        handle.withLock { Platform.close($0.fd) }
+        handle.withLock { SystemIO.close($0.fd) }
     }
 
     /// spidev's `bufsiz` module parameter, if readable.
     static func readBufsiz(_ path: String) -> Int? {
-        guard let text = Platform.firstLine(of: path), let value = Int(text.filter(\.isNumber)), value > 0 else { return nil }
+        guard let text = Files.firstLine(of: path), let value = Int(text.filter(\.isNumber)), value > 0 else { return nil }
         return value
     }
 
@@ -57,13 +58,13 @@ public final class LinuxSPIBus: SPIBus {
         }
         try handle.withLock { (handle: inout Handle) throws(DeviceError) in
             if handle.mode != settings.mode {
-                guard hw_spi_set_mode(handle.fd, settings.mode) == 0 else { throw SPIErrno.transfer(path, errno: Platform.lastError) }
+                guard hw_spi_set_mode(handle.fd, settings.mode) == 0 else { throw SPIErrno.transfer(path, errno: SystemError.last.code) }
                 handle.mode = settings.mode
             }
             let result = bytes.withUnsafeBufferPointer { buffer in
                 hw_spi_write(handle.fd, buffer.baseAddress, UInt32(buffer.count), settings.speedHz, settings.bitsPerWord)
             }
-            guard result >= 0 else { throw SPIErrno.transfer(path, errno: Platform.lastError) }
+            guard result >= 0 else { throw SPIErrno.transfer(path, errno: SystemError.last.code) }
         }
     }
 }
@@ -79,13 +80,13 @@ enum SPIErrno {
         case Errno.messageTooLong:
             return DeviceError(.unsupported, "\(path) refused the message as larger than spidev's bufsiz; raise spidev.bufsiz on the kernel command line", errno: code)
         case Errno.invalid:
-            return DeviceError(.unsupported, "\(path) cannot do this speed, mode or word size: \(Platform.describe(code))", errno: code)
+            return DeviceError(.unsupported, "\(path) cannot do this speed, mode or word size: \(SystemError(code))", errno: code)
         case Errno.noDevice, Errno.shutDown:
             return DeviceError(.notPresent, "\(path) went away", errno: code)
         case Errno.timedOut:
             return DeviceError(.timeout, "SPI transfer on \(path) timed out", errno: code)
         default:
-            return DeviceError(.other, "SPI transfer on \(path) failed: \(Platform.describe(code))", errno: code)
+            return DeviceError(.other, "SPI transfer on \(path) failed: \(SystemError(code))", errno: code)
         }
     }
 }

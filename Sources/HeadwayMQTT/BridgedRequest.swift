@@ -73,16 +73,3 @@ public enum BridgedRequest {
         return "…" + cut
     }
 }
-
-extension Request {
-    /// The job a request is about, if it is about one.
-    public var job: String? {
-        switch self {
-        case .begin(let job, _), .update(let job, _, _, _, _), .updatePercent(let job, _, _, _), .label(let job, _), .indeterminate(let job),
-             .alive(let job), .stale(let job), .pause(let job), .resume(let job), .finish(let job, _), .stop(let job):
-            job
-        case .subscribe(let job, _): job
-        case .status: nil
-        }
-    }
-}

@@ -1,5 +1,6 @@
 import HeadwayCore
 import HeadwayProtocol
+import HeadwaySystem
 
 /// Where the broker is and how to log in: `mqtt://host[:port]` (1883) or `mqtts://host[:port]`
 /// (8883, TLS). The user and password never come from the command line, where `ps` shows them:
@@ -68,7 +69,7 @@ public struct BrokerSettings: Sendable, Equatable {
         self.init(host: String(host), port: port, tls: scheme)
         user = environment("HEADWAY_BROKER_USER")
         if let file = environment("HEADWAY_BROKER_PASSWORD_FILE") {
-            guard let line = Platform.firstLine(of: file) else {
+            guard let line = Files.firstLine(of: file) else {
                 throw Problem(description: "cannot read the password file \(DisplayText.sanitised(file)) (HEADWAY_BROKER_PASSWORD_FILE)")
             }
             password = line
@@ -77,7 +78,7 @@ public struct BrokerSettings: Sendable, Equatable {
         }
         if password != nil, user == nil { throw Problem(description: "a broker password without a user: set HEADWAY_BROKER_USER too") }
         caFile = environment("HEADWAY_BROKER_CA")
-        if let caFile, !Platform.readable(caFile) {
+        if let caFile, !Files.mayOpen(caFile, for: .read) {
             throw Problem(description: "cannot read the CA certificate \(DisplayText.sanitised(caFile)) (HEADWAY_BROKER_CA)")
         }
         if caFile != nil, !tls { throw Problem(description: "HEADWAY_BROKER_CA is for mqtts:// brokers; this one is mqtt://") }

@@ -1,4 +1,6 @@
+import HeadwayCore
 import HeadwayProtocol
+import HeadwaySystem
 
 /// What a reporter publishes for each request of the socket protocol (docs/mqtt.md): the request's
 /// own line as the payload, on the job's topic of its kind. A job's start clears what a previous
@@ -53,11 +55,11 @@ public enum JobPublication {
     }
 
     /// Who reports when nothing says: this machine's name.
-    public static var defaultSource: String { Platform.hostName }
+    public static var defaultSource: String { Host.name }
 
     /// A client id for one reporting process (brokers refuse a second connection with the same id).
-    public static func clientID(_ role: String) -> String { "headway-\(role)-\(Platform.hostName.prefix(40))-\(Platform.processID)" }
+    public static func clientID(_ role: String) -> String { "headway-\(role)-\(Host.name.prefix(40))-\(Processes.id)" }
 
     /// The monotonic clock deadlines are measured on.
-    public static var now: Double { Platform.now }
+    public static var now: Double { MonotonicClock().now }
 }

@@ -1,5 +1,7 @@
 import CMosquitto
+import HeadwayCore
 import HeadwayProtocol
+import HeadwaySystem
 
 /// One connection to a broker through libmosquitto, driven by the caller: every wait has a
 /// deadline (monotonic seconds), so a hook gives up within its budget and a bridge's loop never
@@ -80,8 +82,8 @@ public final class MQTTSession {
 
     private func awaitConnack(until deadline: Double) throws(Failure) {
         while hw_mqtt_connack(handle) < 0 {
-            guard Platform.now < deadline else { throw Failure(description: "\(settings.address) did not answer in time") }
-            try pump(timeout: deadline - Platform.now)
+            guard MonotonicClock().now < deadline else { throw Failure(description: "\(settings.address) did not answer in time") }
+            try pump(timeout: deadline - MonotonicClock().now)
         }
         let code = hw_mqtt_connack(handle)
         guard code == 0 else {
@@ -97,8 +99,8 @@ public final class MQTTSession {
     /// Waits until the broker acknowledged every QoS 1 message, or `deadline`.
     public func flush(until deadline: Double) throws(Failure) {
         while hw_mqtt_unacknowledged(handle) > 0 {
-            guard Platform.now < deadline else { throw Failure(description: "\(settings.address) did not acknowledge in time") }
-            try pump(timeout: deadline - Platform.now)
+            guard MonotonicClock().now < deadline else { throw Failure(description: "\(settings.address) did not acknowledge in time") }
+            try pump(timeout: deadline - MonotonicClock().now)
         }
     }
 
@@ -127,8 +129,8 @@ public final class MQTTSession {
         var retained: Int32 = 0
         while hw_mqtt_next_message(handle, &topic, &payload, &length, &retained) == 1 {
             messages.append(Message(topic: String(cString: topic!), payload: Array(UnsafeBufferPointer(start: payload, count: Int(length))), retained: retained != 0))
-            Platform.release(topic)
-            Platform.release(payload)
+            CMemory.free(topic)
+            CMemory.free(payload)
         }
         return messages
     }

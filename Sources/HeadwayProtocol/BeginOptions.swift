@@ -59,16 +59,16 @@ public struct BeginOptions: Sendable, Equatable {
             until: try fields.number("until", required: false, positive: true), showsPercent: try fields.bool("percent") ?? true,
             queued: try fields.bool("queued") ?? false)
         let times = [total, countdown, until].compactMap { $0 }.count
-        guard times <= 1 else { throw ProtocolError(field: "total", "give one of total, countdown and until") }
+        guard times <= 1 else { throw ProtocolError(.invalidMember, field: "total", "give one of total, countdown and until") }
         let year = "must be at most a year (\(JSONValue.format(WireProtocol.maxSeconds)) s)"
-        if let countdown, countdown > WireProtocol.maxSeconds { throw ProtocolError(field: "countdown", year) }
-        if queued, times > 0 { throw ProtocolError(field: "queued", "a queued job has not started: give its total (or timer) when it does") }
+        if let countdown, countdown > WireProtocol.maxSeconds { throw ProtocolError(.outOfRange, field: "countdown", year) }
+        if queued, times > 0 { throw ProtocolError(.invalidMember, field: "queued", "a queued job has not started: give its total (or timer) when it does") }
         if let elapsed = try fields.number("elapsed", required: false, positive: false) {
-            guard elapsed <= WireProtocol.maxSeconds else { throw ProtocolError(field: "elapsed", year) }
+            guard elapsed <= WireProtocol.maxSeconds else { throw ProtocolError(.outOfRange, field: "elapsed", year) }
             self.elapsed = elapsed
         }
         if let expected = try fields.number("expected", required: false, positive: true) {
-            guard expected <= WireProtocol.maxSeconds else { throw ProtocolError(field: "expected", year) }
+            guard expected <= WireProtocol.maxSeconds else { throw ProtocolError(.outOfRange, field: "expected", year) }
             self.expected = expected
         }
         if let name = try fields.string("name") {
@@ -76,19 +76,19 @@ public struct BeginOptions: Sendable, Equatable {
             self.name = name
         }
         if let pid = try fields.number("pid", required: false, positive: true) {
-            guard pid == pid.rounded(), pid > 1, pid < 4_194_304 else { throw ProtocolError(field: "pid", "must be a process id (2…4194303)") }
+            guard pid == pid.rounded(), pid > 1, pid < 4_194_304 else { throw ProtocolError(.outOfRange, field: "pid", "must be a process id (2…4194303)") }
             self.pid = Int32(pid)
         }
         if let heartbeat = try fields.number("heartbeat", required: false, positive: true) {
-            guard (1...86_400).contains(heartbeat) else { throw ProtocolError(field: "heartbeat", "must be 1…86400 seconds") }
+            guard (1...86_400).contains(heartbeat) else { throw ProtocolError(.outOfRange, field: "heartbeat", "must be 1…86400 seconds") }
             self.heartbeat = heartbeat
         }
         if let follow = try fields.number("follow", required: false, positive: true) {
-            guard (1...86_400).contains(follow) else { throw ProtocolError(field: "follow", "must be 1…86400 seconds") }
+            guard (1...86_400).contains(follow) else { throw ProtocolError(.outOfRange, field: "follow", "must be 1…86400 seconds") }
             self.follow = follow
         }
         if follow != nil, pid != nil || heartbeat != nil {
-            throw ProtocolError(field: "follow", "a followed job shows it is alive by its follower's looks: give follow without pid or heartbeat")
+            throw ProtocolError(.invalidMember, field: "follow", "a followed job shows it is alive by its follower's looks: give follow without pid or heartbeat")
         }
     }
 

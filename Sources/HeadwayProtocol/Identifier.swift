@@ -17,7 +17,7 @@ public enum Identifier {
 
     /// Throws ``ProtocolError`` for `field` when `text` may not name a job.
     public static func check(_ text: String, field: String, maxBytes: Int = WireProtocol.maxJobBytes) throws(ProtocolError) {
-        if let problem = problem(text, maxBytes: maxBytes) { throw ProtocolError(field: field, problem) }
+        if let problem = problem(text, maxBytes: maxBytes) { throw ProtocolError(.invalidIdentifier, field: field, problem) }
     }
 
     /// C0, DEL, C1 and the line and paragraph separators: what ``DisplayText`` would take out or

@@ -2,7 +2,9 @@
 /// socket, each carrying `"v":1`. See docs/protocol.md, which lists these limits and what a client
 /// is told when it reaches one.
 public enum WireProtocol {
-    /// The protocol's version, the `"v"` of every line.
+    /// The protocol's version, the `"v"` of every line. Its refusals carry the codes of
+    /// ``ProtocolErrorCode/known``; a code added within the version reaches older clients as
+    /// ``ProtocolErrorCode/unknown(_:)``.
     public static let version = 1
     /// Longest request line, in bytes; a longer one is answered with one error and skipped up to
     /// its newline.

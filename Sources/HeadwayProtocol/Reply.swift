@@ -184,8 +184,9 @@ public enum Reply: Sendable, Equatable {
             if !timers.isEmpty { members.append(("timers", .array(timers.map(\.json)))) }
             return JSONValue.object(members).text
         case .error(let error):
-            var detail: [(String, JSONValue)] = [("message", .string(error.message))]
-            if let field = error.field { detail.insert(("field", .string(field)), at: 0) }
+            var detail: [(String, JSONValue)] = [("code", .string(error.code.rawValue))]
+            if let field = error.field { detail.append(("field", .string(field))) }
+            detail.append(("message", .string(error.message)))
             return JSONValue.object([v, ("ok", .bool(false)), ("error", .object(detail))]).text
         }
     }
@@ -203,6 +204,7 @@ public enum Reply: Sendable, Equatable {
             return .ok
         }
         let error = json["error"]
-        return .error(ProtocolError(field: error?["field"]?.string, error?["message"]?.string ?? "unknown error"))
+        let code = ProtocolErrorCode(rawValue: error?["code"]?.string ?? "") ?? .unknown("")
+        return .error(ProtocolError(code, field: error?["field"]?.string, error?["message"]?.string ?? "unknown error"))
     }
 }

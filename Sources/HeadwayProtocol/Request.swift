@@ -46,12 +46,12 @@ public enum Request: Sendable, Equatable {
             let job = try fields.job()
             let label = try fields.label(required: false)
             let eta = try fields.number("eta", required: false, positive: false)
-            if let eta, eta > WireProtocol.maxSeconds { throw ProtocolError(field: "eta", "must be at most a year (\(JSONValue.format(WireProtocol.maxSeconds)) s)") }
+            if let eta, eta > WireProtocol.maxSeconds { throw ProtocolError(.outOfRange, field: "eta", "must be at most a year (\(JSONValue.format(WireProtocol.maxSeconds)) s)") }
             if let percent = try fields.number("percent", required: false, positive: false) {
                 guard json["value"] == nil, json["total"] == nil else {
-                    throw ProtocolError(field: "percent", "give percent alone, or value (and total), not both")
+                    throw ProtocolError(.invalidMember, field: "percent", "give percent alone, or value (and total), not both")
                 }
-                guard percent <= 100 else { throw ProtocolError(field: "percent", "must be 0…100, not \(JSONValue.format(percent))") }
+                guard percent <= 100 else { throw ProtocolError(.outOfRange, field: "percent", "must be 0…100, not \(JSONValue.format(percent))") }
                 return .updatePercent(job: job, percent: percent, label: label, eta: eta)
             }
             return .update(
@@ -71,7 +71,7 @@ public enum Request: Sendable, Equatable {
             return .stale(job: try fields.job())
         case "finish":
             guard let text = json["outcome"]?.string, let outcome = Outcome(rawValue: text) else {
-                throw ProtocolError(field: "outcome", "must be \"succeeded\", \"failed\", \"cancelled\" or \"ended\" (the result is not known)")
+                throw ProtocolError(.invalidMember, field: "outcome", "must be \"succeeded\", \"failed\", \"cancelled\" or \"ended\" (the result is not known)")
             }
             return .finish(job: try fields.job(), outcome: outcome)
         case "stop":
@@ -81,10 +81,10 @@ public enum Request: Sendable, Equatable {
         case "subscribe":
             let controls = try fields.bool("controls") ?? false
             let job = json["job"] == nil ? nil : try fields.job()
-            if controls, job == nil { throw ProtocolError(field: "controls", "controls one job: name it with job") }
+            if controls, job == nil { throw ProtocolError(.invalidMember, field: "controls", "controls one job: name it with job") }
             return .subscribe(job: job, controls: controls)
         case let op:
-            throw ProtocolError(field: "op", "\"\(DisplayText.sanitised(String(op.prefix(40))))\" is not an operation; one of \(operations)")
+            throw ProtocolError(.unknownOperation, field: "op", "\"\(DisplayText.sanitised(String(op.prefix(40))))\" is not an operation; one of \(operations)")
         }
     }
 

@@ -1,4 +1,5 @@
 import HeadwayCore
+import HeadwaySystem
 
 /// A client's connection to the service, with a deadline: every call gives up when the time
 /// budget it was opened with runs out, so a hook never hangs on an absent or stuck service.
@@ -24,11 +25,12 @@ public final class ServiceConnection {
     public init(path: String, budget: Double) throws(Failure) {
         self.path = path
         deadline = clock.now + budget
-        guard let address = SystemIO.socketAddress(path) else {
-            throw Failure(message: "socket path \(path) is longer than \(SystemIO.maxSocketPath) bytes")
+        guard let address = UnixSocket.address(path) else {
+            throw Failure(message: "socket path \(path) is longer than \(UnixSocket.maxPathBytes) bytes")
         }
-        guard let (fd, inProgress) = SystemIO.connect(address) else {
-            throw Failure(message: "cannot connect to \(path): \(SystemIO.describe(SystemIO.lastError))")
+        let (fd, inProgress): (Int32, Bool)
+        do throws(SystemError) { (fd, inProgress) = try UnixSocket.connect(address) } catch {
+            throw Failure(message: "cannot connect to \(path): \(error)")
         }
         self.fd = fd
         if inProgress {
@@ -69,7 +71,7 @@ public final class ServiceConnection {
             switch SystemIO.write(fd, bytes) {
             case .written(let count): bytes = bytes.dropFirst(count)
             case .wouldBlock: try wait(for: .writable, until: deadline)
-            case .failed(let code): throw Failure(message: "lost the connection to \(path): \(SystemIO.describe(code))")
+            case .failed(let error): throw Failure(message: "lost the connection to \(path): \(error)")
             }
         }
     }
@@ -90,7 +92,7 @@ public final class ServiceConnection {
             case .bytes(let count): framer.append(buffer[0..<count])
             case .wouldBlock: return
             case .end: throw Failure(message: "the service at \(path) closed the connection")
-            case .failed(let code): throw Failure(message: "lost the connection to \(path): \(SystemIO.describe(code))")
+            case .failed(let error): throw Failure(message: "lost the connection to \(path): \(error)")
             }
         }
     }
@@ -115,7 +117,7 @@ public final class ServiceConnection {
             case .end:
                 if lines.isEmpty { throw Failure(message: "the service at \(path) closed the connection") }
                 return lines
-            case .failed(let code): throw Failure(message: "lost the connection to \(path): \(SystemIO.describe(code))")
+            case .failed(let error): throw Failure(message: "lost the connection to \(path): \(error)")
             }
         }
     }
@@ -136,7 +138,7 @@ public final class ServiceConnection {
             case .bytes(let count): framer.append(buffer[0..<count])
             case .wouldBlock: try wait(for: .readable, until: limit)
             case .end: throw Failure(message: "the service at \(path) closed the connection")
-            case .failed(let code): throw Failure(message: "lost the connection to \(path): \(SystemIO.describe(code))")
+            case .failed(let error): throw Failure(message: "lost the connection to \(path): \(error)")
             }
         }
     }

@@ -1,3 +1,5 @@
+import HeadwaySystem
+
 /// Signals delivered as bytes on a pipe, so an event loop can `poll` for them with its other file
 /// descriptors instead of doing work inside a signal handler.
 public struct SignalPipe {
@@ -16,8 +18,9 @@ public struct SignalPipe {
 
     /// Routes `signals` to the pipe and ignores SIGPIPE. One pipe per process.
     public init(_ signals: [Int32]) {
-        (readEnd, writeEnd) = SystemIO.makePipe()
-        SystemIO.routeSignals(signals, toPipe: writeEnd)
+        (readEnd, writeEnd) = (try? SystemIO.makePipe(nonBlocking: true)) ?? (-1, -1)
+        Signals.route(signals, toPipe: writeEnd)
+        Signals.ignoreBrokenPipes()
     }
 
     /// The signals that arrived since the last call.

@@ -1,5 +1,6 @@
 import Headway
 import HeadwayProtocol
+import HeadwaySystem
 import HeadwayYAML
 
 /// Reads a configuration file (YAML) into a ``ServiceConfiguration``. Every mistake is reported
@@ -9,28 +10,31 @@ public enum ConfigurationLoader {
     /// Files larger than this are refused (a configuration is a few hundred bytes).
     public static let maxFileBytes = 256 * 1024
 
-    /// The configuration in the file at `path`.
+    /// The configuration in the file at `path`. At most one byte more than the limit is read, and
+    /// only from a regular file: a FIFO, a device (`/dev/zero`) or a folder is refused before any
+    /// byte is read, on a reload as at start.
     public static func load(path: String) throws(ConfigurationError) -> ServiceConfiguration {
-        guard let bytes = SystemIO.readFile(path) else {
-            throw ConfigurationError(file: path, line: nil, key: nil, readProblem(path))
-        }
-        guard bytes.count <= maxFileBytes else {
-            throw ConfigurationError(file: path, line: nil, key: nil, "the file is \(bytes.count) bytes; a configuration is at most \(maxFileBytes) (is this the right file?)")
+        let shown = DisplayText.quoted(path, maxBytes: 256)
+        let bytes: [UInt8]
+        switch Files.readBounded(path, limit: maxFileBytes) {
+        case .success(let read): bytes = read
+        case .failure(let problem): throw ConfigurationError(file: shown, line: nil, key: nil, "cannot read the configuration: \(problem.reason)\(hint(problem))")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             let (offset, line) = firstInvalidUTF8(bytes)
-            throw ConfigurationError(file: path, line: line, key: nil, "not UTF-8 text: byte \(offset) is not valid UTF-8; save the file as UTF-8")
+            throw ConfigurationError(file: shown, line: line, key: nil, "not UTF-8 text: byte \(offset) is not valid UTF-8; save the file as UTF-8")
         }
-        return try parse(text, source: path)
+        return try parse(text, source: shown)
     }
 
-    /// Why `path` could not be read, in terms of what to do.
-    private static func readProblem(_ path: String) -> String {
-        guard Platform.exists(path) else {
-            return "no such file; check the path (board presets are named with --board)"
+    /// What to do about a file that could not be read.
+    private static func hint(_ problem: BoundedReadProblem) -> String {
+        switch problem {
+        case .missing: "; check the path (board presets are named with --board)"
+        case .tooLarge: " (a configuration is a few hundred bytes: is this the right file?)"
+        case .notRegular: "; give the path of a YAML file"
+        case .notPermitted, .failed: ""
         }
-        if Platform.folderEntries(path) != nil { return "this is a folder, not a configuration file" }
-        return "cannot read the file: this user may not read it (check its permissions and owner)"
     }
 
     /// The offset and line of the first byte that breaks UTF-8.

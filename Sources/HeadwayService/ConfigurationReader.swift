@@ -13,7 +13,7 @@ struct Reader {
     func allowOnly(_ keys: [String], in mapping: YAMLMapping, context: String?) throws(ConfigurationError) {
         for key in mapping.keys {
             guard let name = key.string, keys.contains(name) else {
-                let path = [context, key.string].compactMap { $0 }.joined(separator: ".")
+                let path = [context, key.string.map { DisplayText.quoted($0, maxBytes: 48) }].compactMap { $0 }.joined(separator: ".")
                 throw error(key, path, "unknown key; the keys here are \(keys.joined(separator: ", "))")
             }
         }

@@ -104,9 +104,11 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
         self.message = message
     }
 
+    /// The mistake in one line; the file, key and message pass the one filter for outside text
+    /// (a key or a path may hold escape sequences) and are cut to a readable length.
     public var description: String {
-        var place = file
+        var place = DisplayText.quoted(file, maxBytes: 256)
         if let line { place += ":\(line)" }
-        return "\(place): \(key.map { "\($0): " } ?? "")\(message)"
+        return "\(place): \(key.map { "\(DisplayText.quoted($0)): " } ?? "")\(DisplayText.quoted(message, maxBytes: 1024))"
     }
 }

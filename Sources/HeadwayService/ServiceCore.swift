@@ -1,5 +1,6 @@
 import Headway
 import HeadwayProtocol
+import HeadwaySystem
 
 /// A client connection, as the service knows it.
 public typealias ConnectionID = Int
@@ -67,8 +68,6 @@ public struct ServiceSettings: Sendable {
 public final class ServiceCore: LineHandler {
     /// Jobs a `status` reply lists at most (the newest); the rest are counted as omitted.
     public static let statusLimit = 1000
-    /// Processes watched at once (each holds a descriptor).
-    public static let processLimit = 1024
 
     /// The jobs.
     public internal(set) var registry: JobRegistry
@@ -83,37 +82,38 @@ public final class ServiceCore: LineHandler {
     /// The wall clock's time of day for seconds since 1970, in the local time zone (quiet hours,
     /// when a job ended).
     let localTime: @Sendable (Double) -> LocalTime
-    /// Jobs that failed during quiet hours that nobody has seen since.
-    var unseenFailures = 0
-    /// When a button press last lit the outputs during quiet hours, and until when.
-    var wokenAt = -Double.infinity
-    var wokenUntil = -Double.infinity
+    /// What idle and quiet outputs show: last results, unseen failures, a press's wake.
+    var quietHours = QuietHoursPolicy()
     let durations: DurationStore
+    /// Keeps the jobs in the state folder through a restart (nil: no state folder).
+    let keeper: JobKeeper?
     let logger: ServiceLogger
     var subscriptions = Subscriptions()
-    /// Processes whose life is a job's, with the descriptor that says when they end.
-    var watchedProcesses: [Int32: Int32] = [:]
+    /// Processes whose life is a job's.
+    var processes = ProcessWatcher()
     /// The systemd units watched, and their jobs.
-    var units = UnitJobs()
-    var showingJobs = false
-    /// Whether each output keeps what its last frame showed (``ServiceOutput/lastFrame``): for
-    /// measuring update-to-glass latency in the simulator; the daemon does not pay for it.
-    public var recordsFrames = false
+    var units = UnitFollower()
+    /// Which outputs draw when, from which jobs.
+    var scheduler = OutputScheduler()
+    /// What each output's last frame showed and when, for measuring update-to-glass latency (the
+    /// simulator's `glass` operation); nil in the daemon, which does not pay for it.
+    public var frameRecorder: FrameRecorder?
 
     /// A core drawing on `devices`; the wall clock and local time are injected for tests.
     public init(
         devices: ServiceDevices, settings: ServiceSettings = ServiceSettings(), clock: any ProgressClock,
         wallClock: (@Sendable () -> Double)? = nil, localTime: (@Sendable (Double) -> LocalTime)? = nil, durations: DurationStore? = nil,
-        logger: ServiceLogger = .standardError(label: "headway"), jobLimit: Int = 10_000
+        logger: ServiceLogger = .standardError(label: "headway"), jobLimit: Int = 10_000, state: ServiceState? = nil
     ) {
         registry = JobRegistry(policy: settings.policy, limit: jobLimit)
         self.devices = devices
         self.settings = settings
         self.clock = clock
-        self.wallClock = wallClock ?? Platform.wallClock
-        self.localTime = localTime ?? Platform.localTime
+        self.wallClock = wallClock ?? { WallClock.now }
+        self.localTime = localTime ?? { LocalTime.of(wallClock: $0) }
         self.logger = logger
-        self.durations = durations ?? DurationStore(folder: nil, logger: logger)
+        self.durations = state?.durations ?? durations ?? DurationStore(folder: nil, logger: logger)
+        keeper = state?.jobs
     }
 
     /// The outputs drawn on.
@@ -125,7 +125,7 @@ public final class ServiceCore: LineHandler {
         self.devices = devices
         self.settings = settings
         registry.policy = settings.policy
-        showingJobs = true  // draw every output once, even idle, so the new ones start right
+        scheduler.showingJobs = true  // draw every output once, even idle, so the new ones start right
     }
 
     // MARK: - Requests
@@ -201,13 +201,13 @@ public final class ServiceCore: LineHandler {
         if let countdown = options.countdown { kind = .timer(start: now, end: now + countdown, countsDown: true) }
         if let until = options.until {
             let left = until - wallClock()
-            guard left > 0 else { throw ProtocolError(field: "until", "is \(DurationText.short(-left)) in the past; a countdown ends in the future") }
-            guard left <= 366 * 86_400 else { throw ProtocolError(field: "until", "is more than a year away") }
+            guard left > 0 else { throw ProtocolError(.outOfRange, field: "until", "is \(DurationText.short(-left)) in the past; a countdown ends in the future") }
+            guard left <= 366 * 86_400 else { throw ProtocolError(.outOfRange, field: "until", "is more than a year away") }
             kind = .timer(start: now, end: now + left, countsDown: true)
         }
         var liveness = Liveness.reports
         if let pid = options.pid {
-            try watch(pid)
+            try processes.watch(pid)
             liveness = .process(pid: pid)
         } else if let heartbeat = options.heartbeat {
             liveness = .heartbeat(interval: heartbeat)
@@ -216,21 +216,22 @@ public final class ServiceCore: LineHandler {
         }
         // The reporter's own estimate (a CI server's) before what past runs here taught.
         let expected = kind == .indeterminate ? options.expected ?? options.name.flatMap(durations.expected(for:)) : nil
-        do {
-            var job = try ProgressJob(
+        var job: ProgressJob
+        do throws(ProgressError) {
+            job = try ProgressJob(
                 label: options.label, kind: kind, policy: settings.policy, liveness: liveness, expectedDuration: expected,
                 showsPercent: options.showsPercent, queued: options.queued, startedAt: options.elapsed.map { now - $0 }, at: now)
-            // A countdown begun through the service is its own job: it is done when it runs out.
-            job.completesAtEnd = options.countdown != nil || options.until != nil
-            try registry.begin(id, job, name: options.name, requester: requester, at: now)
-            noteBeginning()
-        } catch let refusal as JobRefusal {
-            throw Self.protocolError(refusal)
-        } catch let error as ProgressError {
-            throw Self.protocolError(.progress(error))
         } catch {
-            throw ProtocolError(field: nil, "\(error)")
+            throw ProtocolError(error)
         }
+        // A countdown begun through the service is its own job: it is done when it runs out.
+        job.completesAtEnd = options.countdown != nil || options.until != nil
+        do throws(JobRefusal) {
+            try registry.begin(id, job, name: options.name, requester: requester, at: now)
+        } catch {
+            throw Self.protocolError(error)
+        }
+        noteBeginning()
     }
 
     func change(_ id: String, _ requester: UInt32?, _ now: Seconds, _ body: (inout ProgressJob) throws(ProgressError) -> Void) throws(ProtocolError) {
@@ -255,7 +256,7 @@ public final class ServiceCore: LineHandler {
     func setPaused(_ id: String, _ pause: Bool, requester: UInt32?, at now: Seconds) throws(ProtocolError) -> [JobEvent] {
         guard registry[id] != nil else { throw Self.protocolError(.noSuchJob(id)) }
         guard subscriptions.controller(of: id) != nil else {
-            throw ProtocolError(field: "job", "job \"\(id)\" cannot be \(pause ? "paused" : "resumed"): nothing that runs it can stop it (jobs under headway run can be)")
+            throw ProtocolError(.notControllable, field: "job", "job \"\(id)\" cannot be \(pause ? "paused" : "resumed"): nothing that runs it can stop it (jobs under headway run can be)")
         }
         try change(id, requester, now) { (job: inout ProgressJob) throws(ProgressError) in
             if pause { try job.pause(at: now) } else { try job.resume(at: now) }
@@ -266,23 +267,13 @@ public final class ServiceCore: LineHandler {
     static func protocolError(_ refusal: JobRefusal) -> ProtocolError {
         switch refusal {
         case .noSuchJob(let id):
-            ProtocolError(field: "job", "no job \"\(id)\"; send begin first (jobs are forgotten once they are over)")
+            ProtocolError(.noSuchJob, field: "job", "no job \"\(id)\"; send begin first (jobs are forgotten once they are over)")
         case .belongsToAnotherUser(let id, let owner):
-            ProtocolError(field: "job", "job \"\(id)\" was begun by user \(owner); only that user or root may change it")
+            ProtocolError(.notPermitted, field: "job", "job \"\(id)\" was begun by user \(owner); only that user or root may change it")
         case .tooManyJobs(let limit):
-            ProtocolError(field: "job", "the service already holds \(limit) jobs, its limit; finish jobs that are over, or wait for them to be forgotten")
+            ProtocolError(.limitReached, field: "job", "the service already holds \(limit) jobs, its limit; finish jobs that are over, or wait for them to be forgotten")
         case .progress(let error):
-            ProtocolError(field: field(for: error), error.description)
-        }
-    }
-
-    private static func field(for error: ProgressError) -> String? {
-        switch error {
-        case .invalidValue: "value"
-        case .invalidTotal: "total"
-        case .invalidTimeRemaining: "eta"
-        case .invalidInterval: nil
-        case .indeterminateAfterDeterminate, .alreadyFinished: "op"
+            ProtocolError(error)
         }
     }
 

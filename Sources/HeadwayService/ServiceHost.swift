@@ -1,5 +1,6 @@
 import Headway
 import HeadwayProtocol
+import HeadwaySystem
 
 /// The one host loop of `headwayd` and `headway-sim serve`: load the configuration, open its
 /// devices, listen (or take systemd's socket), serve, reload on SIGHUP, stop on SIGTERM. The two
@@ -21,18 +22,18 @@ public final class ServiceHost {
         public var persist: Bool
         /// Where learned durations are kept when the configuration does not say.
         public var stateDirectory: String?
-        /// SIGHUP stops the service instead of reloading it: it runs in a terminal, and the terminal
-        /// closed.
-        public var hangUpStops: Bool
+        /// It runs in a terminal: SIGHUP reloads while the terminal is there, and stops it once the
+        /// terminal is gone.
+        public var runsInTerminal: Bool
 
         /// Settings of each value given.
-        public init(name: String, socketPath: String, socketGroup: String? = nil, persist: Bool = false, stateDirectory: String? = nil, hangUpStops: Bool = false) {
+        public init(name: String, socketPath: String, socketGroup: String? = nil, persist: Bool = false, stateDirectory: String? = nil, runsInTerminal: Bool = false) {
             self.name = name
             self.socketPath = socketPath
             self.socketGroup = socketGroup
             self.persist = persist
             self.stateDirectory = stateDirectory
-            self.hangUpStops = hangUpStops
+            self.runsInTerminal = runsInTerminal
         }
     }
 
@@ -77,27 +78,28 @@ public final class ServiceHost {
 
     /// Serves until SIGTERM or SIGINT.
     public func run() throws(StartupFailure) {
-        Platform.raiseDescriptorLimit(to: 65536)
+        Processes.raiseDescriptorLimit(to: 65536)
         var configuration = try startupConfiguration()
         let devices = try startupDevices(configuration)
-        let activated = Platform.activatedListener()
+        let activated = ServiceSocket.activated()
         let listener: Int32
         if let activated {
             listener = activated
-            if let wanted = settings.socketGroup ?? configuration.socketGroup, let actual = Platform.groupName(ofFileAt: settings.socketPath), actual != wanted {
+            if let wanted = settings.socketGroup ?? configuration.socketGroup, let actual = Files.status(of: settings.socketPath, followingLinks: false).flatMap({ Groups.name(of: $0.group) }), actual != wanted {
                 logger.warning("socket-group \(wanted) is not applied: under socket activation systemd creates the socket (its group is \(actual)); set SocketGroup=\(wanted) in headway.socket")
             }
         } else {
             do {
-                listener = try Platform.listen(path: settings.socketPath, mode: 0o660, group: settings.socketGroup ?? configuration.socketGroup)
+                listener = try ServiceSocket.listen(path: settings.socketPath, mode: 0o660, group: settings.socketGroup ?? configuration.socketGroup)
             } catch {
                 throw StartupFailure(error.description)
             }
         }
-        let durations = DurationStore(folder: configuration.stateDirectory ?? settings.stateDirectory, logger: logger)
-        let core = ServiceCore(devices: devices, settings: configuration.settings, clock: clock, durations: durations, logger: logger)
+        let state = (configuration.stateDirectory ?? settings.stateDirectory).map { ServiceState(folder: $0, logger: logger) }
+        let core = ServiceCore(devices: devices, settings: configuration.settings, clock: clock, logger: logger, state: state)
+        let restored = core.restoreJobs()
         let server = ServiceServer(core: core, listener: listener, logger: logger, handler: makeHandler(core))
-        server.hangUpStops = settings.hangUpStops
+        server.runsInTerminal = settings.runsInTerminal
         server.afterTick = { [afterTick] in afterTick(core) }
         server.onReload = { [self] in
             if let reloaded = reload(from: configuration, core: core, server: server) {
@@ -106,15 +108,17 @@ public final class ServiceHost {
             }
         }
         server.sources = { [self] in unitSources(core: core, server: server) }
+        server.deliver(restored)
         followUnits(of: configuration, core: core, server: server)
         let summary = describe(configuration, core.outputs)
         logger.info("\(summary); listening on \(settings.socketPath)")
         server.ready(status: summary)
         server.run()
         server.disconnectClients()
+        core.keepJobsNow()
         if !(settings.persist || configuration.persist) { core.clearOutputs() }
         SystemIO.close(listener)
-        if activated == nil { Platform.removeFile(settings.socketPath) }
+        if activated == nil { Files.remove(settings.socketPath) }
         logger.info("stopped")
     }
 

@@ -1,5 +1,6 @@
 import Headway
 import HeadwayProtocol
+import HeadwaySystem
 
 /// What the service tells whoever runs it: one line per message on standard error,
 /// `headwayd: warning: …` on a terminal and, under systemd, with the sd-daemon priority prefix
@@ -43,10 +44,16 @@ public struct ServiceLogger: Sendable {
 
     /// Writes to standard error, with journal priorities when standard error is the journal.
     public static func standardError(label: String, minimumLevel: Level = .info) -> ServiceLogger {
-        let journal = Platform.standardErrorIsJournal
+        let journal = standardErrorIsJournal
         return ServiceLogger(label: label, minimumLevel: minimumLevel) { level, text in
             SystemIO.printError(line(label: label, level: level, text: text, journal: journal))
         }
+    }
+
+    /// Whether standard error is the journal's stream (`$JOURNAL_STREAM` names its device and inode).
+    private static var standardErrorIsJournal: Bool {
+        guard let stream = SystemIO.environment("JOURNAL_STREAM"), let status = Files.status(ofDescriptor: SystemIO.standardError) else { return false }
+        return stream == "\(status.device):\(status.inode)"
     }
 
     /// One log line: syslog's `<N>` prefix for the journal, else the label and the level.

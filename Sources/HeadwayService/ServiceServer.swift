@@ -1,5 +1,6 @@
 import Headway
 import HeadwayProtocol
+import HeadwaySystem
 
 /// The service's event loop: accepts clients on the socket, reads request lines, answers them,
 /// sends events to subscribers, and ticks the core when a frame is due — and only then: with no
@@ -76,8 +77,9 @@ public final class ServiceServer {
     public var onReload: () -> Void = {}
     /// Extra descriptors to watch, asked for on every round.
     public var sources: () -> [Source] = { [] }
-    /// SIGHUP stops the service instead of reloading it (a service in a terminal that closed).
-    public var hangUpStops = false
+    /// The service runs in a terminal: a SIGHUP after its terminal is gone (closed, hung up) stops
+    /// it; while the terminal is there, SIGHUP reloads as it does for the daemon.
+    public var runsInTerminal = false
 
     /// A server of `core` on the listening socket `listener`.
     public init(core: ServiceCore, listener: Int32, logger: ServiceLogger, handler: LineHandler? = nil) {
@@ -135,7 +137,7 @@ public final class ServiceServer {
             if !ready[1].isEmpty {
                 var stop = false
                 for signal in signals.drain() {
-                    if signal.number == SignalNumber.hangUp, !hangUpStops { onReload() } else { stop = true }
+                    if signal.number == SignalNumber.hangUp, !runsInTerminal || Terminal.hasControllingTerminal { onReload() } else { stop = true }
                 }
                 if stop { return }
             }
@@ -185,7 +187,7 @@ public final class ServiceServer {
 
     private func acceptClients() {
         for _ in 0..<64 {
-            switch Platform.accept(listener) {
+            switch UnixSocket.accept(listener) {
             case .none:
                 return
             case .outOfDescriptors:
@@ -194,12 +196,13 @@ public final class ServiceServer {
                 if acceptPausedUntil == nil { logger.warning("out of file descriptors; not accepting clients for 0.25 s") }
                 acceptPausedUntil = clock.now + 0.25
                 return
-            case .failed(let code):
-                logger.warning("accepting a client failed: \(SystemIO.describe(code))")
+            case .failed(let error):
+                logger.warning("accepting a client failed: \(error)")
                 return
-            case .connection(let fd, let credentials):
+            case .connection(let fd, let peer):
+                let credentials = peer.map { PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
                 guard connections.count < Limits.connectionLimit else {
-                    let refusal = Reply.error(ProtocolError(field: nil, "too many connections (\(Limits.connectionLimit)), the service's limit; try again shortly"))
+                    let refusal = Reply.error(ProtocolError(.busy, field: nil, "too many connections (\(Limits.connectionLimit)), the service's limit; try again shortly"))
                     _ = SystemIO.write(fd, Array((refusal.line + "\n").utf8)[...])
                     SystemIO.close(fd)
                     continue
@@ -236,7 +239,7 @@ public final class ServiceServer {
             answered += 1
             switch item {
             case .overlong(let bytes):
-                let error = ProtocolError(field: nil, "the line is longer than \(WireProtocol.maxLineBytes) bytes (at least \(bytes)); it was skipped")
+                let error = ProtocolError(.lineTooLong, field: nil, "the line is longer than \(WireProtocol.maxLineBytes) bytes (at least \(bytes)); it was skipped")
                 queue(Reply.error(error).line, to: fd)
             case .line(let line):
                 let (reply, events) = handler.handle(line: line, from: connection.peer)

@@ -22,7 +22,7 @@ struct Subscriptions {
         if controls { controllers[job] = connection }
         if jobsOf[connection]?.contains(job) == true { return nil }
         if jobsOf[connection, default: []].count >= Self.limitPerConnection {
-            return ProtocolError(field: "job", "this connection already follows \(Self.limitPerConnection) jobs, its limit; leave out job to follow every job")
+            return ProtocolError(.limitReached, field: "job", "this connection already follows \(Self.limitPerConnection) jobs, its limit; leave out job to follow every job")
         }
         jobsOf[connection, default: []].insert(job)
         byJob[job, default: []].insert(connection)

@@ -1,5 +1,6 @@
 import Headway
 import HeadwayProtocol
+import HeadwaySystem
 
 /// sd_notify without libsystemd: one datagram to `$NOTIFY_SOCKET`. Does nothing when not started
 /// by systemd with `Type=notify` or `Type=notify-reload`.
@@ -10,7 +11,7 @@ struct SystemdNotifier {
 
     func notify(_ message: String) {
         guard let path else { return }
-        Platform.sendDatagram(message, to: path)
+        UnixSocket.sendDatagram(message, to: path)
     }
 
     /// A one-line status for `systemctl status`, made safe to show.

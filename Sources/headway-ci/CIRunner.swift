@@ -1,6 +1,7 @@
 import HeadwayCI
 import HeadwayCore
 import HeadwayProtocol
+import HeadwaySystem
 
 /// headway-ci's one loop: every source's follower is stepped when its time comes or an answer
 /// arrives; their GETs go to one libcurl multi handle (no thread per source), their requests to the
@@ -18,18 +19,19 @@ final class CIRunner {
         self.reporter = reporter
     }
 
-    static func now() -> Moment { Moment(monotonic: Platform.monotonic, wall: Platform.wallClock) }
+    static func now() -> Moment { Moment(monotonic: MonotonicClock().now, wall: WallClock.now) }
 
     func run() {
-        let signals = SignalPipe([Platform.terminate, Platform.interrupt, Platform.hangUp])
+        let signals = SignalPipe([SignalNumber.terminate, SignalNumber.interrupt, SignalNumber.hangUp])
         while true {
             let now = Self.now()
             for index in followers.indices { advance(index, at: now) }
             let wake = followers.compactMap(\.wakeAt).min().map { $0 - Self.now().monotonic } ?? 5
-            let descriptors = [signals.readEnd] + reporter.descriptors
-            let ready = client.poll(timeout: min(max(wake, 0), 5), descriptors: descriptors)
-            if ready[0], signals.drain().contains(where: { $0.number == Platform.terminate || $0.number == Platform.interrupt }) {
+            let link = reporter.prepare()
+            let ready = client.poll(timeout: min(max(wake, 0), link.timeout ?? 5, 5), descriptors: [signals.readEnd] + link.descriptors)
+            if ready[0], signals.drain().contains(where: { $0.number == SignalNumber.terminate || $0.number == SignalNumber.interrupt }) {
                 for index in followers.indices { tell(followers[index].stopping(), from: index) }
+                reporter.stop(within: 2)
                 return
             }
             reporter.service()
@@ -66,10 +68,6 @@ final class CIRunner {
 
     private func tell(_ requests: [Request], from index: Int) {
         guard !requests.isEmpty else { return }
-        let source = followers[index].jobs.prefix
-        let forgotten = reporter.send(requests, source: source)
-        guard !forgotten.isEmpty else { return }
-        let again = followers[index].retell(forgotten: forgotten, at: Self.now()).filter { forgotten.contains($0.job ?? "") }
-        _ = reporter.send(again, source: source)
+        reporter.tell(requests)
     }
 }

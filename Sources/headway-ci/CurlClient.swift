@@ -2,6 +2,7 @@ import CCurl
 import HeadwayCI
 import HeadwayCore
 import HeadwayProtocol
+import HeadwaySystem
 
 /// The HTTP client: libcurl, loaded on demand through the CCurl shim (as libmosquitto is for
 /// MQTT), driven by one loop for every source.
@@ -37,7 +38,7 @@ final class CurlClient {
         guard let handle = hw_http_new() else { throw Failure(description: "cannot make an HTTP client (out of memory?)") }
         self.handle = handle
         if let caFile {
-            guard let extra = SystemIO.readFile(caFile), String(decoding: extra, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") else {
+            guard let extra = Files.read(caFile), String(decoding: extra, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") else {
                 throw Failure(description: "cannot read a PEM certificate from \(caFile) (--ca-file)")
             }
             // libcurl takes one CA store per transfer: the system's bundle and the added CA are
@@ -56,7 +57,7 @@ final class CurlClient {
     private static var systemBundle: [UInt8]? {
         var paths = ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt"]
         if let built = hw_http_default_ca_file() { paths.insert(String(cString: built), at: 0) }
-        for path in paths { if let bytes = SystemIO.readFile(path) { return bytes } }
+        for path in paths { if let bytes = Files.read(path) { return bytes } }
         return nil
     }
 

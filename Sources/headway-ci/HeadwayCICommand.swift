@@ -3,6 +3,7 @@ import HeadwayCI
 import HeadwayCore
 import HeadwayMQTT
 import HeadwayProtocol
+import HeadwaySystem
 
 /// `headway-ci`: run by its own executable and by the multi-call `headway-suite`.
 public struct HeadwayCICommand: ParsableCommand {
@@ -28,12 +29,16 @@ public struct HeadwayCICommand: ParsableCommand {
     public init() {}
 
     public func run() throws {
-        guard let bytes = SystemIO.readFile(config) else {
-            throw ValidationError("cannot read \(config); name the sources there (docs/ci.md) or follow one: headway-ci github OWNER/REPO")
+        let shown = DisplayText.quoted(config, maxBytes: 256)
+        let bytes: [UInt8]
+        switch Files.readBounded(config, limit: 256 * 1024) {
+        case .success(let read): bytes = read
+        case .failure(let problem):
+            throw ValidationError("cannot read \(shown): \(problem.reason); name the sources there (docs/ci.md) or follow one: headway-ci github OWNER/REPO")
         }
         let file: CIConfiguration
         do { file = try CIConfiguration.read(String(decoding: bytes, as: UTF8.self)) } catch {
-            throw ValidationError("\(config) \(error.description)")
+            throw ValidationError("\(shown) \(DisplayText.quoted(error.description, maxBytes: 1024))")
         }
         try common.run(file.sources.map { common.applied(to: $0) }, caFile: common.caFile ?? file.caFile)
     }
@@ -103,9 +108,11 @@ struct CommonOptions: ParsableArguments {
         do { client = try CurlClient(caFile: caFile, timeout: timeout) } catch { throw ValidationError(error.description) }
         let reporter: JobReporter
         if let broker {
-            do { reporter = BrokerReporter(settings: try BrokerSettings(url: broker)) } catch { throw ValidationError(error.description) }
+            let settings: BrokerSettings
+            do { settings = try BrokerSettings(url: broker) } catch { throw ValidationError(error.description) }
+            reporter = .broker(settings, prefixes: followers.map(\.jobs.prefix))
         } else {
-            reporter = ServiceReporter(path: socket ?? SocketPath.forClient())
+            reporter = .service(path: socket ?? SocketPath.forClient())
         }
         CIRunner(followers: followers, client: client, reporter: reporter).run()
     }
@@ -121,7 +128,11 @@ struct CommonOptions: ParsableArguments {
             path = "\(directory)/\(credential)"
         }
         guard let path else { return nil }
-        guard let bytes = SystemIO.readFile(path) else { throw ValidationError("cannot read the token file \(path)") }
+        let bytes: [UInt8]
+        switch Files.readBounded(path, limit: 64 * 1024) {
+        case .success(let read): bytes = read
+        case .failure(let problem): throw ValidationError("cannot read the token file \(DisplayText.quoted(path, maxBytes: 256)): \(problem.reason)")
+        }
         let line = String(decoding: bytes.prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self).trimmingCharacters
         guard !line.isEmpty, line.utf8.count <= 4096, line.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F || $0 == " " }) else {
             throw ValidationError("the token file \(path) must hold the token on its first line (printable ASCII)")

@@ -1,159 +1,87 @@
 import HeadwayCore
 import HeadwayMQTT
 import HeadwayProtocol
+import HeadwayReporting
+import HeadwaySystem
 
-/// Where the jobs go: the local service's socket, or the fleet's broker.
-protocol JobReporter: AnyObject {
-    /// Tells `requests` (their jobs' ids start with `source` and a slash). Returns the jobs the
-    /// receiver no longer knows, to be begun again (nil: none).
-    func send(_ requests: [Request], source: String) -> Set<String>
-    /// Descriptors to wait on beside the transfers, and work due on them (a broker's keep-alive).
-    var descriptors: [Int32] { get }
-    func service()
-}
-
-/// The service's socket, with a connection kept open and made again when the service went away.
-/// A job the service answers it does not know (it restarted, or forgot the job while the server
-/// could not be reached) is returned, to be begun again with its elapsed time.
-final class ServiceReporter: JobReporter {
-    let path: String
-    private var connection: ServiceConnection?
+/// Where the jobs go — the local service's socket, or the fleet's broker (docs/mqtt.md, each run
+/// published under its CI source as `headway --broker` publishes a job) — through the client core
+/// every reporter runs (``ReporterCore``): requests are taken at once and sent as the link takes
+/// them, a service or broker that went away is reached again with back-off and told every run
+/// still followed again (begun with its running time, its latest step and progress), a run the
+/// service forgot is begun again, and one the service ended while it goes on (a long press) is
+/// not told again until a run begins under that id again.
+final class JobReporter {
+    private let reporting: Reporting
     private var complained = false
+    private var reached = false
 
-    init(path: String) {
-        self.path = path
+    private init(settings: ReporterCore.Settings, link: any ReportLink) {
+        reporting = Reporting(settings: settings, link: link)
     }
 
-    var descriptors: [Int32] { [] }
-    func service() {}
+    /// The service's socket at `path`.
+    static func service(path: String) -> JobReporter {
+        JobReporter(settings: settings(timeout: 2, policy: .socket, place: "the service at \(path)"), link: SocketLink(path: path))
+    }
 
-    /// Jobs the service ended itself while their runs go on (a long press on a button cancels a
-    /// job nobody controls): nothing more is said of them until a run begins under that id again.
-    private var dismissed: Set<String> = []
-
-    func send(_ requests: [Request], source: String) -> Set<String> {
-        var forgotten: Set<String> = []
-        for request in requests {
-            if case .begin(let job, _) = request { dismissed.remove(job) } else if let job = request.job, dismissed.contains(job) { continue }
-            guard let reply = deliver(request) else { continue }
-            if case .error(let error) = reply {
-                if error.field == "job", error.message.hasPrefix("no job"), let job = request.job {
-                    forgotten.insert(job)
-                } else if error.field == "op", let job = request.job, dismissed.count < 10_000 {
-                    dismissed.insert(job)
-                    log("\(job) was ended on this display while its run goes on; it is shown again when the run is begun again")
-                } else {
-                    log("the service refused \(request.job ?? "a request"): \(error)")
-                }
-            }
+    /// The broker of `settings`; a job `PREFIX/RUN` of a source whose prefix is one of
+    /// `prefixes` is published as the run RUN of the source PREFIX.
+    static func broker(_ broker: BrokerSettings, prefixes: [String]) -> JobReporter {
+        let link = BrokerLink(settings: broker, sessions: .shared, role: "ci") { id in
+            prefixes.first { id.hasPrefix($0 + "/") }.map { ($0, String(id.dropFirst($0.count + 1))) }
         }
-        return forgotten
+        return JobReporter(settings: settings(timeout: 5, policy: .broker, place: broker.address), link: link)
     }
 
-    private func deliver(_ request: Request) -> Reply? {
-        for attempt in 0..<2 {
-            do throws(ServiceConnection.Failure) {
-                let service = try connected()
-                service.extend(by: 2)
-                let reply = try service.send(request)
-                if complained {
-                    log("the service at \(path) answers again")
-                    complained = false
-                }
-                return reply
-            } catch {
-                connection = nil
-                if attempt == 1, !complained {
-                    log("cannot reach the service at \(path): \(error.message); its jobs are told again when it is back")
-                    complained = true
-                }
-            }
-        }
-        return nil
+    /// Its runs are followed elsewhere: no process here is theirs.
+    private static func settings(timeout: Double, policy: ConnectionPolicy, place: String) -> ReporterCore.Settings {
+        ReporterCore.Settings(timeout: timeout, progressInterval: 0.02, policy: policy, processID: nil, place: place)
     }
 
-    private func connected() throws(ServiceConnection.Failure) -> ServiceConnection {
-        if let connection { return connection }
-        let fresh = try ServiceConnection(path: path, budget: 2)
-        connection = fresh
-        return fresh
-    }
-}
-
-/// The fleet's broker (docs/mqtt.md): each request published as `headway --broker` publishes it,
-/// SOURCE being the CI source ("acme/widgets") and JOB the run; every display subscribed shows it.
-final class BrokerReporter: JobReporter {
-    let settings: BrokerSettings
-    private var session: MQTTSession?
-    private var retryAt = 0.0
-    private var lostSince: Double?
-
-    init(settings: BrokerSettings) {
-        self.settings = settings
+    /// Takes what a follower says of its runs.
+    func tell(_ requests: [Request]) {
+        let now = reporting.now
+        reporting.withCore { core in for request in requests { core.apply(request, now: now) } }
     }
 
-    var descriptors: [Int32] { session?.readiness.map { [$0.fd] } ?? [] }
+    /// Sends what is due; what to wait for (readable) and until when at most.
+    func prepare() -> (descriptors: [Int32], timeout: Double?) {
+        let wait = reporting.prepare()
+        // A connection that does not take what waits is looked at again soon (the loop waits for readable only).
+        let writing = wait.watched.contains { $0.wanted.contains(.writable) }
+        return (wait.watched.map(\.fd), writing ? min(wait.timeout ?? 0.05, 0.05) : wait.timeout)
+    }
 
+    /// Reads and sends what can be now, and says what happened.
     func service() {
-        guard let session else { return }
-        do throws(MQTTSession.Failure) { try session.service() } catch {
-            log("\(error); connecting again")
-            self.session = nil
-        }
+        reporting.service()
+        note()
     }
 
-    func send(_ requests: [Request], source: String) -> Set<String> {
-        guard !requests.isEmpty, let session = connected() else { return [] }
-        do throws(MQTTSession.Failure) {
-            for request in requests {
-                guard let job = request.job, job.hasPrefix(source + "/") else { continue }
-                let run = String(job.dropFirst(source.count + 1))
-                for message in JobPublication.messages(for: request.withJob(run), source: source) ?? [] {
-                    try session.publish(message.topic, message.payload, retained: message.retained)
-                }
-            }
-            try session.service()
-        } catch {
-            log("\(error); connecting again")
-            self.session = nil
-        }
-        return []
+    /// Delivers what is left, within `timeout` (the follower stops).
+    func stop(within timeout: Double) {
+        reporting.flush(within: timeout)
+        note()
+        reporting.close(within: 0.5)
     }
 
-    private func connected() -> MQTTSession? {
-        if let session { return session }
-        guard JobPublication.now >= retryAt else { return nil }
-        do throws(MQTTSession.Failure) {
-            let fresh = try MQTTSession(settings, clientID: JobPublication.clientID("ci"))
-            try fresh.connect(keepAlive: 30, until: JobPublication.now + 5)
-            session = fresh
-            log("connected to \(settings.address)")
-            return fresh
-        } catch {
-            log("\(error); trying again in 10 s")
-            retryAt = JobPublication.now + 10
-            return nil
+    private func note() {
+        let notes = reporting.takeNotes()
+        let place = reporting.core.settings.place
+        switch reporting.core.connection {
+        case .unavailable(let reason) where !complained:
+            log("cannot reach \(place): \(reason); its jobs are told again when it is back")
+            complained = true
+        case .connected where complained || !reached:
+            log(complained ? "\(place) answers again" : "reporting to \(place)")
+            complained = false
+            reached = true
+        default:
+            break
         }
-    }
-}
-
-extension Request {
-    /// The same request for another job id.
-    func withJob(_ job: String) -> Request {
-        switch self {
-        case .begin(_, let options): .begin(job: job, options)
-        case .update(_, let value, let total, let label, let eta): .update(job: job, value: value, total: total, label: label, eta: eta)
-        case .updatePercent(_, let percent, let label, let eta): .updatePercent(job: job, percent: percent, label: label, eta: eta)
-        case .label(_, let label): .label(job: job, label: label)
-        case .indeterminate: .indeterminate(job: job)
-        case .alive: .alive(job: job)
-        case .pause: .pause(job: job)
-        case .resume: .resume(job: job)
-        case .stale: .stale(job: job)
-        case .finish(_, let outcome): .finish(job: job, outcome: outcome)
-        case .stop: .stop(job: job)
-        case .status, .subscribe: self
-        }
+        for refusal in notes.refusals { log("the service refused \(refusal.job ?? "a request"): \(refusal.error)") }
+        for job in notes.dismissed { log("\(job) was ended on this display while its run goes on; it is shown again when the run is begun again") }
     }
 }
 

@@ -1,6 +1,7 @@
 import HeadwayCore
 import HeadwayMQTT
 import HeadwayProtocol
+import HeadwaySystem
 
 /// Home Assistant discovery: the display's entities (``HomeAssistantDiscovery``), sent when the
 /// bridge connects and again when Home Assistant says it started; the state of the job shown,
@@ -59,7 +60,7 @@ extension Bridge {
         shownJob = shown?.job
         // Until the service forgets the last job (its outcome shown for a while): then idle.
         if !jobs.isEmpty { refreshAt = JobPublication.now + (jobs.contains { !$0.phase.isEnded } ? 1 : 5) }
-        let state = HomeAssistantDiscovery.statePayload(shown, wallClock: wallClock)
+        let state = HomeAssistantDiscovery.statePayload(shown, wallClock: WallClock.now)
         guard state != publishedState, let homeAssistant else { return }
         do throws(MQTTSession.Failure) {
             try session.publish(homeAssistant.stateTopic, Array(state.utf8), retained: true)

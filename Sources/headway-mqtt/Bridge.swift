@@ -1,6 +1,7 @@
 import HeadwayCore
 import HeadwayMQTT
 import HeadwayProtocol
+import HeadwaySystem
 
 /// Carries job messages from a broker to a display's service: subscribes to the configured topic
 /// filters (QoS 1, a persistent session, so that messages published while it was away arrive when
@@ -74,7 +75,7 @@ final class Bridge {
             } catch {
                 log("\(error); trying again in \(NumberText.compact(pause)) s")
                 session = nil
-                sleep(seconds: pause)
+                Threads.sleep(pause)
                 pause = min(pause * 2, 30)
             }
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import HeadwayMQTT
 import HeadwayProtocol
+import HeadwaySystem
 
 /// `headway-mqtt`: run by its own executable and by the multi-call `headway-suite`.
 public struct HeadwayMQTTCommand: ParsableCommand {
@@ -47,7 +48,7 @@ public struct HeadwayMQTTCommand: ParsableCommand {
     public func run() throws {
         let settings: BrokerSettings
         do { settings = try BrokerSettings(url: broker ?? SystemIO.environment("HEADWAY_BROKER")!) } catch { throw ValidationError(error.description) }
-        let display = JobTopics.displayName(name ?? hostName)
+        let display = JobTopics.displayName(name ?? Host.name)
         let bridge = Bridge(
             settings: settings, filters: filters.isEmpty ? [JobTopics.jobs + "/#"] : filters,
             socketPath: socket ?? SocketPath.forClient(), display: display, homeAssistantPrefix: homeAssistant ? discoveryPrefix : nil)

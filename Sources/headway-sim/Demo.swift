@@ -3,6 +3,7 @@ import Headway
 import HeadwayDemo
 import HeadwayService
 import HeadwaySimulator
+import HeadwaySystem
 
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -130,7 +131,8 @@ struct Demo: ParsableCommand {
         var pending = DemoScript.events[...]
         var failures = 0
         var lastFailure = ""
-        if live { Platform.restoreCursorOnInterrupt() }
+        // Ctrl-C gives the terminal's cursor back.
+        if live { Processes.exit(on: SignalNumber.interrupt, writing: "\u{1B}[?25h\n", to: SystemIO.standardOutput, status: 130) }
 
         func handleButton() {
             for event in (try? button?.poll(timeout: 0)) ?? [] {
@@ -173,7 +175,7 @@ struct Demo: ParsableCommand {
                 print(textLine)
             }
             if now >= DemoScript.duration { break }
-            Platform.sleep(1 / fps)
+            Threads.sleep(1 / fps)
         }
         screen?.finish()
         captureFile?.close()

@@ -1,5 +1,6 @@
 import HeadwayProtocol
 import HeadwayService
+import HeadwaySystem
 import Synchronization
 
 /// Where `serve` logs: to stderr until a live frame is on the terminal — a line written under a

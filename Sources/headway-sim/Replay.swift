@@ -3,6 +3,7 @@ import Headway
 import HeadwayProtocol
 import HeadwayService
 import HeadwaySimulator
+import HeadwaySystem
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -48,7 +49,7 @@ struct Replay: ParsableCommand {
         let clock = ManualClock()
         let buses = SimulatedBuses(clock: clock)
         let rig = try displays(buses)
-        guard let bytes = SystemIO.readFile(capture), let text = String(validating: bytes, as: UTF8.self) else {
+        guard let bytes = Files.read(capture), let text = String(validating: bytes, as: UTF8.self) else {
             throw ValidationError("cannot read the capture \(capture)")
         }
         var player = CapturePlayer(rig: rig, clock: clock, addTwin: device.map { device in { bus, address in twin(of: device, on: buses, bus: bus, address: address) } })

@@ -11,6 +11,8 @@ struct Serve: ParsableCommand {
             The same service and host loop as headwayd: jobs, layout, frame scheduling, reload and \
             the socket protocol (docs/protocol.md), with every device a real driver talking to a \
             virtual chip. In a terminal it draws the devices live; with --headless it only logs. \
+            SIGHUP (`kill -HUP PID`) reloads the configuration, keeping every job; in a terminal, \
+            once the terminal itself is gone (its window closed), the hangup stops it instead. \
             Three operations of its own: {"v":1,"op":"press","long":false} presses the rig's virtual \
             button, {"v":1,"op":"snapshot","folder":"DIR"} writes what its devices show into DIR, \
             {"v":1,"op":"glass"} says when each output's last frame was drawn (monotonic seconds) and \
@@ -43,10 +45,10 @@ struct Serve: ParsableCommand {
         let path = socket ?? SocketPath.forServer()
         let clock = MonotonicClock()
         var rig = SimulatorRig(buses: SimulatedBuses(clock: clock))
-        // In a terminal, SIGHUP means the terminal closed: stop rather than reload and linger.
+        // In a terminal, a SIGHUP once the terminal is gone means it closed: stop rather than linger.
         let interactive = LiveTerminal.isTerminal(0) || LiveTerminal.isTerminal(1)
         let settings = ServiceHost.Settings(
-            name: "headway-sim", socketPath: path, stateDirectory: StateDirectory.standard(for: "headway-sim"), hangUpStops: interactive)
+            name: "headway-sim", socketPath: path, stateDirectory: StateDirectory.standard(for: "headway-sim"), runsInTerminal: interactive)
         let tail = LogTail()
         let host = ServiceHost(
             settings: settings, clock: clock, logger: tail.logger(label: "headway-sim"),
@@ -57,16 +59,15 @@ struct Serve: ParsableCommand {
                 return devices
             })
         host.makeHandler = { core in
-            core.recordsFrames = true
+            core.frameRecorder = FrameRecorder()
             return SimulatorOperations(core: core, rig: { rig })
         }
         let screen = headless ? nil : LiveTerminal.liveColour().map { RigScreen(colour: $0) }
         if let screen {
-            var lastDraw = -Double.infinity
             var textLines = TextLineThrottle()
+            // Every tick gives the screen the devices as they are; it draws at most 30 frames a
+            // second and always draws the last one (the job finished, the LEDs dark).
             host.afterTick = { core in
-                guard clock.now - lastDraw >= 1.0 / 30 else { return }
-                lastDraw = clock.now
                 let jobs = core.registry.all(at: clock.now, limit: 4).jobs.map { ($0.id, $0.snapshot) }
                 let lines = jobs.map { id, snapshot in
                     "\(id): \(snapshot.phase.name)\(snapshot.percentText.map { " \($0)" } ?? "")\(snapshot.label.map { " · \($0)" } ?? "")"

@@ -1,6 +1,7 @@
 import HeadwayProtocol
 import HeadwayService
 import HeadwaySimulator
+import HeadwaySystem
 
 /// The simulator's own operations, answered around the service core rather than inside it:
 /// `{"v":1,"op":"press","long":false}` presses the rig's virtual button,
@@ -28,12 +29,12 @@ final class SimulatorOperations: LineHandler {
         do throws(ProtocolError) {
             if op == "press" {
                 let long = try fields.bool("long") ?? false
-                guard let (chip, line) = rig().button else { throw ProtocolError(field: "op", "this rig has no button") }
+                guard let (chip, line) = rig().button else { throw ProtocolError(.unsupported, field: "op", "this rig has no button") }
                 chip.press(line, at: core.clock.now + 0.01, for: long ? 2.0 : 0.3)
             } else {
-                guard let folder = try fields.string("folder"), !folder.isEmpty else { throw ProtocolError(field: "folder", "missing") }
+                guard let folder = try fields.string("folder"), !folder.isEmpty else { throw ProtocolError(.invalidMember, field: "folder", "missing") }
                 try checkFolder(folder, for: peer)
-                do { try SnapshotWriter(directory: folder).write(rig()) } catch { throw ProtocolError(field: "folder", "\(error)") }
+                do { try SnapshotWriter(directory: folder).write(rig()) } catch { throw ProtocolError(.ioError, field: "folder", "\(error)") }
             }
             return (Reply.ok.line, [])
         } catch {
@@ -43,7 +44,7 @@ final class SimulatorOperations: LineHandler {
 
     private var glass: String {
         let outputs: [JSONValue] = core.devices.outputs.compactMap { output in
-            guard let frame = output.lastFrame else { return nil }
+            guard let frame = core.frameRecorder?.frames[output.name] else { return nil }
             let values = frame.values.sorted { $0.key < $1.key }.map { JSONValue.object([("job", .string($0.key)), ("value", .number($0.value))]) }
             return .object([("output", .string(output.name)), ("at", .number(frame.at)), ("jobs", .array(values))])
         }
@@ -57,14 +58,14 @@ final class SimulatorOperations: LineHandler {
     /// unless that user is root: the socket must not let one user make the simulator write into
     /// another's files.
     private func checkFolder(_ folder: String, for peer: Peer) throws(ProtocolError) {
-        guard let node = Platform.node(folder) else {
-            throw ProtocolError(field: "folder", "\(folder) does not exist; create it first (snapshot never creates folders)")
+        guard let node = Files.status(of: folder, followingLinks: false) else {
+            throw ProtocolError(.invalidMember, field: "folder", "\(folder) does not exist; create it first (snapshot never creates folders)")
         }
-        guard node.isFolder else {
-            throw ProtocolError(field: "folder", "\(folder) is not a folder (symlinks are not followed)")
+        guard node.kind == .folder else {
+            throw ProtocolError(.invalidMember, field: "folder", "\(folder) is not a folder (symlinks are not followed)")
         }
         if let uid = peer.credentials?.uid, uid != 0, node.owner != uid {
-            throw ProtocolError(field: "folder", "\(folder) is not yours (user \(uid)); snapshots go only into your own folders")
+            throw ProtocolError(.notPermitted, field: "folder", "\(folder) is not yours (user \(uid)); snapshots go only into your own folders")
         }
     }
 }

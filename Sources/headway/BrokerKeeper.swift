@@ -1,6 +1,8 @@
 import HeadwayCore
 import HeadwayMQTT
 import HeadwayProtocol
+import HeadwayReporting
+import HeadwaySystem
 
 /// `headway begin --pid PID --broker URL`: a job reported by separate hook calls, whose life is a
 /// process's on the runner. The hook leaves behind a small process of its own (detached: it holds
@@ -23,13 +25,16 @@ struct BrokerKeeper {
     private var source: String { client.command.source ?? JobPublication.defaultSource }
 
     func start() -> Int32 {
-        guard let report = Platform.pipe() else { return client.soft("cannot make a pipe: \(SystemIO.describe(SystemIO.lastError))") }
-        guard let child = Platform.detach(keeping: report.write) else {
-            return client.soft("cannot start the process that watches \(pid): \(SystemIO.describe(SystemIO.lastError))")
+        let report: (read: Int32, write: Int32), child: Int32
+        do throws(SystemError) { report = try SystemIO.makePipe(nonBlocking: false) } catch {
+            return client.soft("cannot make a pipe: \(error)")
+        }
+        do throws(SystemError) { child = try Processes.detach(keeping: report.write) } catch {
+            return client.soft("cannot start the process that watches \(pid): \(error)")
         }
         if child == 0 {
             SystemIO.close(report.read)
-            Platform.exit(keep(reportingTo: report.write))
+            Processes.exit(keep(reportingTo: report.write))
         }
         SystemIO.close(report.write)
         // The keeper says "ok" once the broker acknowledged the begin, or why not.
@@ -53,7 +58,7 @@ struct BrokerKeeper {
             _ = SystemIO.writeAll(report, Array((text + "\n").utf8)[...])
             SystemIO.close(report)
         }
-        guard let process = Platform.watchProcess(pid) else {
+        guard let process = try? Processes.watch(pid) else {
             tell("process \(pid) is not running (pass the process of the runner that runs the job, e.g. $PPID in a hook)")
             return 0
         }
@@ -73,11 +78,12 @@ struct BrokerKeeper {
         }
         tell("ok")
         var connected = true
-        var pause = 0.5
+        // The reporters' one policy for a broker: the wait doubles with each failure in a row.
+        var backoff = Backoff(.broker)
         while true {
             var watched: [(fd: Int32, wanted: Readiness)] = [(process, .readable)]
             if connected, let broker = session.readiness { watched.append(broker) }
-            let ready = SystemIO.poll(watched, timeout: connected ? 15 : pause)
+            let ready = SystemIO.poll(watched, timeout: connected ? 15 : max(0, backoff.retryAt - JobPublication.now))
             if !ready[0].isEmpty {
                 // The job's process ended and nothing reported the job's end: it failed.
                 if !connected { connected = (try? session.reconnect(until: JobPublication.now + 5)) != nil }
@@ -90,10 +96,11 @@ struct BrokerKeeper {
             }
             do throws(MQTTSession.Failure) {
                 if !connected {
+                    guard backoff.allows(at: JobPublication.now) else { continue }
                     try session.reconnect(until: JobPublication.now + 5)
                     try session.subscribe(end)
                     connected = true
-                    pause = 0.5
+                    backoff.answered()
                 }
                 try session.service()
                 if session.received().contains(where: { $0.topic == end && !$0.payload.isEmpty }) {
@@ -103,7 +110,7 @@ struct BrokerKeeper {
             } catch {
                 // The broker went away: try again, more slowly each time, while the process lives.
                 connected = false
-                pause = min(pause * 2, 30)
+                backoff.failed(at: JobPublication.now)
             }
         }
     }

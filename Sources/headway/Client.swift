@@ -1,5 +1,6 @@
 import HeadwayCore
 import HeadwayProtocol
+import HeadwaySystem
 
 /// Carries out a ``ClientCommand``. Hook commands never fail the job because of the service: when it
 /// is absent, slow or refuses, they warn once on stderr and exit 0 (exit 1 with `--strict`).
@@ -56,55 +57,33 @@ struct Client {
         return command.strict ? 1 : 0
     }
 
-    func connect(budget: Double? = nil) -> ServiceConnection? {
-        do throws(ServiceConnection.Failure) {
-            return try ServiceConnection(path: socketPath, budget: budget ?? command.timeout)
-        } catch {
-            _ = soft(error.message)
-            return nil
-        }
-    }
-
     private func send(_ request: Request, quietWhenFinished: Bool = false) -> Int32 {
-        if let broker = command.broker {
-            if case .begin(let job, let options) = request, options.pid != nil {
-                return BrokerKeeper(client: self, url: broker, job: job, options: options).start()
-            }
-            return BrokerReport(client: self, url: broker).send(request)
+        if let broker = command.broker, case .begin(let job, let options) = request, options.pid != nil {
+            return BrokerKeeper(client: self, url: broker, job: job, options: options).start()
         }
-        guard let connection = connect() else { return command.strict ? 1 : 0 }
-        do throws(ServiceConnection.Failure) {
-            if case .error(let error) = try connection.send(request) {
-                if quietWhenFinished, error.message.contains("already finished") { return 0 }
-                return soft("the service refused it: \(error)")
-            }
-            return 0
-        } catch {
-            return soft(error.message)
-        }
+        return HookReport(client: self).send(request, quietWhenFinished: quietWhenFinished)
     }
 
     private func status() -> Int32 {
         if let broker = command.broker { return BrokerStatus(client: self, url: broker).run() }
-        guard let connection = connect(budget: 2) else { return command.strict ? 1 : 0 }
-        do throws(ServiceConnection.Failure) {
-            guard case .jobs(let jobs, let omitted, let quiet, let timers) = try connection.send(.status) else { return soft("unexpected reply to status") }
+        switch HookReport(client: self).exchange(.status, budget: 2) {
+        case .success(.jobs(let jobs, let omitted, let quiet, let timers)):
             print(StatusTable.render(jobs, omitted: omitted) + (quiet.map { "\n" + $0.summary } ?? "") + timers.map { "\n" + $0.summary }.joined())
             return 0
-        } catch {
-            return soft(error.message)
+        case .success: return soft("unexpected reply to status")
+        case .failure(let failure): return soft(failure.description)
         }
     }
 
     private func watch() -> Int32 {
-        guard let connection = connect(budget: 2) else { return 1 }
         do throws(ServiceConnection.Failure) {
+            let connection = try ServiceConnection(path: socketPath, budget: 2)
             _ = try connection.send(.subscribe(job: command.job, controls: false))
             while true {
                 let line = try connection.readLine(until: nil)
                 guard let event = JobEvent.parse(line) else { continue }
                 let text = "\(DisplayText.sanitised(event.job)): \(event.kind.rawValue)\(event.outcome.map { " (\($0.rawValue))" } ?? "")\n"
-                SystemIO.writeAll(Platform.standardOutput, Array(text.utf8)[...])
+                SystemIO.writeAll(SystemIO.standardOutput, Array(text.utf8)[...])
             }
         } catch {
             printError("headway: \(error.message)")

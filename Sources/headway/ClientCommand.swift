@@ -1,5 +1,6 @@
 import HeadwayCore
 import HeadwayProtocol
+import HeadwaySystem
 import HeadwayToolProgress
 
 /// What the user asked `headway` to do, read from its arguments.
@@ -117,7 +118,7 @@ struct ClientCommand {
     }
 
     static func parse(
-        _ arguments: [String], environment: (String) -> String?, clock: TimeOfDayParser = TimeOfDayParser(), processID: Int32 = Platform.processID
+        _ arguments: [String], environment: (String) -> String?, clock: TimeOfDayParser = TimeOfDayParser(), processID: Int32 = Processes.id
     ) throws(UsageError) -> ClientCommand {
         var rest = arguments[...]
         var job: String?, socket: String?, strict = false
@@ -356,7 +357,7 @@ enum JobIdentity {
     /// (cgroups(7): the unified hierarchy's line `0::/system.slice/backup.service`), when it is a
     /// name a job may have.
     static func systemdUnit() -> String? {
-        guard let bytes = SystemIO.readFile("/proc/self/cgroup") else { return nil }
+        guard let bytes = Files.read("/proc/self/cgroup") else { return nil }
         let text = String(decoding: bytes, as: UTF8.self)
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("0::") }) else { return nil }
         let unit = line.dropFirst(3).split(separator: "/").last { $0.hasSuffix(".service") }.map(String.init)

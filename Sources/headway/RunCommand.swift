@@ -1,6 +1,7 @@
 import HeadwayCore
 import HeadwayProtocol
 import HeadwayToolProgress
+import HeadwaySystem
 
 /// `headway run -- CMD ARGS...`: runs CMD with its output passed through unchanged and exits with
 /// CMD's status. The job shows indeterminate until the output contains progress: a known tool's
@@ -10,8 +11,8 @@ import HeadwayToolProgress
 /// button, or `headway pause`) stops CMD and everything it started, a resume continues them, a
 /// cancel (a long press) ends CMD. SIGINT, SIGTERM and SIGHUP — Ctrl-C, or a CI runner cancelling —
 /// reach CMD and end the job as cancelled. The service watches this process: if it dies, the job
-/// fails. Without a service CMD still runs; only the display is missing. With a broker
-/// (``BrokerRun``) it reports there instead, and its will fails the job if it dies.
+/// fails. Without a service CMD still runs; only the display is missing. With a broker it reports
+/// there instead, and its will fails the job if it dies (``CommandJob``).
 struct RunCommand {
     let client: Client
     let arguments: [String]
@@ -24,58 +25,50 @@ struct RunCommand {
     func run() -> Int32 {
         let job = client.command.job!
         let parser = (try? LineProgressParser(pattern: reading.pattern)) ?? LineProgressParser.standard
-        let descriptor = Platform.descriptorFreeInChildren()
+        let descriptor = Processes.descriptorFreeInChildren()
         let context = ToolContext(
             arguments: arguments, size: reading.size, total: options.total, environment: { SystemIO.environment($0) },
-            fileSize: { Platform.regularFileSize($0) }, descriptor: descriptor)
+            fileSize: { path in Files.status(of: path, followingLinks: true).flatMap { $0.kind == .regularFile ? Double($0.size) : nil } }, descriptor: descriptor)
         guard var progress = try? ToolProgress(context: context, format: reading.format, pattern: parser) else { return 2 }
         let invocation = progress.invocation
-        let remote = client.command.broker.map { BrokerRun(client: client, url: $0, job: job, options: options, takesCommands: true) }
-        var connection = remote == nil ? client.connect() : nil
-        var begin = options
-        begin.pid = Platform.processID
-        if let live = connection {
-            do throws(ServiceConnection.Failure) {
-                _ = try live.send(.begin(job: job, begin))
-                _ = try live.send(.subscribe(job: job, controls: true))
-            } catch {
-                _ = client.soft(error.message)
-                connection = nil
-            }
-        }
+        let reported = CommandJob(client: client, job: job, options: options, controls: .all, keepsLabel: reading.labelGiven)
 
-        guard let output = Platform.pipe(), let errors = Platform.pipe(), let status = invocation.usesDescriptor ? Platform.pipe() : (-1, -1) else {
-            printError("headway: cannot create pipes: \(SystemIO.describe(SystemIO.lastError))")
+        let output: (read: Int32, write: Int32), errors: (read: Int32, write: Int32), status: (read: Int32, write: Int32)
+        do throws(SystemError) {
+            output = try SystemIO.makePipe(nonBlocking: false)
+            errors = try SystemIO.makePipe(nonBlocking: false)
+            status = invocation.usesDescriptor ? try SystemIO.makePipe(nonBlocking: false) : (-1, -1)
+        } catch {
+            printError("headway: cannot create pipes: \(error)")
             return 125
         }
         let signals = SignalPipe([SignalNumber.interrupt, SignalNumber.terminate, SignalNumber.hangUp])
         let extra = invocation.usesDescriptor ? (fd: status.write, number: descriptor) : nil
-        guard let pid = Platform.spawn(invocation.arguments, output: output.write, errors: errors.write, adding: invocation.environment, extra: extra) else {
-            let code = SystemIO.lastError
-            printError("headway: cannot run \(arguments[0]): \(SystemIO.describe(code))")
-            _ = try? connection?.send(.finish(job: job, outcome: .failed))
-            remote?.finish(.failed)
-            return code == Platform.noSuchFile ? 127 : 126
+        let pid: Int32
+        do throws(SystemError) {
+            pid = try Processes.spawn(invocation.arguments, output: output.write, errors: errors.write, adding: invocation.environment, extra: extra)
+        } catch {
+            printError("headway: cannot run \(arguments[0]): \(error)")
+            reported.finish(.failed)
+            return error.code == Errno.noSuchFile ? 127 : 126
         }
         SystemIO.close(output.write)
         SystemIO.close(errors.write)
         if invocation.usesDescriptor { SystemIO.close(status.write) }
 
         let clock = MonotonicClock()
-        var streams: [(fd: Int32, to: Int32?, stream: ToolStream)] = [(output.read, Platform.standardOutput, .output), (errors.read, Platform.standardError, .errors)]
+        var streams: [(fd: Int32, to: Int32?, stream: ToolStream)] = [(output.read, SystemIO.standardOutput, .output), (errors.read, SystemIO.standardError, .errors)]
         if invocation.usesDescriptor { streams.append((status.read, nil, .progress)) }
-        var reporter = RunReporter(client: client, job: job, connection: connection, remote: remote, keepsLabel: reading.labelGiven)
         /// Since when a line that may be the meter has waited unshown (a prompt must not wait long).
         var waitingSince: Double?
         var stop: Stop?
         var paused: [Int32] = []
         var killAt: Double?
-        var warnedRefusal = false
         var chunk = [UInt8](repeating: 0, count: 16384)
 
         /// Stopped processes get no SIGTERM: they are continued first, so they can end.
         func continueCommand() {
-            for process in paused.reversed() { Platform.send(Platform.continue, to: process) }
+            for process in paused.reversed() { Processes.send(SignalNumber.continue, to: process) }
             paused = []
         }
 
@@ -85,18 +78,16 @@ struct RunCommand {
                 stop = .cancelRequested
                 printError("headway: cancel requested for \(DisplayText.sanitised(job)); stopping \(arguments[0])")
                 continueCommand()
-                Platform.send(Platform.terminate, to: pid)
+                Processes.send(SignalNumber.terminate, to: pid)
                 killAt = clock.now + 5
             case .paused where paused.isEmpty && stop == nil:
                 // Parents first, so that none starts a new child while its children are stopped.
-                paused = Platform.processTree(of: pid)
-                for process in paused { Platform.send(Platform.stop, to: process) }
+                paused = Processes.tree(of: pid)
+                for process in paused { Processes.send(SignalNumber.stop, to: process) }
                 printError("headway: \(DisplayText.sanitised(job)) paused: \(arguments[0]) and its \(paused.count - 1) children stopped")
-                remote?.paused(true)
             case .resumed where !paused.isEmpty:
                 continueCommand()
                 printError("headway: \(DisplayText.sanitised(job)) resumed")
-                remote?.paused(false)
             default:
                 break
             }
@@ -105,19 +96,18 @@ struct RunCommand {
         while !streams.isEmpty {
             var watched: [(fd: Int32, wanted: Readiness)] = streams.map { ($0.fd, .readable) }
             watched.append((signals.readEnd, .readable))
-            if let connection { watched.append((connection.fd, .readable)) }
-            if let broker = remote?.readiness { watched.append(broker) }
-            // With a broker, it wakes for the keep-alive at least every 10 s; a waiting line is shown
-            // after 0.2 s; a held-back update goes when it is due.
-            let wakes = [killAt, waitingSince.map { $0 + 0.2 }, reporter.dueAt].compactMap { $0 }
-            let ready = SystemIO.poll(watched, timeout: wakes.min().map { max(0, $0 - clock.now) } ?? (remote == nil ? nil : 10))
+            // The job's link says when it must look again (a held-back update, a reconnection, a
+            // broker's keep-alive); a waiting line is shown after 0.2 s.
+            let link = reported.prepare()
+            let wakes = [killAt, waitingSince.map { $0 + 0.2 }, link.timeout.map { clock.now + $0 }].compactMap { $0 }
+            let ready = SystemIO.poll(watched + link.watched, timeout: wakes.min().map { max(0, $0 - clock.now) })
             if let since = waitingSince, clock.now - since >= 0.2 {
                 for item in streams { if let to = item.to { SystemIO.writeAll(to, progress.release(item.stream)[...]) } }
                 waitingSince = nil
             }
-            for event in remote?.tick() ?? [] { handle(event) }
+            for event in reported.service() { handle(event) }
             if let deadline = killAt, clock.now >= deadline {
-                Platform.send(Platform.kill, to: pid)
+                Processes.send(SignalNumber.kill, to: pid)
                 killAt = nil
             }
             if !ready[streams.count].isEmpty {
@@ -126,25 +116,7 @@ struct RunCommand {
                     continueCommand()
                     // A terminal's Ctrl-C reached the whole foreground group, CMD too; anything
                     // sent to this process alone is passed on.
-                    if !signal.fromTerminal { Platform.send(signal.number, to: pid) }
-                }
-            }
-            // Events and replies from the service.
-            if let live = connection, !ready[streams.count + 1].isEmpty {
-                do throws(ServiceConnection.Failure) {
-                    repeat {
-                        let line = try live.readLine(until: clock.now + 0.05)
-                        if let event = JobEvent.parse(line) {
-                            handle(event)
-                        } else if case .error(let error)? = Reply.parse(line), !warnedRefusal {
-                            warnedRefusal = true
-                            printError("headway: warning: the service refused an update: \(DisplayText.sanitised(error.description))")
-                        }
-                    } while live.hasBufferedLine
-                } catch {
-                    _ = client.soft(error.message)
-                    connection = nil
-                    reporter.connection = nil
+                    if !signal.fromTerminal { Processes.send(signal.number, to: pid) }
                 }
             }
             // CMD's output: passed through (less the meter Headway asked for), read for progress.
@@ -168,25 +140,17 @@ struct RunCommand {
                     streams.remove(at: index)
                 }
                 if let to = item.to { SystemIO.writeAll(to, result.passed[...]) }
-                for update in result.updates { reporter.report(update, now: clock.now) }
+                for update in result.updates { reported.report(update) }
                 if let problem = progress.takeProblem() {
                     printError("headway: warning: cannot read \(progress.name)'s progress: \(DisplayText.sanitised(problem)); its output passes as it was")
                 }
             }
             if !streams.contains(where: { progress.isWaiting($0.stream) }) { waitingSince = nil }
-            reporter.sendDue(now: clock.now)
-            if reporter.connection == nil { connection = nil }
-            while let event = connection?.nextEvent() { handle(event) }
         }
 
-        let exitCode = Platform.waitForExit(pid)
+        let exitCode = Processes.waitForExit(pid)
         let outcome: Outcome = stop != nil ? .cancelled : exitCode == 0 ? .succeeded : .failed
-        reporter.sendDue(now: .infinity)
-        remote?.finish(outcome)
-        if let live = connection {
-            live.extend(by: client.command.timeout)
-            do throws(ServiceConnection.Failure) { _ = try live.send(.finish(job: job, outcome: outcome)) } catch { _ = client.soft(error.message) }
-        }
+        reported.finish(outcome)
         return exitCode
     }
 }

@@ -1,4 +1,5 @@
 import HeadwayProtocol
+import HeadwaySystem
 
 /// `headway`: the small client hooks call. No Foundation, so it starts in a few milliseconds.
 func printError(_ text: String) { SystemIO.printError(text + "\n") }
@@ -10,7 +11,7 @@ do throws(ClientCommand.UsageError) {
     // A hook passes a runner's values along: a wrong one must not fail the job (unless --strict).
     let strict = CommandLine.arguments.contains("--strict")
     printError("headway: \(error.soft && !strict ? "warning: " : "")\(error.message)\n\(ClientCommand.hint(for: error.command))")
-    Platform.exit(error.soft && !strict ? 0 : 2)
+    Processes.exit(error.soft && !strict ? 0 : 2)
 }
 
-Platform.exit(Client(command: command).run())
+Processes.exit(Client(command: command).run())

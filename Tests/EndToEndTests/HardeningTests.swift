@@ -1,6 +1,7 @@
 import Foundation
 import HeadwayCore
 import HeadwayProtocol
+import HeadwaySystem
 import Testing
 
 #if canImport(Glibc)
@@ -134,7 +135,8 @@ struct HardeningTests {
         TestTime.sleep(0.2)
         let extra = try ServiceConnection(path: service.socket, budget: TestTime.scaled(2))
         let line = try extra.readLine(until: MonotonicClock().now + TestTime.scaled(2))
-        #expect(line.contains("too many connections (128)"))
+        guard case .error(let refusal)? = Reply.parse(line) else { Issue.record("not a refusal: \(line)"); return }
+        #expect(refusal.code == .busy && refusal.field == nil, "\(refusal)")
         clients.removeAll()
         TestTime.sleep(0.2)
         #expect(try service.raw([Request.status.line]).first?.contains("\"ok\":true") == true)
@@ -149,7 +151,8 @@ struct HardeningTests {
         #expect(MonotonicClock().now - started < TestTime.scaled(2))
         #expect(replies.count == 1025)
         #expect(replies.dropLast().allSatisfy { $0 == Reply.ok.line })
-        #expect(replies.last?.contains("follows 1024 jobs") == true)
+        guard case .error(let refused)? = Reply.parse(replies.last ?? "") else { Issue.record("the 1025th was taken"); return }
+        #expect(refused.code == .limitReached && refused.field == "job")
     }
 
     /// Regression: whatever file was at the socket path was deleted.
@@ -227,7 +230,8 @@ struct HardeningTests {
         let service = try SimulatedService()
         let missing = service.folder.appendingPathComponent("new/deeper")
         let reply = try service.raw([#"{"v":1,"op":"snapshot","folder":"\#(missing.path)"}"#])
-        #expect(reply.first?.contains("does not exist") == true)
+        guard case .error(let refused)? = Reply.parse(reply.first ?? "") else { Issue.record("\(reply)"); return }
+        #expect(refused.code == .invalidMember && refused.field == "folder")
         #expect(!FileManager.default.fileExists(atPath: missing.path))
     }
 
@@ -264,7 +268,7 @@ final class NotifySocket {
 
     init() throws {
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        var address = SystemIO.socketAddress(path)!
+        var address = UnixSocket.address(path)!
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }

@@ -111,8 +111,10 @@ struct HeadwaySimTests {
         #expect(wide.contains("\u{1B}[") && wide.contains("oled 128x64"), "\(wide.prefix(400).debugDescription)")
     }
 
-    /// Regression: closing the terminal of `headway-sim serve` (SIGHUP) left it running, orphaned.
-    @Test func closingTheTerminalStopsAnInteractiveServe() throws {
+    /// In a terminal, SIGHUP reloads `headway-sim serve` while the terminal is there, and the
+    /// hangup of a closed terminal stops it (regression: it was left running, orphaned; then every
+    /// SIGHUP stopped it, though `--help` calls SIGHUP a reload).
+    @Test func aHangupReloadsAndClosingTheTerminalStopsAnInteractiveServe() throws {
         let folder = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let socket = folder.appendingPathComponent("s.sock").path
@@ -122,6 +124,10 @@ struct HeadwaySimTests {
         #expect(BackgroundProcess.eventually(within: 5) { FileManager.default.fileExists(atPath: socket) })
         let simulator = try #require(BackgroundProcess.children(of: serve.pid).first)
         kill(simulator, SIGHUP)
+        Thread.sleep(forTimeInterval: 1)
+        #expect(kill(simulator, 0) == 0 && FileManager.default.fileExists(atPath: socket), "a SIGHUP with the terminal there is a reload")
+        // The terminal goes: `script` holds its master side.
+        kill(serve.pid, SIGKILL)
         #expect(BackgroundProcess.eventually(within: 3) { kill(simulator, 0) != 0 }, "serve stopped")
         #expect(!FileManager.default.fileExists(atPath: socket), "and removed its socket")
     }

@@ -72,6 +72,36 @@ struct ServiceTests {
         #expect(try service.status().first?.phase == "cancelled")
     }
 
+    /// `headway run` holds its job for its command's whole life through the client core: the
+    /// service restarting in the middle costs one warning, and the new service is given the job
+    /// again — its running time, its latest progress — and its controller, so a press still
+    /// reaches the command.
+    @Test func runTellsARestartedServiceItsJobAgain() throws {
+        let folder = EndToEnd.HeadwaySimTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let socket = folder.appendingPathComponent("headway.sock").path
+        var service: SimulatedService? = try SimulatedService(socket: socket)
+        let run = try BackgroundProcess(Binaries.url("headway"), [
+            "--job", "r", "run", "--", "sh", "-c", "i=0; while [ $i -lt 400 ]; do i=$((i+1)); echo \"$i/400\"; sleep \(TestTime.scaled(0.05)); done",
+        ], environment: ["HEADWAY_SOCKET": socket])
+        defer { run.signal(SIGKILL) }
+        #expect(BackgroundProcess.eventually(within: 3) { (try? service!.status().first?.value ?? 0) ?? 0 >= 5 })
+        service!.signal(SIGTERM)
+        #expect(service!.waitForExit() != nil)
+        service = nil
+        TestTime.sleep(0.5)
+        service = try SimulatedService(socket: socket)
+        var job: JobStatus?
+        #expect(BackgroundProcess.eventually(within: 8) {
+            job = try? service!.status().first { $0.job == "r" }
+            return job.map { $0.phase == "active" && ($0.value ?? 0) > 20 } == true
+        }, "begun again, shown at once with its progress: \(String(describing: job)) \(run.stderr)")
+        #expect(run.stderr.components(separatedBy: "headway: warning:").count - 1 == 1, "one warning: \(run.stderr)")
+        #expect(try service!.press(long: true).first?.contains("\"ok\":true") == true)
+        #expect(run.waitForExit() == 143, "the press reached the command: \(run.stderr)")
+        #expect(try service!.status().first { $0.job == "r" }?.phase == "cancelled")
+    }
+
     @Test func runPassesTheExitStatusAndProgress() throws {
         let service = try SimulatedService()
         let run = try service.headway(["--job", "x", "run", "--pattern", #"done (\d+) of (\d+)"#, "--", "sh", "-c", "echo done 3 of 4; sleep 0.5; echo done 4 of 4; exit 7"])
@@ -139,10 +169,14 @@ struct ServiceTests {
             String(repeating: "z", count: 5000), #"{"v":1,"op":"update","job":"ok","value":4}"#,
         ])
         #expect(replies.count == 5, "\(replies)")
-        #expect(replies[0].contains("not valid JSON"))
-        #expect(replies[1].contains("\"field\":\"value\""))
-        #expect(replies[2].contains("\"field\":\"v\""))
-        #expect(replies[3].contains("\"ok\":false") && replies[3].contains("4096"))
+        let refusals = replies.prefix(4).map { line -> (ProtocolErrorCode, String?)? in
+            guard case .error(let error)? = Reply.parse(line) else { return nil }
+            return (error.code, error.field)
+        }
+        #expect(refusals[0]?.0 == .malformed && refusals[0]?.1 == nil)
+        #expect(refusals[1]?.0 == .invalidMember && refusals[1]?.1 == "value")
+        #expect(refusals[2]?.0 == .unsupportedVersion && refusals[2]?.1 == "v")
+        #expect(refusals[3]?.0 == .lineTooLong && refusals[3]?.1 == nil)
         #expect(replies[4] == #"{"v":1,"ok":true}"#)
         #expect(try service.status().first?.value == 4)
     }

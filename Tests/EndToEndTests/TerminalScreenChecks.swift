@@ -39,7 +39,7 @@ extension EndToEnd.TerminalSizeTests {
         if !screen.allSatisfy({ $0.count <= size.columns }) { problems.append("a row too long") }
         if let line = screen.first(where: isGarbled) { problems.append("garbled: \(line.debugDescription)") }
         let devices = screen.dropFirst().filter { !$0.contains(status) }.joined(separator: "\n")
-        if devices.filter({ "●·".contains($0) }).count != 24 + 60 + 8 { problems.append("not a cell for every LED") }
+        if devices.filter({ "●◐○·".contains($0) }).count != 24 + 60 + 8 { problems.append("not a cell for every LED") }
         if devices.filter({ "▮▯".contains($0) }).count != 8 { problems.append("not every lamp") }
         for name in ["ring", "strip ", "stick ", "bar "] where !devices.contains(name) { problems.append("no \(name)") }
         if !oledFrameIsWhole(devices.split(separator: "\n").map(String.init)) { problems.append("the OLED's frame is broken") }
@@ -63,7 +63,7 @@ extension EndToEnd.TerminalSizeTests {
             let line = line.replacingOccurrences(of: " off ─", with: " ─────").replacingOccurrences(of: " dim ─", with: " ─────")
             return String(line.map { character -> Character in
                 if let scalar = character.unicodeScalars.first, (0x2800...0x28FF).contains(scalar.value) { return "⠿" }
-                return "●·".contains(character) ? "●" : "▮▯".contains(character) ? "▮" : character
+                return "●◐○·".contains(character) ? "●" : "▮▯".contains(character) ? "▮" : character
             })
         }
     }

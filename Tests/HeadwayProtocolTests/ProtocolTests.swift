@@ -59,32 +59,32 @@ struct ProtocolTests {
     }
 
     @Test(arguments: [
-        (#"{"op":"status"}"#, "v"),
-        (#"{"v":2,"op":"status"}"#, "v"),
-        (#"{"v":1}"#, "op"),
-        (#"{"v":1,"op":"jump"}"#, "op"),
-        (#"{"v":1,"op":"press","long":true}"#, "op"),
-        (#"{"v":1,"op":"update","job":"j"}"#, "value"),
-        (#"{"v":1,"op":"update","job":"j","value":"ten"}"#, "value"),
-        (#"{"v":1,"op":"update","job":"j","value":-1}"#, "value"),
-        (#"{"v":1,"op":"begin","job":"j","total":0}"#, "total"),
-        (#"{"v":1,"op":"begin","job":""}"#, "job"),
-        (#"{"v":1,"op":"begin"}"#, "job"),
-        (#"{"v":1,"op":"begin","job":"a\u001b[31m"}"#, "job"),
-        (#"{"v":1,"op":"finish","job":"j","outcome":"won"}"#, "outcome"),
-        (#"{"v":1,"op":"label","job":"j","label":7}"#, "label"),
-        (#"{"v":1,"op":"update","job":"j","value":1,"eta":-1}"#, "eta"),
-        (#"{"v":1,"op":"update","job":"j","value":1,"eta":1e9}"#, "eta"),
-        (#"{"v":1,"op":"begin","job":"j","queued":true,"total":5}"#, "queued"),
-        (#"{"v":1,"op":"begin","job":"j","queued":1}"#, "queued"),
-        (#"{"v":1,"op":"begin","job":"j","follow":10,"pid":42}"#, "follow"),
-        (#"{"v":1,"op":"begin","job":"j","follow":0.5}"#, "follow"),
-        (#"{"v":1,"op":"begin","job":"j","elapsed":-3}"#, "elapsed"),
-        (#"{"v":1,"op":"begin","job":"j","expected":0}"#, "expected"),
-        (#"{"v":1,"op":"stale"}"#, "job"),
+        (#"{"op":"status"}"#, "v", ProtocolErrorCode.unsupportedVersion),
+        (#"{"v":2,"op":"status"}"#, "v", ProtocolErrorCode.unsupportedVersion),
+        (#"{"v":1}"#, "op", ProtocolErrorCode.unknownOperation),
+        (#"{"v":1,"op":"jump"}"#, "op", ProtocolErrorCode.unknownOperation),
+        (#"{"v":1,"op":"press","long":true}"#, "op", ProtocolErrorCode.unknownOperation),
+        (#"{"v":1,"op":"update","job":"j"}"#, "value", ProtocolErrorCode.invalidMember),
+        (#"{"v":1,"op":"update","job":"j","value":"ten"}"#, "value", ProtocolErrorCode.invalidMember),
+        (#"{"v":1,"op":"update","job":"j","value":-1}"#, "value", ProtocolErrorCode.outOfRange),
+        (#"{"v":1,"op":"begin","job":"j","total":0}"#, "total", ProtocolErrorCode.outOfRange),
+        (#"{"v":1,"op":"begin","job":""}"#, "job", ProtocolErrorCode.invalidIdentifier),
+        (#"{"v":1,"op":"begin"}"#, "job", ProtocolErrorCode.invalidMember),
+        (#"{"v":1,"op":"begin","job":"a\u001b[31m"}"#, "job", ProtocolErrorCode.invalidIdentifier),
+        (#"{"v":1,"op":"finish","job":"j","outcome":"won"}"#, "outcome", ProtocolErrorCode.invalidMember),
+        (#"{"v":1,"op":"label","job":"j","label":7}"#, "label", ProtocolErrorCode.invalidMember),
+        (#"{"v":1,"op":"update","job":"j","value":1,"eta":-1}"#, "eta", ProtocolErrorCode.outOfRange),
+        (#"{"v":1,"op":"update","job":"j","value":1,"eta":1e9}"#, "eta", ProtocolErrorCode.outOfRange),
+        (#"{"v":1,"op":"begin","job":"j","queued":true,"total":5}"#, "queued", ProtocolErrorCode.invalidMember),
+        (#"{"v":1,"op":"begin","job":"j","queued":1}"#, "queued", ProtocolErrorCode.invalidMember),
+        (#"{"v":1,"op":"begin","job":"j","follow":10,"pid":42}"#, "follow", ProtocolErrorCode.invalidMember),
+        (#"{"v":1,"op":"begin","job":"j","follow":0.5}"#, "follow", ProtocolErrorCode.outOfRange),
+        (#"{"v":1,"op":"begin","job":"j","elapsed":-3}"#, "elapsed", ProtocolErrorCode.outOfRange),
+        (#"{"v":1,"op":"begin","job":"j","expected":0}"#, "expected", ProtocolErrorCode.outOfRange),
+        (#"{"v":1,"op":"stale"}"#, "job", ProtocolErrorCode.invalidMember),
     ])
-    func invalidRequestsNameTheField(line: String, field: String) {
-        #expect { try Request.parse(line) } throws: { ($0 as! ProtocolError).field == field }
+    func invalidRequestsNameTheFieldAndTheirMeaning(line: String, field: String, code: ProtocolErrorCode) {
+        #expect { try Request.parse(line) } throws: { ($0 as! ProtocolError).field == field && ($0 as! ProtocolError).code == code }
     }
 
     /// Regression: limits counted Characters, so a 4 KB id of combining marks passed the
@@ -146,11 +146,22 @@ struct ProtocolTests {
         #expect(timers[0].summary == "backup.timer  next 02:00 (in 5h12m), starts backup.service")
         #expect(TimerStatus(unit: "x\u{1B}[2J.timer", at: "0\u{7}2:00", inSeconds: 5).summary == "x.timer  next 02:00 (in 5s)", "nothing from the service reaches a terminal unfiltered")
         #expect(Reply.parse(Reply.ok.line) == .ok)
-        let error = ProtocolError(field: "value", "must be 0 or more")
+        let error = ProtocolError(.outOfRange, field: "value", "must be 0 or more")
         #expect(Reply.parse(Reply.error(error).line) == .error(error))
+        #expect(Reply.error(error).line == #"{"v":1,"ok":false,"error":{"code":"out-of-range","field":"value","message":"must be 0 or more"}}"#)
         let event = JobEvent(.finished, job: "a", outcome: .failed)
         #expect(JobEvent.parse(event.line) == event)
         #expect(JobEvent.parse(Reply.ok.line) == nil)
+    }
+
+    /// A code from a newer service is read as unknown, keeping its name; a reply of a service
+    /// older than codes has none. Neither is a failure to read the reply.
+    @Test func unknownCodesAreReadNotRefused() {
+        let newer = #"{"v":1,"ok":false,"error":{"code":"quota-exceeded","field":"job","message":"over quota"}}"#
+        #expect(Reply.parse(newer) == .error(ProtocolError(.unknown("quota-exceeded"), field: "job", "over quota")))
+        let older = #"{"v":1,"ok":false,"error":{"field":"job","message":"no job \"x\""}}"#
+        #expect(Reply.parse(older) == .error(ProtocolError(.unknown(""), field: "job", "no job \"x\"")))
+        for code in ProtocolErrorCode.known { #expect(ProtocolErrorCode(rawValue: code.rawValue) == code) }
     }
 
     /// A reply with numbers no Int holds is read without trapping (a client must survive any service).

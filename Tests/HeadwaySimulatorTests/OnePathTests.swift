@@ -1,5 +1,5 @@
 import HeadwayCore
-import HeadwayProtocol
+import HeadwaySystem
 import HeadwayDevices
 import HeadwayRender
 @testable import HeadwaySimProgram
@@ -94,7 +94,7 @@ struct OnePathTests {
             snapshot: ProgressSnapshot(time: 10, phase: .active, kind: .determinate(value: 0.4, total: 1), fraction: 0.4, label: "Build", elapsed: 8))
         for output in outputs { try output.indicatorOutput.draw(job) }
         capture.close()
-        let text = String(decoding: SystemIO.readFile(path) ?? [], as: UTF8.self)
+        let text = String(decoding: Files.read(path) ?? [], as: UTF8.self)
         return text.split(separator: "\n").map { line in String(line.drop { $0 != "," }) }
     }
 

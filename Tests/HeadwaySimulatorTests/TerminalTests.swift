@@ -27,8 +27,22 @@ struct TerminalTests {
         #expect(lines.contains { $0.contains("┌ oled 128x64") })
         #expect(lines.contains { $0.hasPrefix("strip ") } && lines.contains { $0.contains("stick ") } && lines.contains { $0.contains("bar ▯") })
         #expect(lines.filter { $0.contains("●") }.count >= 5, "the lit ring spans several rows")
-        let cells = lines.dropFirst().dropLast().joined().filter { "●·".contains($0) }.count
+        let cells = lines.dropFirst().dropLast().joined().filter { "●◐○·".contains($0) }.count
         #expect(cells == 24 + 60 + 8, "a cell for every LED")
+    }
+
+    /// Without colour (NO_COLOR) a dim LED is not drawn as a lit one: each brightness has its glyph,
+    /// so a fill's soft edge and a dim track still read.
+    @Test func withoutColourEachBrightnessHasItsGlyph() throws {
+        let (rig, devices) = try StandardRig.make()
+        guard case .leds(let ring) = devices.outputs[0].medium else { Issue.record("the ring comes first"); return }
+        let levels: [UInt8] = [255, 170, 40, 0]
+        try ring.device.show((0..<24).map { RGB8(red: levels[$0 % 4], green: levels[$0 % 4], blue: levels[$0 % 4]) })
+        let size = TerminalSize(columns: 120, rows: 40)
+        let layout = try #require(RigLayout.fit(rig.shapes, in: size))
+        let lines = RigPainter(colour: false).paint(rig, layout: layout, title: "t", status: ["s"]).lines(colour: false)
+        let ringCells = lines.joined().filter { "●◐○".contains($0) }
+        #expect(ringCells.contains("●") && ringCells.contains("◐") && ringCells.contains("○"), "\(ringCells)")
     }
 
     /// Regression: the status line was cut at 80 columns however wide the terminal.

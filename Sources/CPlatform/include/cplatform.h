@@ -17,7 +17,9 @@ int hw_pidfd_open(int32_t pid);
 int hw_close_descriptors_except(int keep);
 /// Makes signal `number` write two bytes to `fd` — the number, and 1 when the kernel raised it (a
 /// terminal's Ctrl-C) rather than a process — from a handler that calls only write(2) and keeps
-/// errno. Every routed signal writes to the `fd` of the latest call. Returns sigaction's result.
+/// errno. Each signal writes to the `fd` of its latest call, so that two event loops of one
+/// process (the service's, a terminal's) route different signals to pipes of their own. Returns
+/// sigaction's result (-1 with EINVAL for a number that is not a signal's).
 int hw_route_signal_to_pipe(int number, int fd);
 /// The version this build was made from (`git describe`, passed by Scripts/lib/build-debs.sh as
 /// -DHEADWAY_VERSION=...), or "development" for a plain `swift build`.
@@ -27,5 +29,9 @@ const char *hw_version(void);
 /// `status`, whatever it is doing then (a connect(2) to an unreachable host included): the
 /// hook's promise to give up within its budget. 0 on success, -1 with errno.
 int hw_exit_after(uint32_t milliseconds, const char *message, int status);
+/// When signal `number` arrives, writes `message` (copied) to `fd` and ends the process with
+/// `status` (a terminal's cursor given back on Ctrl-C). 0 on success, -1 with errno.
+/// This and hw_exit_after keep one message: the latest call's.
+int hw_exit_on_signal(int number, int fd, const char *message, int status);
 
 #endif

@@ -2,7 +2,7 @@ import Headway
 
 /// A device family: one row of the ``DeviceCatalogue``. It reads its outputs' sections of a
 /// configuration, and what it reads (its ``DeviceSettings``) says what the device claims, what
-/// doctor should check, and builds the driver over a ``/HeadwayDevices/Buses`` seam, once for
+/// doctor should check, and builds the driver over a `Buses` seam, once for
 /// Linux and the simulator alike. The kernel's ssd130x keeps controllers as rows the same way.
 public protocol DeviceFamily: Sendable {
     /// The `driver:` names it answers to (`ws2812`; `ssd1306`, `sh1106`, …).

@@ -64,7 +64,7 @@ extension Doctor {
     /// "next 02:00 (in 5h)", or why there is none.
     private static func next(of timer: UnitState, wall: Double, now: Seconds) -> String {
         guard let next = timer.timer?.next(now: now, wallNow: wall), next > now else { return "no next elapse" }
-        let at = Platform.localTime(wall + (next - now)).timeOfDay.text
+        let at = LocalTime.of(wallClock: wall + (next - now)).timeOfDay.text
         return "next \(at) (in \(DurationText.short(next - now, rounding: .up)))"
     }
 }

@@ -1,4 +1,5 @@
 import Headway
+import HeadwaySystem
 
 /// `headwayd doctor`: the machine checked against a configuration, every problem at once, each
 /// with its fix (the set-up mistakes field-notes.md lists). Reads files, and with a `probe` asks
@@ -57,8 +58,8 @@ public enum Doctor {
         }
         findings += bufsiz(configuration.outputs, machine, clock: configuration.spiClock)
         findings += power(configuration) + advice
-        findings += quietHours(configuration, at: local ?? Platform.localTime(Platform.wallClock()))
-        findings += units(configuration, machine, probe, account, wall: Platform.wallClock(), now: MonotonicClock().now)
+        findings += quietHours(configuration, at: local ?? LocalTime.of(wallClock: WallClock.now))
+        findings += units(configuration, machine, probe, account, wall: WallClock.now, now: MonotonicClock().now)
         return findings
     }
 

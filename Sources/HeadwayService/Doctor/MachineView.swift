@@ -1,4 +1,5 @@
 import HeadwayProtocol
+import HeadwaySystem
 
 /// The files of a machine that `headwayd doctor` reads, under `root`: `/` for this machine, a
 /// fixture tree (with `proc/device-tree/model`, `boot/firmware/config.txt`, `dev/` stand-ins …)
@@ -17,17 +18,17 @@ public struct MachineView: Sendable {
 
     /// The text of the file at `path` on the machine, nil when it cannot be read.
     public func text(_ path: String) -> String? {
-        SystemIO.readFile(location(path)).map { String(decoding: $0, as: UTF8.self) }
+        Files.read(location(path)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Whether `path` exists on the machine.
-    public func exists(_ path: String) -> Bool { Platform.exists(location(path)) }
+    public func exists(_ path: String) -> Bool { Files.exists(location(path)) }
 
     /// Whether `account` (or, without one, this process's user) may open `path` for reading and
     /// writing, by the node's owner, group and mode.
     public func usable(_ path: String, as account: Account? = nil) -> Bool {
         guard let account else {
-            return Platform.readableAndWritable(location(path))
+            return Files.mayOpen(location(path), for: .readWrite)
         }
         guard let node = owner(path) else { return false }
         if account.uid == 0 { return true }
@@ -36,16 +37,18 @@ public struct MachineView: Sendable {
     }
 
     /// The owner, group and permission bits of `path`.
-    public func owner(_ path: String) -> (uid: UInt32, gid: UInt32, mode: Int)? { Platform.owner(location(path)) }
+    public func owner(_ path: String) -> (uid: UInt32, gid: UInt32, mode: Int)? {
+        Files.status(of: location(path), followingLinks: false).map { ($0.owner, $0.group, $0.permissions) }
+    }
 
     /// The names in the folder `path`.
     public func entries(_ path: String) -> [String] {
-        (Platform.folderEntries(location(path)) ?? []).sorted()
+        (Folders.entries(location(path)) ?? []).sorted()
     }
 
     /// The last part of the symbolic link at `path` (a sysfs device's `driver`).
     public func linkName(_ path: String) -> String? {
-        Platform.linkTarget(location(path)).flatMap { $0.split(separator: "/").last.map(String.init) }
+        Files.linkTarget(location(path)).flatMap { $0.split(separator: "/").last.map(String.init) }
     }
 
     /// The device tree's model string, e.g. "Raspberry Pi 4 Model B Rev 1.5".
@@ -62,7 +65,7 @@ public struct MachineView: Sendable {
         if let text = text("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"), let pmd = Double(text.trimmed()), pmd > 0 {
             return Int((8 * pmd).squareRoot().rounded())
         }
-        return root == "/" ? Platform.pageSize : nil
+        return root == "/" ? Host.pageSize : nil
     }
 
     /// The firmware's config.txt: /boot/firmware on Raspberry Pi OS since bookworm and on Debian,

@@ -1,5 +1,6 @@
 import Headway
 import HeadwayProtocol
+import HeadwaySystem
 
 /// The presets in `Boards/`: boards (`boards/`, what a board is), HATs and modules (`hats/`, what
 /// is wired to it) and the simulator's rig (`simulator.yaml`, a whole configuration). They are
@@ -45,7 +46,7 @@ public enum Presets {
     public static func names(_ kind: Kind) -> [String] {
         let prefix = kind.rawValue + "/"
         var names = Set(embedded.keys.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })
-        if let folder = overrides, let files = Platform.folderEntries(folder + "/" + kind.rawValue) {
+        if let folder = overrides, let files = Folders.entries(folder + "/" + kind.rawValue) {
             names.formUnion(files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) })
         }
         return names.sorted()
@@ -56,7 +57,7 @@ public enum Presets {
         let key = kind.map { "\($0.rawValue)/\(name)" } ?? name
         if let folder = overrides {
             let path = folder + "/" + key + ".yaml"
-            if let bytes = SystemIO.readFile(path), let text = String(validating: bytes, as: UTF8.self) {
+            if let bytes = Files.read(path), let text = String(validating: bytes, as: UTF8.self) {
                 return text
             }
         }

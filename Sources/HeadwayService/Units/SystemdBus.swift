@@ -1,5 +1,6 @@
 import CSystemd
 import HeadwayProtocol
+import HeadwaySystem
 
 /// One connection to systemd on the system bus, through libsystemd's sd-bus (loaded with dlopen by
 /// the CSystemd shim, which walks the D-Bus messages): the watched units' properties and the
@@ -45,7 +46,7 @@ final class SystemdBus {
         var handle: OpaquePointer?
         let code = hw_sd_open(&handle)
         guard code >= 0, let handle else {
-            let message = handle.map { String(cString: hw_sd_error($0)) } ?? SystemIO.describe(-code)
+            let message = handle.map { String(cString: hw_sd_error($0)) } ?? SystemError(-code).description
             hw_sd_close(handle)
             throw Failure(description: message)
         }

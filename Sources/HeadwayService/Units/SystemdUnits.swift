@@ -1,5 +1,6 @@
 import Headway
 import HeadwayProtocol
+import HeadwaySystem
 
 /// The units the configuration watches, followed on the system bus: each unit's state as a whole
 /// after every change (systemd's signals carry only what changed), the jobs queued and removed for

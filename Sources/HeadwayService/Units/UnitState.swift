@@ -1,5 +1,6 @@
 import Headway
 import HeadwayProtocol
+import HeadwaySystem
 
 /// What systemd says of one unit, as the service follows it: the facts of org.freedesktop.systemd1(5)
 /// ("Unit Objects", "Service Unit Objects", "Timer Unit Objects"), times on the service's monotonic

@@ -1,0 +1,108 @@
+import HeadwayCore
+import HeadwayMQTT
+import HeadwayProtocol
+import HeadwayReporting
+import HeadwaySystem
+import HeadwayToolProgress
+
+/// The job of `headway run` and `headway pipe`, reported through the client core for the whole
+/// run: to the service's socket (which watches this process: if it dies, the job fails), or with
+/// `--broker` over a connection whose will fails the job on every display if this process or its
+/// machine dies. The core's rules hold: progress at most every 0.1 s, the latest waiting until it
+/// is due so that none is lost; a service or broker that goes away is reached again with back-off,
+/// and the job begun again with its running time and latest state. The work never waits for it:
+/// a failure is one warning, a refusal another, and the command goes on.
+final class CommandJob {
+    private let client: Client
+    let job: String
+    private let reporting: Reporting?
+    private let key: JobKey?
+    /// The user named the job with `--label`: the tool's labels are left out.
+    private let keepsLabel: Bool
+    private var warnedUnavailable = false
+    private var warnedRefusal = false
+
+    /// Begins `job` with `options`, taking the button's requests in `controls`, and waits (within
+    /// the hook's budget) until the service has it, so that the command starts on a shown job.
+    init(client: Client, job: String, options: BeginOptions, controls: JobControls, keepsLabel: Bool = false) {
+        self.client = client
+        self.job = job
+        self.keepsLabel = keepsLabel
+        let source = client.command.source ?? JobPublication.defaultSource
+        let link: any ReportLink
+        let place: String
+        var policy = ConnectionPolicy.socket
+        if let url = client.command.broker {
+            let settings: BrokerSettings
+            do throws(BrokerSettings.Problem) { settings = try BrokerSettings(url: url) } catch {
+                _ = client.soft(error.description)
+                reporting = nil
+                key = nil
+                return
+            }
+            link = BrokerLink(settings: settings, sessions: .perJob, role: "run") { (source, $0) }
+            place = settings.address
+            policy = .broker
+        } else {
+            link = SocketLink(path: client.socketPath)
+            place = "the service at \(client.socketPath)"
+        }
+        let settings = ReporterCore.Settings(
+            timeout: client.command.timeout, progressInterval: 0.1, policy: policy, processID: Processes.id, place: place)
+        let reporting = Reporting(settings: settings, link: link)
+        key = reporting.withCore { $0.begin(job, options: options, follows: true, controls: controls, now: reporting.now) }
+        self.reporting = reporting
+        reporting.flush(within: client.command.timeout)
+        _ = takeEvents()
+    }
+
+    /// What to wait for beside the command's own descriptors, and until when at most.
+    func prepare() -> LinkWait { reporting?.prepare() ?? LinkWait(watched: [], timeout: nil) }
+
+    /// After the wait: what came, as the job's events (a cancel request, a pause, a resumption).
+    func service() -> [JobEvent] {
+        reporting?.service()
+        return takeEvents()
+    }
+
+    private func takeEvents() -> [JobEvent] {
+        guard let reporting else { return [] }
+        let notes = reporting.takeNotes()
+        if case .unavailable(let reason) = reporting.core.connection, !warnedUnavailable {
+            warnedUnavailable = true
+            _ = client.soft(reason)
+        }
+        if let refusal = notes.refusals.first, !warnedRefusal {
+            warnedRefusal = true
+            printError("headway: warning: the service refused an update: \(DisplayText.sanitised(refusal.error.description))")
+        }
+        return notes.jobEvents.filter { $0.0 == key }.map(\.1)
+    }
+
+    /// A tool's progress, as `headway run` read it.
+    func report(_ update: ToolProgress.Update) {
+        if let value = update.value, let total = update.total {
+            // The tool's own ETA, shown as its estimate; one it cannot mean (negative, past a
+            // year) is left out rather than refused with the update.
+            let eta = update.eta.flatMap { $0.isFinite && $0 >= 0 && $0 <= WireProtocol.maxSeconds ? $0 : nil }
+            report(.update(job: job, value: value, total: total, label: keepsLabel ? nil : update.label, eta: eta))
+        } else if let label = update.label, !keepsLabel {
+            report(.label(job: job, label: label))
+        }
+    }
+
+    /// A report about the job (an update, a label).
+    func report(_ request: Request) {
+        guard let reporting else { return }
+        reporting.withCore { $0.apply(request, now: reporting.now) }
+    }
+
+    /// Ends the job with `outcome`, and waits (within the budget) until it is delivered.
+    func finish(_ outcome: Outcome) {
+        guard let reporting else { return }
+        report(.finish(job: job, outcome: outcome))
+        reporting.flush(within: client.command.timeout)
+        _ = takeEvents()
+        reporting.close(within: client.command.timeout)
+    }
+}
