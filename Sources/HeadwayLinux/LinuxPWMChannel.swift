@@ -1,4 +1,5 @@
 import HeadwayDevices
+import HeadwaySystem
 import Synchronization
 
 /// A PWM channel through the kernel's sysfs interface (Documentation/driver-api/pwm.rst, "Using
@@ -20,10 +21,10 @@ public final class LinuxPWMChannel: PWMChannel {
         name = "\(chip)/\(channel)"
         let chipPath = "\(root)/\(chip)"
         path = "\(chipPath)/pwm\(channel)"
-        guard Platform.exists(chipPath) else {
+        guard Files.exists(chipPath) else {
             throw DeviceError(.notPresent, "PWM \(name): \(chipPath) does not exist; load the pin's PWM overlay (on a Raspberry Pi `dtoverlay=pwm,pin=13,func=4` in config.txt for GPIO 13) and reboot", errno: Errno.noSuchFile)
         }
-        if !Platform.exists(path) {
+        if !Files.exists(path) {
             do throws(DeviceError) {
                 try Self.write("\(channel)", to: "\(chipPath)/export", name: name)
             } catch where error.errno == Errno.busy {
@@ -31,11 +32,11 @@ public final class LinuxPWMChannel: PWMChannel {
             }
         }
         var waited = 0.0
-        while !Platform.writable("\(path)/enable") {
+        while !Files.mayOpen("\(path)/enable", for: .write) {
             guard waited < 1 else {
                 throw DeviceError(.permission, "PWM \(name): \(path)/enable is not writable; give the pwm sysfs files to a group the daemon is in (a udev rule, as Raspberry Pi OS's gives them to gpio)", errno: Errno.permissionDenied)
             }
-            Platform.sleep(0.02)
+            Threads.sleep(0.02)
             waited += 0.02
         }
     }
@@ -67,17 +68,20 @@ public final class LinuxPWMChannel: PWMChannel {
 
     /// One `write()` of `text` to a sysfs attribute.
     static func write(_ text: String, to file: String, name: String) throws(DeviceError) {
-        let fd = Platform.open(file, Platform.writeOnly)
+        let fd = SystemIO.open(file, for: .write)
         guard fd >= 0 else {
-            let code = Platform.lastError
+            let code = SystemError.last.code
             let kind: DeviceError.Kind = code == Errno.permissionDenied || code == Errno.notPermitted ? .permission : code == Errno.noSuchFile ? .notPresent : .other
-            throw DeviceError(kind, "PWM \(name): cannot open \(file): \(Platform.describe(code))", errno: code)
+            throw DeviceError(kind, "PWM \(name): cannot open \(file): \(SystemError(code))", errno: code)
         }
-        defer { Platform.close(fd) }
+        defer { SystemIO.close(fd) }
         let bytes = Array((text + "\n").utf8)
-        guard Platform.write(fd, bytes) == bytes.count else {
-            let code = Platform.lastError
-            throw DeviceError(code == Errno.busy ? .busy : .other, "PWM \(name): writing \(text) to \(file) failed: \(Platform.describe(code))", errno: code)
+        switch SystemIO.write(fd, bytes[...]) {
+        case .written(bytes.count): return
+        case .written, .wouldBlock:
+            throw DeviceError(.other, "PWM \(name): writing \(text) to \(file) was cut short", errno: nil)
+        case .failed(let error):
+            throw DeviceError(error.code == Errno.busy ? .busy : .other, "PWM \(name): writing \(text) to \(file) failed: \(error)", errno: error.code)
         }
     }
 }

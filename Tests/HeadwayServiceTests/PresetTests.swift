@@ -210,7 +210,7 @@ struct PresetTests {
         let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
         let configuration = try ConfigurationLoader.parse(String(text[start.upperBound..<end.lowerBound]), source: "docs/configuration.md")
         #expect(configuration.board?.name == "raspberry-pi-5" && configuration.hats == ["ReSpeaker 2-Mics Pi HAT"])
-        #expect(configuration.outputs.count == 8 && configuration.buttons.count == 2)
+        #expect(configuration.outputs.count == 9 && configuration.buttons.count == 2)
     }
 
     /// The module of an OLED output on I2C bus `bus` without a reset line, drawn as a bar.
