@@ -15,9 +15,13 @@ import HeadwayDevices
 ///   `mipi_dbi_fb_dirty`): the damage merged into one rectangle, RGB565;
 /// - **the floor**: one window and the changed pixels alone.
 public enum TFTPeerModel: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// The whole window every frame, RGB565.
     case pimoroni = "Pimoroni st7789"
+    /// The whole window every frame, 18 bits.
     case lumaFull = "luma.lcd st7789"
+    /// The changed box of each grid cell, 18 bits.
     case lumaDiff = "luma.lcd diff_to_previous"
+    /// One rectangle around every change, RGB565.
     case panelMipiDbi = "panel-mipi-dbi"
 
     public var description: String { rawValue }

@@ -39,6 +39,7 @@ public protocol DisplaySurface: Sendable, Equatable {
 
 /// Surfaces without colour keep the level and let the role go.
 extension DisplaySurface {
+    /// False: the surface keeps levels only.
     public static var takesColourFromRole: Bool { false }
     public mutating func setLevel(_ level: UInt8, x: Int, y: Int, role: SurfaceRole) { setLevel(level, x: x, y: y) }
     public mutating func fill(_ rect: PixelRect, level: UInt8, role: SurfaceRole) { fill(rect, level: level) }

@@ -45,8 +45,11 @@ public enum TFTController: String, Sendable, CaseIterable, CustomStringConvertib
 
 /// Controllers that share a command set and a frame memory: what `driver:` names.
 public enum TFTFamily: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// Sitronix ST7789 (V, V2, VW): 240 x 320.
     case st7789
+    /// Sitronix ST7735 (S, R): 132 x 162.
     case st7735
+    /// Ilitek ILI9341: 240 x 320.
     case ili9341
 
     public var description: String { rawValue.uppercased() }

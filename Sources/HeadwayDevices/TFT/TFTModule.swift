@@ -11,14 +11,21 @@ public struct TFTModule: Sendable, Equatable {
     /// address its picture's top-left pixel goes to, the window's size, and the counterclockwise
     /// turn (PIL's `Image.rotate`, numpy's `rot90`) it gives the picture before sending it.
     public struct VendorWrite: Sendable, Equatable {
+        /// The MADCTL value sent.
         public let madctl: UInt8
+        /// The column address the picture's left column goes to.
         public let columnOffset: Int
+        /// The row address the picture's top row goes to.
         public let rowOffset: Int
+        /// The window's width, in host columns.
         public let windowWidth: Int
+        /// The window's height, in host rows.
         public let windowHeight: Int
         /// Degrees counterclockwise: 0, 90, 180 or 270.
         public let turn: Int
 
+        /// A write of MADCTL `madctl`, its `window` from (`columnOffset`, `rowOffset`), the picture
+        /// turned `turn` degrees counterclockwise first.
         public init(madctl: UInt8, columnOffset: Int = 0, rowOffset: Int = 0, window: (width: Int, height: Int), turn: Int = 0) {
             self.madctl = madctl
             self.columnOffset = columnOffset
@@ -72,9 +79,13 @@ public struct TFTModule: Sendable, Equatable {
 
 /// How a picture is turned on the module's glass: clockwise quarter turns from the vendor's upright.
 public enum TFTRotation: Int, Sendable, Equatable, CaseIterable {
+    /// As the vendor shows it.
     case upright = 0
+    /// A quarter turn clockwise.
     case quarter = 90
+    /// Upside down.
     case half = 180
+    /// Three quarters of a turn clockwise.
     case threeQuarters = 270
 
     /// Whether the picture's width runs along the glass's height.

@@ -32,8 +32,11 @@ public struct TFTLinkCost: Sendable, Equatable {
 
     /// Bytes and messages of one plan.
     public struct Tally: Sendable, Equatable {
+        /// Bytes on the wire.
         public var bytes = 0
+        /// SPI messages.
         public var messages = 0
+        /// A tally of `bytes` in `messages`.
         public init(bytes: Int = 0, messages: Int = 0) {
             self.bytes = bytes
             self.messages = messages
@@ -42,8 +45,11 @@ public struct TFTLinkCost: Sendable, Equatable {
 
     /// The window the controller holds: its columns and rows (nil: not known, after a reset).
     public struct Window: Sendable, Equatable {
+        /// The window's columns (CASET), nil when not known.
         public var columns: ClosedRange<Int>?
+        /// The window's rows (RASET), nil when not known.
         public var rows: ClosedRange<Int>?
+        /// A window of `columns` and `rows`.
         public init(columns: ClosedRange<Int>? = nil, rows: ClosedRange<Int>? = nil) {
             self.columns = columns
             self.rows = rows
@@ -95,8 +101,11 @@ public struct TFTLinkCost: Sendable, Equatable {
 /// Each is costed as ``TFTDisplay`` sends it, the window's registers included, so no frame costs
 /// more than the cheapest of them. Pictures are rows of `bytesPerPixel`-byte pixels.
 public struct TFTRectanglePlanner: Sendable {
+    /// The pictures' width.
     public let width: Int
+    /// The pictures' height.
     public let height: Int
+    /// What plans cost on the display's link.
     public let link: TFTLinkCost
 
     /// A planner for `width` x `height` pictures on `link`.
