@@ -2,7 +2,7 @@ import HeadwayDevices
 
 /// PNG files of colour pictures (a TFT's glass), written without a compression library: the image
 /// data goes into the zlib stream as one block of fixed Huffman codes matched against the pixel
-/// before and the row above (``Deflate``), which every PNG reader takes. A 320 x 240 glass of a
+/// before and the row above (Deflate.swift), which every PNG reader takes. A 320 x 240 glass of a
 /// progress screen is a few kB.
 public enum PNGPicture {
     /// A `width` x `height` RGB picture of `pixels` (row-major) as a PNG file: 8 bits a channel,

@@ -41,7 +41,7 @@ public final class LinuxPWMChannel: PWMChannel {
         }
     }
 
-    /// `pwmchip0/1` (any form ``BusName/pwm(_:)`` takes) under `root`.
+    /// `pwmchip0/1` (any form ``/HeadwayDevices/BusName/pwm(_:)`` takes) under `root`.
     public convenience init(name: String, root: String = "/sys/class/pwm") throws(DeviceError) {
         guard let (chip, channel) = BusName.pwm(name) else {
             throw DeviceError(.unsupported, "\(name) is not a PWM channel; write it as pwmchipN/M (the chip in /sys/class/pwm and the channel number)")

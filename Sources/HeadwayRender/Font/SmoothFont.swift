@@ -201,7 +201,7 @@ extension DisplaySurface {
 }
 
 extension RoleMap {
-    /// ``DisplaySurface/draw(_:x:y:font:shade:)`` on a role map, writing its pixels in place.
+    /// Draws `text` as any display surface does (`draw(_:x:y:font:shade:)`), writing a role map's pixels in place.
     @discardableResult
     public mutating func draw(_ text: String, x: Int, y: Int, font: SmoothFont, shade: Shade = .text) -> Int {
         let role = shade.role.rawValue << 5, width = self.width, height = self.height
