@@ -2,6 +2,7 @@ import HeadwayCore
 import HeadwayDevices
 import HeadwayRender
 import HeadwaySimulator
+import Synchronization
 import Testing
 
 /// The TFT driver against the datasheet models of its controllers: every module in every rotation
@@ -183,6 +184,14 @@ struct TFTDriverTests {
         clock.advance(by: 1)
         try tft.driver.show(.colour(picture))
         #expect(tft.glass.pixels == Self.expectedGlass(picture, tft))
+        // A resynchronisation of a module that kept its power: the settings again, no blink.
+        let darkened = Mutex(0)
+        tft.buses.gpioChip("header").watch([24]) { levels in if !levels[0] { darkened.withLock { $0 += 1 } } }
+        clock.advance(by: 31)
+        picture[11, 11] = .off
+        try tft.driver.show(.colour(picture))
+        #expect(darkened.withLock { $0 } == 0 && tft.glass.isLit && tft.glass.pixels == Self.expectedGlass(picture, tft))
+        #expect(tft.chip.protocolErrors.allSatisfy { $0.contains("before command") }, "only the command the failure cut short: \(tft.chip.protocolErrors)")
         tft.chip.powerOn()
         #expect(!tft.glass.isLit, "power lost: the controller sleeps")
         clock.advance(by: 31)

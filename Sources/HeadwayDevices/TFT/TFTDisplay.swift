@@ -10,7 +10,10 @@ import Synchronization
 /// rectangle addressing allows on this link (``TFTRectanglePlanner``). When the driver cannot know
 /// what the display holds it sets it up again and sends the whole picture: at first, after a failed
 /// transfer (the module may have lost power: a write-only bus cannot answer), after a blank
-/// picture and at most every ``DisplayResynchronisation/interval``, as ``OLEDDisplay`` does.
+/// picture and at most every ``DisplayResynchronisation/interval``, as ``OLEDDisplay`` does. Only
+/// the first and a failure reset the controller (the backlight off meanwhile); the others send its
+/// settings again over the picture it shows, so a module that lost power comes back and one that
+/// did not never blinks.
 ///
 /// Brightness is the backlight's: a PWM channel dims it; a backlight that can only be switched is
 /// on, and the pixels themselves are dimmed (their levels scaled through the panel's gamma of about
@@ -35,6 +38,8 @@ public final class TFTDisplay: DisplayDevice {
         var acknowledgedIsBlank = false
         var initialised = false
         var needsReset = true
+        /// Set up already once: a resynchronisation only sends the settings again.
+        var setUp = false
         var window = TFTLinkCost.Window()
         var brightness = 1.0
         var displayOn = true
@@ -99,6 +104,7 @@ public final class TFTDisplay: DisplayDevice {
             } catch {
                 state.forget()
                 state.needsReset = true
+                state.setUp = false
                 throw error
             }
         }
@@ -135,6 +141,7 @@ public final class TFTDisplay: DisplayDevice {
         } catch {
             state.forget()
             state.needsReset = true
+            state.setUp = false
             throw error
         }
     }
@@ -176,13 +183,17 @@ public final class TFTDisplay: DisplayDevice {
     /// DISPON, so the glass never shows the frame memory's power-up contents.
     private func initialise(_ state: inout State) throws(DeviceError) {
         let family = configuration.controller.family
-        try backlight.set(on: false, brightness: 0)
-        if state.needsReset {
-            try link.reset(TFTFamily.reset)
-            state.needsReset = false
+        if !state.setUp {
+            try backlight.set(on: false, brightness: 0)
+            if state.needsReset {
+                try link.reset(TFTFamily.reset)
+                state.needsReset = false
+            }
+            try link.send(TFTCommand.softwareReset.parts)
+            delay.wait(TFTFamily.afterSoftwareReset)
         }
-        try link.send(TFTCommand.softwareReset.parts)
-        delay.wait(TFTFamily.afterSoftwareReset)
+        // SLPOUT "has no effect when module is already in sleep out mode" (ST7789V V1.3 §9.1.12):
+        // a controller that kept its power goes on showing its picture meanwhile.
         try link.send(TFTCommand.sleepOut.parts)
         delay.wait(family.afterSleepOut)
         try link.send([
@@ -192,6 +203,7 @@ public final class TFTDisplay: DisplayDevice {
         state.window = TFTLinkCost.Window()
         state.acknowledged = nil
         state.initialised = true
+        state.setUp = true
     }
 
     /// The bytes of `rect`'s pixels, row after row: a slice of the picture when its rows are whole.
