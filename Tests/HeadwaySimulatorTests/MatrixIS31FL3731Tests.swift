@@ -51,7 +51,7 @@ struct MatrixIS31FL3731Tests {
         start(chip)
         #expect(!chip.isShutDown && chip.selectedPage == 9 && chip.displayedFrame(at: clock.now) == 1)
         #expect(chip.glass.lit.isEmpty)
-        try bus.write([[0xFD, 0x00], [0x24 + 17, 0x80]], to: 0x74)
+        try bus.write([[0xFD, 0x00], [UInt8(0x24 + 17), 0x80]], to: 0x74)
         #expect(lit(chip.glass) == [[1, 1]])
         #expect(chip.glass.lit.first?.brightness == 0.5, "PWM 128 of 256")
         #expect(chip.protocolErrors.isEmpty, "\(chip.protocolErrors)")
