@@ -23,6 +23,8 @@ public enum PanelPicture: Sendable, Equatable {
     case mono(Bitmap)
     /// 16 grey levels.
     case grey(Greymap)
+    /// A colour TFT's glass, as sRGB drive levels.
+    case colour(TFTGlass)
 }
 
 /// One device of a rig as the terminal and snapshots see it: a virtual twin attached to the

@@ -19,6 +19,7 @@ public final class SimulatedBuses: Buses, Sendable {
         var spi: [VirtualSPIBus] = []
         var chips: [VirtualGPIOChip] = []
         var files: [VirtualLEDDeviceFile] = []
+        var pwm: [VirtualPWMChannel] = []
     }
 
     private let state = Mutex(State())
@@ -81,6 +82,17 @@ public final class SimulatedBuses: Buses, Sendable {
         }
     }
 
+    /// The virtual PWM channel `name` (`pwmchip0/1`), made on first use.
+    public func pwmChannel(_ name: String) -> VirtualPWMChannel {
+        let short = BusName.pwmShort(name)
+        return state.withLock { state in
+            if let channel = state.pwm.first(where: { $0.name == short }) { return channel }
+            let channel = VirtualPWMChannel(name: short, clock: clock)
+            state.pwm.append(channel)
+            return channel
+        }
+    }
+
     /// Puts `file` where a driver opening its path finds it.
     public func attach(_ file: VirtualLEDDeviceFile) { state.withLock { $0.files.append(file) } }
 
@@ -89,6 +101,13 @@ public final class SimulatedBuses: Buses, Sendable {
     public func spi(_ name: String, clock: SPIClockModel) throws(DeviceError) -> any SPIBus { spiBus(name, clockModel: clock) }
 
     public func gpio(_ name: String) throws(DeviceError) -> any GPIOChip { gpioChip(name) }
+
+    public func pwm(_ name: String) throws(DeviceError) -> any PWMChannel {
+        guard BusName.pwm(name) != nil else {
+            throw DeviceError(.unsupported, "\(name) is not a PWM channel; write it as pwmchipN/M")
+        }
+        return pwmChannel(name)
+    }
 
     public func ledDevice(_ path: String) throws(DeviceError) -> any LEDDeviceFile {
         guard let file = state.withLock({ $0.files.first { $0.path == path } }) else {
@@ -103,6 +122,8 @@ public final class SimulatedBuses: Buses, Sendable {
     public var spiBuses: [VirtualSPIBus] { state.withLock { $0.spi } }
     /// The GPIO chips made so far.
     public var gpioChips: [VirtualGPIOChip] { state.withLock { $0.chips } }
+    /// The PWM channels made so far.
+    public var pwmChannels: [VirtualPWMChannel] { state.withLock { $0.pwm } }
 
     /// Closes the current frame in every bus's and chip's statistics.
     public func endFrame() {
@@ -116,5 +137,6 @@ public final class SimulatedBuses: Buses, Sendable {
         for bus in i2cBuses { bus.capture(to: capture) }
         for bus in spiBuses { bus.capture(to: capture) }
         for chip in gpioChips { chip.capture(to: capture) }
+        for channel in pwmChannels { channel.capture(to: capture) }
     }
 }

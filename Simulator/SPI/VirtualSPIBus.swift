@@ -22,6 +22,8 @@ public final class VirtualSPIBus: SPIBus {
         var target: (any SPITarget)?
         var statistics = BusStatistics()
         var capture: BusCapture?
+        /// Messages still to fail, as a spidev transfer to an unplugged device does.
+        var failures = 0
     }
 
     private let state = Mutex(State())
@@ -43,6 +45,8 @@ public final class VirtualSPIBus: SPIBus {
     public var statistics: BusStatistics { state.withLock { $0.statistics } }
     /// Closes the statistics' current frame.
     public func endFrame() { state.withLock { $0.statistics.endFrame() } }
+    /// Fails the next `count` messages with an I/O error (EIO); nothing of them reaches the chip.
+    public func fail(next count: Int) { state.withLock { $0.failures += count } }
 
     public func write(_ bytes: [UInt8], settings: SPISettings) throws(DeviceError) {
         guard bytes.count <= maxTransferLength else {
@@ -53,6 +57,12 @@ public final class VirtualSPIBus: SPIBus {
         }
         let hz = clockModel.effectiveSpeed(forRequested: settings.speedHz)
         let now = clock.now
+        let fails = state.withLock { state -> Bool in
+            guard state.failures > 0 else { return false }
+            state.failures -= 1
+            return true
+        }
+        if fails { throw DeviceError(.other, "SPI transfer on \(name) failed: Input/output error (errno 5)", errno: 5) }
         let target = state.withLock { state -> (any SPITarget)? in
             state.statistics.record(bytes: bytes.count, seconds: Double(bytes.count * 8) / Double(hz))
             state.capture?.record([

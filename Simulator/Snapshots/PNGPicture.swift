@@ -1,8 +1,9 @@
 import HeadwayDevices
 
 /// PNG files of colour pictures (a TFT's glass), written without a compression library: the image
-/// data goes into the zlib stream as stored (uncompressed) deflate blocks, which every PNG reader
-/// takes. A 320 x 240 glass is about 231 kB.
+/// data goes into the zlib stream as one block of fixed Huffman codes matched against the pixel
+/// before and the row above (Deflate.swift), which every PNG reader takes. A 320 x 240 glass of a
+/// progress screen is a few kB.
 public enum PNGPicture {
     /// A `width` x `height` RGB picture of `pixels` (row-major) as a PNG file: 8 bits a channel,
     /// colour type 2, no interlace, filter type 0 on every row.
@@ -12,7 +13,7 @@ public enum PNGPicture {
         // §11.2.2 IHDR: width, height, bit depth 8, colour type 2 (truecolour), compression 0,
         // filter method 0, interlace method 0.
         append(chunk: "IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 2, 0, 0, 0], to: &file)
-        append(chunk: "IDAT", zlibStored(scanlines(width: width, height: height, pixels: pixels)), to: &file)
+        append(chunk: "IDAT", zlib(scanlines(width: width, height: height, pixels: pixels), rowLength: 1 + 3 * width), to: &file)
         append(chunk: "IEND", [], to: &file)
         return file
     }
@@ -33,22 +34,10 @@ public enum PNGPicture {
         return raw
     }
 
-    /// A zlib stream (RFC 1950) of `data` in stored deflate blocks (RFC 1951 §3.2.4): header 78h 01h
-    /// (deflate, 32 K window, a check value divisible by 31), blocks of at most 65,535 bytes each
-    /// with BFINAL on the last, BTYPE 00, LEN and its one's complement NLEN, least significant byte
-    /// first; then Adler-32 of `data`, most significant byte first.
-    private static func zlibStored(_ data: [UInt8]) -> [UInt8] {
-        var stream: [UInt8] = [0x78, 0x01]
-        var offset = 0
-        repeat {
-            let length = min(65_535, data.count - offset)
-            let final = offset + length == data.count
-            stream.append(final ? 0x01 : 0x00)
-            stream += [UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF)]
-            stream += data[offset..<(offset + length)]
-            offset += length
-        } while offset < data.count
-        return stream + bigEndian(PNGChecksums.adler32(data))
+    /// A zlib stream (RFC 1950) of `data`: header 78h 01h (deflate, 32 K window, a check value
+    /// divisible by 31), the deflate block, then Adler-32 of `data`, most significant byte first.
+    private static func zlib(_ data: [UInt8], rowLength: Int) -> [UInt8] {
+        [0x78, 0x01] + Deflate.compress(data, pixel: 3, row: rowLength) + bigEndian(PNGChecksums.adler32(data))
     }
 
     /// A chunk (§5.3): length, type, data, and CRC-32 over type and data.

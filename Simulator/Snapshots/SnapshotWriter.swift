@@ -36,12 +36,14 @@ public struct SnapshotWriter {
         }
     }
 
-    /// Writes a panel's picture at its depth (`NAME.pbm` or `NAME.pgm`, and `NAME.svg`).
+    /// Writes a panel's picture at its depth (`NAME.pbm` or `NAME.pgm`, and `NAME.svg`; a colour
+    /// glass as `NAME.ppm` and `NAME.png`).
     @discardableResult
     public func write(_ picture: PanelPicture, named name: String) throws -> [String] {
         switch picture {
         case .mono(let bitmap): try write(bitmap, named: name)
         case .grey(let greymap): try write(greymap, named: name)
+        case .colour(let glass): try write(glass, named: name)
         }
     }
 

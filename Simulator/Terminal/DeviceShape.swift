@@ -4,6 +4,8 @@ public struct DeviceShape: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// A display of `width`x`height` pixels.
         case display(width: Int, height: Int)
+        /// A colour display of `width`x`height` pixels.
+        case colourDisplay(width: Int, height: Int)
         /// LEDs on a ring, drawn as a circle when there is room, else as a row.
         case ring(count: Int)
         /// LEDs in a row: a strip, or GPIO lamps.
@@ -30,7 +32,12 @@ extension RigDevice {
     /// What sets the device's size on screen.
     var shape: DeviceShape {
         switch view {
-        case .panel(let panel): DeviceShape(name: name, kind: .display(width: panel.panelWidth, height: panel.panelHeight))
+        case .panel(let panel):
+            if case .colour = panel.panelPicture {
+                DeviceShape(name: name, kind: .colourDisplay(width: panel.panelWidth, height: panel.panelHeight))
+            } else {
+                DeviceShape(name: name, kind: .display(width: panel.panelWidth, height: panel.panelHeight))
+            }
         case .leds(let levels, let layout): DeviceShape(name: name, kind: layout.isRing ? .ring(count: levels().count) : .row(count: levels().count))
         case .lamps(let lit): DeviceShape(name: name, kind: .row(count: lit().count))
         case .matrix(let glass): DeviceShape(name: name, kind: glass().shape)

@@ -15,6 +15,9 @@ public struct RigLayout: Sendable, Equatable {
         /// A display in braille, each dot standing for `scale`x`scale` pixels, framed, with its
         /// name and resolution in the frame's top edge.
         case glass(scale: Int)
+        /// A colour display in half blocks (a cell is two pixels, one above the other, in 24-bit
+        /// colour), each standing for `scale`x`scale` pixels, framed like ``glass(scale:)``.
+        case halfBlocks(scale: Int)
         /// A ring as a circle of LEDs, one cell each, its name centred under it.
         case circle(radius: Double)
         /// LEDs after a label `label` columns wide (the name and a space), `perRow` a row.
@@ -67,7 +70,8 @@ public struct RigLayout: Sendable, Equatable {
     public let size: TerminalSize
     /// Each device's place.
     public let placements: [Placement]
-    /// The braille dot's side in pixels for every display: 1, 2 or 4.
+    /// The braille dot's side in pixels for every display: 1, 2 or 4 (a colour display's half
+    /// block's side is twice that: a half block is a quarter of a braille cell).
     public let displayScale: Int
     /// The first row of the status lines; they may use every row from there to the last.
     public let statusRow: Int
@@ -142,6 +146,10 @@ public struct RigLayout: Sendable, Equatable {
         case .display(let width, let height):
             let dots = (width: (width + style.scale - 1) / style.scale, height: (height + style.scale - 1) / style.scale)
             return (.glass(scale: style.scale), (dots.width + 1) / 2 + 2, (dots.height + 3) / 4 + 2)
+        case .colourDisplay(let width, let height):
+            let scale = 2 * style.scale
+            let blocks = (width: (width + scale - 1) / scale, height: (height + scale - 1) / scale)
+            return (.halfBlocks(scale: scale), blocks.width + 2, (blocks.height + 1) / 2 + 2)
         case .ring(let count) where style.circles:
             let radius = ringRadius(count: count)
             let ring = ringSize(radius: radius)
@@ -200,7 +208,7 @@ extension DeviceShape {
     /// How many LEDs it has (none for a display).
     var count: Int {
         switch kind {
-        case .display, .matrix, .digits: 0
+        case .display, .matrix, .digits, .colourDisplay: 0
         case .ring(let count), .row(let count): count
         }
     }

@@ -30,6 +30,7 @@ public struct RigPainter: Sendable {
             let device = devices[placement.device]
             switch (device.view, placement.form) {
             case (.panel(let panel), .glass(let scale)): paint(device.name, panel, scale: scale, at: placement, into: &canvas)
+            case (.panel(let panel), .halfBlocks(let scale)): paintColour(device.name, panel, scale: scale, at: placement, into: &canvas)
             case (.leds, .circle(let radius)): paintRing(device, radius: radius, at: placement, into: &canvas)
             case (.leds, .row(let label, let perRow)):
                 paintRow(device.name, device.light.map(cell(for:)), label: label, perRow: perRow, at: placement, into: &canvas)
@@ -60,6 +61,7 @@ public struct RigPainter: Sendable {
         switch panel.panelPicture {
         case .grey(let grey): (glass, picture) = (Braille.scaled(grey, by: scale), Bitmap(width: 1, height: 1))
         case .mono(let mono): (glass, picture) = (nil, Braille.scaled(mono, by: scale))
+        case .colour: return paintColour(name, panel, scale: scale, at: place, into: &canvas)
         }
         let columns = place.width - 2, rows = place.height - 2
         let fraction = [2: " ½", 4: " ¼"][scale] ?? ""

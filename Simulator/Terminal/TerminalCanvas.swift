@@ -1,7 +1,8 @@
 import HeadwayCore
 import HeadwayRender
 
-/// A grid of character cells, each with an optional truecolor foreground, turned into terminal lines.
+/// A grid of character cells, each with an optional truecolor foreground and background, turned
+/// into terminal lines.
 public struct TerminalCanvas: Sendable {
     /// One character cell.
     public struct Cell: Sendable, Equatable {
@@ -9,6 +10,8 @@ public struct TerminalCanvas: Sendable {
         public var character: Character
         /// Its colour (nil: the terminal's own).
         public var colour: Colour?
+        /// Its background (nil: the terminal's own).
+        public var background: Colour? = nil
     }
 
     /// Its width in cells.
@@ -25,11 +28,11 @@ public struct TerminalCanvas: Sendable {
     /// Its height in cells.
     public var height: Int { rows.count }
 
-    /// Puts `character` at (`x`, `y`) in `colour`; outside the canvas, nothing.
-    public mutating func put(_ character: Character, x: Int, y: Int, colour: Colour? = nil) {
+    /// Puts `character` at (`x`, `y`) in `colour` on `background`; outside the canvas, nothing.
+    public mutating func put(_ character: Character, x: Int, y: Int, colour: Colour? = nil, background: Colour? = nil) {
         guard x >= 0, x < width, y >= 0 else { return }
         while y >= rows.count { rows.append(Array(repeating: Cell(character: " ", colour: nil), count: width)) }
-        rows[y][x] = Cell(character: character, colour: colour)
+        rows[y][x] = Cell(character: character, colour: colour, background: background)
     }
 
     /// Writes `text` from (`x`, `y`), one cell a character; escape sequences and control characters
@@ -51,21 +54,22 @@ public struct TerminalCanvas: Sendable {
     public func lines(colour: Bool) -> [String] {
         rows.map { row in
             var end = row.count
-            while end > 0, row[end - 1].character == " " { end -= 1 }
+            while end > 0, row[end - 1].character == " ", !colour || row[end - 1].background == nil { end -= 1 }
             var line = ""
-            var current: Colour?
+            var current: Colour?, currentBackground: Colour?
             for cell in row[..<end] {
-                if colour, cell.colour != current {
-                    if let c = cell.colour {
-                        line += "\u{1B}[38;2;\(c.red);\(c.green);\(c.blue)m"
-                    } else {
+                if colour, cell.colour != current || cell.background != currentBackground {
+                    if (cell.colour == nil && current != nil) || (cell.background == nil && currentBackground != nil) {
                         line += "\u{1B}[0m"
+                        (current, currentBackground) = (nil, nil)
                     }
-                    current = cell.colour
+                    if let c = cell.colour, c != current { line += "\u{1B}[38;2;\(c.red);\(c.green);\(c.blue)m" }
+                    if let b = cell.background, b != currentBackground { line += "\u{1B}[48;2;\(b.red);\(b.green);\(b.blue)m" }
+                    (current, currentBackground) = (cell.colour, cell.background)
                 }
                 line.append(cell.character)
             }
-            if colour, current != nil { line += "\u{1B}[0m" }
+            if colour, current != nil || currentBackground != nil { line += "\u{1B}[0m" }
             return line
         }
     }

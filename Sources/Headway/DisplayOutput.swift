@@ -1,7 +1,8 @@
 import Synchronization
 
 /// A display drawn in a style. The picture is rendered whole every time, at the depth the display
-/// has (a ``/HeadwaySurfaces/Bitmap`` or a ``/HeadwaySurfaces/Greymap``); what the glass already shows, and so what needs sending, is
+/// has (a ``/HeadwaySurfaces/Bitmap``, a ``/HeadwaySurfaces/Greymap``, or on colour glass a
+/// ``/HeadwaySurfaces/RoleMap`` coloured by the appearance's ``/HeadwayRender/ColourPalette``); what the glass already shows, and so what needs sending, is
 /// the driver's to know (``/HeadwayDevices/DisplayDevice``). ``DisplayCare`` moves, dims and sleeps the picture to
 /// spare the glass.
 public final class DisplayOutput: IndicatorOutput {
@@ -22,6 +23,9 @@ public final class DisplayOutput: IndicatorOutput {
         var changedAt = -Double.infinity
         /// Whether the panel was turned off for a blank picture.
         var asleep = false
+        /// On colour glass, the last drawing, its palette and its colours: the next frame's rows
+        /// that did not change keep their colours.
+        var lastColour: (roles: RoleMap, palette: ColourPalette, picture: ColourPicture)?
     }
 
     /// The display drawn on.
@@ -55,8 +59,8 @@ public final class DisplayOutput: IndicatorOutput {
     public func draw(_ configuration: ProgressStyleConfiguration) throws(DeviceError) {
         try state.withLock { (state: inout State) throws(DeviceError) in
             let time = configuration.time
-            let picture = render(configuration, width: device.width - care.shift, height: device.height - care.shift)
-            if state.picture != picture.bytes || state.askedBrightness != configuration.appearance.brightness {
+            let picture = render(configuration, width: device.width - care.shift, height: device.height - care.shift, &state)
+            if !(state.picture.map { PixelBytes.equal($0, picture.bytes) } ?? false) || state.askedBrightness != configuration.appearance.brightness {
                 state.picture = picture.bytes
                 state.askedBrightness = configuration.appearance.brightness
                 state.changedAt = time
@@ -85,8 +89,19 @@ public final class DisplayOutput: IndicatorOutput {
         }
     }
 
-    private func render(_ configuration: ProgressStyleConfiguration, width: Int, height: Int) -> DisplayPicture {
+    private func render(_ configuration: ProgressStyleConfiguration, width: Int, height: Int, _ state: inout State) -> DisplayPicture {
         switch look {
+        case .anyDepth(let style) where device.pixelFormat.isColour:
+            var roles = RoleMap(width: width, height: height)
+            style.render(configuration, into: &roles)
+            let palette = ColourPalette(configuration)
+            let picture = if let last = state.lastColour, last.palette == palette {
+                palette.picture(roles, format: device.pixelFormat, previous: (last.roles, last.picture))
+            } else {
+                palette.picture(roles, format: device.pixelFormat)
+            }
+            state.lastColour = (roles, palette, picture)
+            return .colour(picture)
         case .anyDepth(let style) where device.pixelFormat.hasLevels:
             var picture = Greymap(width: width, height: height)
             style.render(configuration, into: &picture)
@@ -98,7 +113,9 @@ public final class DisplayOutput: IndicatorOutput {
         case .oneBit(let style):
             var picture = Bitmap(width: width, height: height)
             style.render(configuration, into: &picture)
-            return .bitmap(picture)
+            guard device.pixelFormat.isColour else { return .bitmap(picture) }
+            let tint = configuration.appearance.tint
+            return .colour(ColourPicture(picture, colour: RGB8(red: tint.red, green: tint.green, blue: tint.blue), format: device.pixelFormat))
         }
     }
 }

@@ -8,6 +8,7 @@ public final class LinuxBuses: Buses {
     private var i2cBuses: [String: LinuxI2CBus] = [:]
     private var spiBuses: [String: LinuxSPIBus] = [:]
     private var chips: [String: GpiodChip] = [:]
+    private var pwmChannels: [String: LinuxPWMChannel] = [:]
     public let delay: any Delay = LinuxDelay()
     public let clock: any ProgressClock = MonotonicClock()
 
@@ -40,5 +41,14 @@ public final class LinuxBuses: Buses {
 
     public func ledDevice(_ path: String) throws(DeviceError) -> any LEDDeviceFile {
         try LinuxLEDDeviceFile(path: path)
+    }
+
+    /// A PWM channel of the kernel's sysfs interface (`pwmchip0/1`).
+    public func pwm(_ name: String) throws(DeviceError) -> any PWMChannel {
+        let key = BusName.pwmShort(name)
+        if let channel = pwmChannels[key] { return channel }
+        let channel = try LinuxPWMChannel(name: name)
+        pwmChannels[key] = channel
+        return channel
     }
 }

@@ -11,21 +11,27 @@ public enum PixelFormat: Sendable, Equatable {
 
     /// Whether pixels have levels between off and full.
     public var hasLevels: Bool { self != .mono }
+    /// Whether pixels have colour.
+    public var isColour: Bool { self == .rgb565 || self == .rgb666 }
 }
 
-/// A picture as a display is handed it, in the kind its pixel format takes: on/off pixels, or 16
-/// grey levels.
+/// A picture as a display is handed it, in the kind its pixel format takes: on/off pixels, 16
+/// grey levels, or colour.
 public enum DisplayPicture: Equatable, Sendable {
     /// On/off pixels, for a monochrome controller.
     case bitmap(Bitmap)
     /// 16 grey levels, for a greyscale controller (SSD1327).
     case greymap(Greymap)
+    /// Colour, for a TFT controller (ST7789, ST7735, ILI9341).
+    case colour(ColourPicture)
 
-    /// The picture in the controller's RAM format (pages, or rows of pixel pairs).
+    /// The picture in the controller's RAM format (pages, rows of pixel pairs, or rows of colour
+    /// pixels).
     public var bytes: [UInt8] {
         switch self {
         case .bitmap(let bitmap): bitmap.bytes
         case .greymap(let greymap): greymap.bytes
+        case .colour(let colour): colour.bytes
         }
     }
 
@@ -34,6 +40,7 @@ public enum DisplayPicture: Equatable, Sendable {
         switch self {
         case .bitmap(let bitmap): bitmap.isBlank
         case .greymap(let greymap): greymap.isBlank
+        case .colour(let colour): colour.isBlank
         }
     }
 
@@ -44,6 +51,8 @@ public enum DisplayPicture: Equatable, Sendable {
             bitmap.width == width && bitmap.height == height ? self : .bitmap(bitmap.placed(onWidth: width, height: height, x: x, y: y))
         case .greymap(let greymap):
             greymap.width == width && greymap.height == height ? self : .greymap(greymap.placed(onWidth: width, height: height, x: x, y: y))
+        case .colour(let colour):
+            colour.width == width && colour.height == height ? self : .colour(colour.placed(onWidth: width, height: height, x: x, y: y))
         }
     }
 
@@ -52,6 +61,7 @@ public enum DisplayPicture: Equatable, Sendable {
         switch self {
         case .bitmap(let bitmap): bitmap.width
         case .greymap(let greymap): greymap.width
+        case .colour(let colour): colour.width
         }
     }
 
@@ -60,6 +70,7 @@ public enum DisplayPicture: Equatable, Sendable {
         switch self {
         case .bitmap(let bitmap): bitmap.height
         case .greymap(let greymap): greymap.height
+        case .colour(let colour): colour.height
         }
     }
 }

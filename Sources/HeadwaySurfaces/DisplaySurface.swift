@@ -1,7 +1,8 @@
-/// A display picture that drawing code can draw on without knowing its depth: a 1-bit ``Bitmap``
-/// or a 16-level ``Greymap``. Levels run from 0 (off) to ``maxLevel``; drawing asks for a level
-/// and the surface keeps what it can (a bitmap lights any level above 0), so one drawing serves
-/// every display and the surface decides the depth.
+/// A display picture that drawing code can draw on without knowing its depth: a 1-bit ``Bitmap``,
+/// a 16-level ``Greymap`` or a colour display's ``RoleMap``. Levels run from 0 (off) to
+/// ``maxLevel``; drawing asks for a level, says what the pixel shows (its ``SurfaceRole``), and the
+/// surface keeps what it can (a bitmap lights any level above 0, a greymap keeps the level, a role
+/// map the role too), so one drawing serves every display and the surface decides the depth.
 public protocol DisplaySurface: Sendable, Equatable {
     /// A blank picture of `width` × `height` pixels (both above 0).
     init(width: Int, height: Int)
@@ -23,6 +24,28 @@ public protocol DisplaySurface: Sendable, Equatable {
     mutating func clear()
     /// Whether no pixel is lit.
     var isBlank: Bool { get }
+
+    /// Whether the surface keeps each pixel's role and its colour comes from the role (a colour
+    /// display's ``RoleMap``): a level is then how much of the pixel a shape covers, and a shade's
+    /// dimness is the role's colour's, not the level's.
+    static var takesColourFromRole: Bool { get }
+    /// Sets the pixel at (`x`, `y`) to `level`, showing `role`.
+    mutating func setLevel(_ level: UInt8, x: Int, y: Int, role: SurfaceRole)
+    /// Sets every pixel of `rect` (clipped) to `level`, showing `role`.
+    mutating func fill(_ rect: PixelRect, level: UInt8, role: SurfaceRole)
+    /// Sets one column's pixels from row `y` down to `level`, showing `role`, where bit n of `bits` is set.
+    mutating func setColumn(_ x: Int, from y: Int, bits: UInt64, level: UInt8, role: SurfaceRole)
+}
+
+/// Surfaces without colour keep the level and let the role go.
+extension DisplaySurface {
+    /// False: the surface keeps levels only.
+    public static var takesColourFromRole: Bool { false }
+    public mutating func setLevel(_ level: UInt8, x: Int, y: Int, role: SurfaceRole) { setLevel(level, x: x, y: y) }
+    public mutating func fill(_ rect: PixelRect, level: UInt8, role: SurfaceRole) { fill(rect, level: level) }
+    public mutating func setColumn(_ x: Int, from y: Int, bits: UInt64, level: UInt8, role: SurfaceRole) {
+        setColumn(x, from: y, bits: bits, level: level)
+    }
 }
 
 extension Bitmap: DisplaySurface {

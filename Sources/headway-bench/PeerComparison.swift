@@ -10,12 +10,18 @@ extension DisplayPicture {
         switch self {
         case .bitmap(let bitmap): bitmap.width
         case .greymap(let greymap): greymap.bytesPerRow
+        case .colour(let colour): colour.bytesPerRow
         }
     }
 
     /// `style` drawn for `snapshot` on a `width`×`height` picture of pixel format `format`.
     static func drawn(_ style: some DisplayStyle, _ snapshot: ProgressSnapshot, width: Int, height: Int, format: PixelFormat) -> Picture {
         let configuration = ProgressStyleConfiguration(snapshot: snapshot)
+        if format.isColour {
+            var roles = RoleMap(width: width, height: height)
+            style.render(configuration, into: &roles)
+            return .colour(ColourPalette(configuration).picture(roles, format: format))
+        }
         if format.hasLevels {
             var greymap = Greymap(width: width, height: height)
             style.render(configuration, into: &greymap)

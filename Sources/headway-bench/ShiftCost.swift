@@ -28,10 +28,7 @@ enum ShiftCost {
         let (width, height, grey) = (module.width, module.height, controller.variant.addressing.isGreyscale ? PixelFormat.grey4 : .mono)
         let snapshot = ProgressSnapshot(
             time: 1, phase: .active, kind: .determinate(value: percent, total: 100), fraction: percent / 100, label: "Compiling widgets", elapsed: 1)
-        switch Picture.drawn(BarScreenStyle(), snapshot, width: width - 1, height: height - 1, format: grey) {
-        case .bitmap(let bitmap): return .bitmap(bitmap.placed(onWidth: width, height: height, x: x, y: y))
-        case .greymap(let greymap): return .greymap(greymap.placed(onWidth: width, height: height, x: x, y: y))
-        }
+        return Picture.drawn(BarScreenStyle(), snapshot, width: width - 1, height: height - 1, format: grey).placed(onWidth: width, height: height, x: x, y: y)
     }
 
     /// Bytes Headway sends to move the picture a pixel, what luma.oled and the floor would, and

@@ -9,7 +9,10 @@ import HeadwaySimulator
 // Scripts/bench-callgrind to count instructions per frame. `headway-bench peers` compares bytes on
 // the wire with peers (`headway-bench matrices` for LED matrices); `headway-bench shift` measures what moving the picture costs;
 // `headway-bench client SOCKET` what reporting from Swift through HeadwayClient costs; `headway-bench
-// ci` counts headway-ci's requests an hour per source.
+// ci` counts headway-ci's requests an hour per source. `headway-bench tft` compares colour TFTs'
+// bytes on the wire with the peers' methods and measures a frame's CPU; `headway-bench tft-frames
+// MODULE COUNT` renders, diffs and encodes COUNT bar-screen frames on MODULE (display-hat-mini …)
+// for Scripts/bench-callgrind.
 
 /// Plays the demo job at 30 frames a second of simulated time on `display` (whose bus, if any,
 /// runs on `clock`); `frameDrawn` follows each frame.
@@ -206,6 +209,11 @@ case "peers":
     try PeerComparison.report()
 case "matrices":
     try MatrixComparison.report()
+case "tft":
+    try TFTBench.report()
+case "tft-frames":
+    guard arguments.count == 3, let count = Int(arguments.last!) else { fatalError("usage: headway-bench tft-frames MODULE COUNT") }
+    try TFTBench.renderAndShow(frames: count, module: String(arguments.dropFirst().first!))
 case "shift":
     try ShiftCost.report()
 case "client":

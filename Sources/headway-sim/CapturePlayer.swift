@@ -4,8 +4,8 @@ import HeadwaySimulator
 
 /// Plays a bus capture (`--capture` lines) into a rig's virtual chips, in order and at each line's
 /// time: I2C writes on the rig's I2C buses, SPI writes on its SPI buses, GPIO lines set on its
-/// chips (so an SPI display reads its D/C line as it was). Lines for buses and chips the rig does
-/// not have are skipped.
+/// chips (so an SPI display reads its D/C line as it was), PWM settings on its PWM channels (a
+/// TFT's backlight). Lines for buses, chips and channels the rig does not have are skipped.
 struct CapturePlayer {
     var rig: SimulatorRig
     let clock: ManualClock
@@ -28,6 +28,15 @@ struct CapturePlayer {
                 lines.allSatisfy({ (0..<512).contains($0) })
             else { throw LineError(description: "a GPIO line needs \"lines\" and as many \"values\"") }
             rig.gpioChips.first { $0.label == label }?.setLevels(lines.map { UInt32($0) }, physical: values.map { $0 != 0 })
+            return
+        }
+        if let name = object["pwm"]?.string {
+            guard let period = Self.integer(object["period"]), let duty = Self.integer(object["duty"]), let enabled = Self.integer(object["enabled"]),
+                  period > 0, (0...period).contains(duty)
+            else { throw LineError(description: "a PWM line needs \"period\" (ns, above 0), \"duty\" (at most the period) and \"enabled\"") }
+            do {
+                try rig.buses.pwmChannels.first { $0.name == name }?.set(period: UInt64(period), duty: UInt64(duty), enabled: enabled != 0)
+            } catch { throw LineError(description: error.message) }
             return
         }
         guard let name = object["bus"]?.string, let hex = object["write"]?.string, let bytes = Self.bytes(hex: hex) else {

@@ -54,7 +54,7 @@ struct DisplayConfigurationTests {
         ("driver: sh1106\nbus: spi0.0\ndc: pin 6", 5, "outputs[0].dc", "header pin 6 is ground, not a GPIO line"),
         ("driver: sh1106\nbus: spi0.0\ndc: 24\nspeed-hz: 10000000", 6, "outputs[0].speed-hz", "sh1106 takes at most 4000000 Hz on SPI"),
         ("driver: ssd1306\nbus: i2c-1\nrotated: true\nrotation: 180", 5, "outputs[0].rotated", "give rotation: or rotated:, not both"),
-        ("driver: ssd1351\nbus: i2c-1", 3, "outputs[0].driver", "\"ssd1351\" is not a driver; one of ws2812, apa102, apa102-gpio, leds0, ssd1306, sh1106, ssd1309, ssd1305, ssd1315, sh1107, ssd1327, gpio-leds, ht16k33, is31fl3731, max7219"),
+        ("driver: ssd1351\nbus: i2c-1", 3, "outputs[0].driver", "\"ssd1351\" is not a driver; one of ws2812, apa102, apa102-gpio, leds0, ssd1306, sh1106, ssd1309, ssd1305, ssd1315, sh1107, ssd1327, st7789, st7735, ili9341, gpio-leds, ht16k33, is31fl3731, max7219"),
     ] as [(String, Int, String, String)])
     func mistakesAreRefusedWithTheirFix(lines: String, line: Int, key: String, message: String) {
         expectRefusal(Self.output(lines), line: line, key: key, says: message)

@@ -10,9 +10,11 @@ struct PresetTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Boards")
     static let boards = ["raspberry-pi-3", "raspberry-pi-4", "raspberry-pi-5", "raspberry-pi-cm4", "raspberry-pi-zero-2-w"]
     static let hats = [
-        "adafruit-7segment", "adafruit-8x8-matrix", "adafruit-bicolour-bargraph", "adafruit-oled-bonnet", "adafruit-oled-bonnet-2in23", "adafruit-pioled",
-        "button-gpio17", "max7219-4in1", "pimoroni-blinkt", "pimoroni-led-shim", "pimoroni-scroll-phat-hd", "respeaker-2-mics", "seeed-grove-oled-1in12",
-        "sh1107-128x128", "ssd1306-128x64", "ssd1306-spi", "ssd1309-2in42", "waveshare-oled-hat", "ws2812-matrix-32x8", "ws2812-matrix-8x8", "ws2812-ring",
+        "adafruit-7segment", "adafruit-8x8-matrix", "adafruit-bicolour-bargraph", "adafruit-mini-pitft-1in14", "adafruit-mini-pitft-1in3",
+        "adafruit-oled-bonnet", "adafruit-oled-bonnet-2in23", "adafruit-pioled", "adafruit-pitft-2in8", "button-gpio17", "max7219-4in1",
+        "pimoroni-blinkt", "pimoroni-display-hat-mini", "pimoroni-led-shim", "pimoroni-scroll-phat-hd", "respeaker-2-mics", "seeed-grove-oled-1in12",
+        "sh1107-128x128", "ssd1306-128x64", "ssd1306-spi", "ssd1309-2in42", "waveshare-lcd-hat-1in3", "waveshare-lcd-hat-1in44", "waveshare-oled-hat",
+        "ws2812-matrix-32x8", "ws2812-matrix-8x8", "ws2812-ring",
     ]
 
     /// The presets built into the programs are the files in Boards/ (Scripts/embed-boards writes
@@ -169,7 +171,7 @@ struct PresetTests {
 
     @Test(arguments: [
         ("board: Raspberry Pi 5\noutputs:\n  - name: a\n    driver: leds0\n    count: 8\n", 1, "board", "\"Raspberry Pi 5\" is not a board preset; the boards are raspberry-pi-3, raspberry-pi-4, raspberry-pi-5, raspberry-pi-cm4, raspberry-pi-zero-2-w"),
-        ("board: raspberry-pi-4\nhats: [blinkt]\n", 2, "hats", "\"blinkt\" is not a HAT preset; the HATs are adafruit-7segment, adafruit-8x8-matrix, adafruit-bicolour-bargraph, adafruit-oled-bonnet, "),
+        ("board: raspberry-pi-4\nhats: [blinkt]\n", 2, "hats", "\"blinkt\" is not a HAT preset; the HATs are adafruit-7segment, adafruit-8x8-matrix, adafruit-bicolour-bargraph, adafruit-mini-pitft-1in14, adafruit-mini-pitft-1in3, adafruit-oled-bonnet, "),
         ("hats: pimoroni-blinkt\n", 1, "hats", "must be a list of HAT presets"),
         ("outputs:\n  - name: oled\n    driver: ssd1306\n    bus: header-ce2\n", 4, "outputs[0].bus", "header-ce2 is not a header bus; use header (I2C), or header-ce0 or header-ce1 for a display on SPI"),
         ("outputs:\n  - name: oled\n    driver: ssd1306\n    bus: header-ce1\n", 4, "outputs[0].dc", "missing: a display on SPI needs its D/C line"),
@@ -209,7 +211,7 @@ struct PresetTests {
         let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
         let configuration = try ConfigurationLoader.parse(String(text[start.upperBound..<end.lowerBound]), source: "docs/configuration.md")
         #expect(configuration.board?.name == "raspberry-pi-5" && configuration.hats == ["ReSpeaker 2-Mics Pi HAT"])
-        #expect(configuration.outputs.count == 12 && configuration.buttons.count == 2)
+        #expect(configuration.outputs.count == 13 && configuration.buttons.count == 2)
     }
 
     /// The module of an OLED output on I2C bus `bus` without a reset line, drawn as a bar.

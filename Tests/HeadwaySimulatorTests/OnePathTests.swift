@@ -77,6 +77,20 @@ struct OnePathTests {
             bus: spi1.2
             count: 70
             matrix: {width: 8, height: 8, lines: columns, wiring: serpentine, rotation: 270}
+          - name: tft
+            driver: st7735
+            bus: spi2.0
+            dc: 16
+            reset: 20
+            size: 128x128
+            rotation: 90
+            speed-hz: 12000000
+            backlight-pwm: pwmchip0/1
+            style: ring
+          - name: led
+            driver: gpio-leds
+            colours: rgb
+            lines: [19, 26, 12]
         buttons:
           - line: 17
         """
@@ -114,7 +128,8 @@ struct OnePathTests {
         #expect(!linux.isEmpty && linux == simulated)
     }
 
-    /// The options reach the wire: the WS2812's speed-hz, the OLED's speed-hz, its address.
+    /// The options reach the wire: the WS2812's speed-hz, the OLED's speed-hz, its address, the
+    /// TFT's speed-hz (as the Pi 4 divides it) and its PWM backlight.
     @Test func everyOptionReachesTheWire() throws {
         let traffic = try Self.traffic(twins: true)
         let ring = try #require(traffic.first { $0.contains("\"bus\":\"spi0.0\"") })
@@ -124,6 +139,9 @@ struct OnePathTests {
         #expect(traffic.contains { $0.contains("\"addr\":113") } && traffic.contains { $0.contains("\"addr\":118") })
         #expect(traffic.contains { $0.contains("\"bus\":\"spi1.1\"") && $0.contains("\"hz\":2000000") })
         #expect(traffic.contains { $0.contains("\"bus\":\"spi1.2\"") })
+        #expect(traffic.contains { $0.contains("\"bus\":\"spi2.0\"") && $0.contains("\"hz\":\(SPIClockModel.raspberryPi4.effectiveSpeed(forRequested: 12_000_000))") })
+        #expect(traffic.contains { $0.contains("\"pwm\":\"pwmchip0/1\"") && $0.contains("\"duty\":1000000") && $0.contains("\"enabled\":1") })
+        #expect(traffic.contains { $0.contains("\"lines\":[19,26,12]") })
     }
 }
 

@@ -98,9 +98,9 @@ struct TFTChipGlassTests {
         let bench = try TFTChipTestBench(.waveshare13)
         try bench.initialiseAsVendor()
         try fill(bench, 0xF800)
-        try bench.command(0xC0, [0x0C])  // 0x2C with XBGR changed from its reset value
+        try bench.command(0xC0, [UInt8(0x2C ^ 0x20)])  // XBGR changed from its reset value
         #expect(bench.chip.glass[0, 0] == RGB8(red: 0, green: 0, blue: 255))
-        try bench.command(0xC0, [0x3C])  // 0x2C with XINV changed
+        try bench.command(0xC0, [UInt8(0x2C ^ 0x10)])  // XINV
         #expect(bench.chip.glass[0, 0] == RGB8(red: 0, green: 255, blue: 255))
         try bench.command(0xC0, [0x2C])
         #expect(bench.chip.glass[0, 0] == RGB8(red: 255, green: 0, blue: 0))

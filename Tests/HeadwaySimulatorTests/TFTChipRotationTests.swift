@@ -122,9 +122,11 @@ struct TFTChipRotationTests {
         return (red | (green & 0x07) << 6, green >> 3 | blue << 3)
     }
 
-    static let rotationCases: [String] = TFTModuleModel.catalogue.flatMap { module in module.rotations.indices.map { "\(module.name)#\($0)" } }
+    /// Every vendor rotation of every module, as "NAME#INDEX". (A closure in the `@Test` attribute
+    /// itself crashes Debian 13's Swift 6.0.3 compiler.)
+    static let vendorRotations = TFTModuleModel.catalogue.flatMap { module in module.rotations.indices.map { "\(module.name)#\($0)" } }
 
-    @Test(arguments: rotationCases)
+    @Test(arguments: vendorRotations)
     func everyVendorRotationShowsTheWholePictureTurnedNotMirrored(_ case: String) throws {
         let parts = `case`.split(separator: "#")
         let module = try #require(TFTModuleModel.named(String(parts[0])))

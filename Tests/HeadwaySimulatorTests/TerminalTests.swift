@@ -174,3 +174,31 @@ struct TerminalTests {
         return String(decoding: buffer[0..<max(0, count)], as: UTF8.self)
     }
 }
+
+/// A colour display in the terminal: half blocks, the upper pixel the foreground and the lower one
+/// the background, in 24-bit colour; without colour, lit halves by their light.
+@Suite("Colour displays in the terminal")
+struct ColourTerminalTests {
+    @Test func aColourGlassIsDrawnInHalfBlocks() {
+        var pixels = [RGB8](repeating: .off, count: 4 * 4)
+        pixels[0] = RGB8(red: 255, green: 0, blue: 0)
+        pixels[4] = RGB8(red: 0, green: 0, blue: 255)
+        pixels[1] = RGB8(red: 255, green: 255, blue: 255)
+        let glass = TFTGlass(width: 4, height: 4, pixels: pixels, isLit: true)
+        let (character, top, bottom) = HalfBlocks.cell(glass, column: 0, row: 0, scale: 1, colour: true)
+        #expect(character == "▀" && top == Colour(red: 255, green: 0, blue: 0) && bottom == Colour(red: 0, green: 0, blue: 255))
+        #expect(HalfBlocks.cell(glass, column: 1, row: 0, scale: 1, colour: false).0 == "▀", "white above, black below")
+        #expect(HalfBlocks.pixel(glass, x: 0, y: 0, scale: 2) == Colour(red: 127, green: 63, blue: 127), "scaled: the mean of the block")
+        var canvas = TerminalCanvas(width: 2, height: 1)
+        canvas.put("▀", x: 0, y: 0, colour: Colour(red: 1, green: 2, blue: 3), background: Colour(red: 4, green: 5, blue: 6))
+        #expect(canvas.lines(colour: true)[0] == "\u{1B}[38;2;1;2;3m\u{1B}[48;2;4;5;6m▀\u{1B}[0m")
+    }
+
+    @Test func aTFTFitsAnEightyByTwentyFourTerminal() {
+        let shapes = [DeviceShape(name: "display", kind: .colourDisplay(width: 320, height: 240)), DeviceShape(name: "led", kind: .row(count: 1))]
+        let layout = RigLayout.fit(shapes, in: TerminalSize(columns: 80, rows: 24))
+        #expect(layout != nil && layout!.placements[0].form == .halfBlocks(scale: 8))
+        let wide = RigLayout.fit(shapes, in: TerminalSize(columns: 200, rows: 70))
+        #expect(wide?.placements[0].form == .halfBlocks(scale: 2))
+    }
+}

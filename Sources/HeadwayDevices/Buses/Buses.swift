@@ -17,10 +17,19 @@ public protocol Buses: AnyObject {
     func gpio(_ name: String) throws(DeviceError) -> any GPIOChip
     /// The LED device file at `path` (the Raspberry Pi 5's `/dev/leds0`).
     func ledDevice(_ path: String) throws(DeviceError) -> any LEDDeviceFile
+    /// The PWM channel `name` (`pwmchip0/1`: ``BusName/pwm(_:)``).
+    func pwm(_ name: String) throws(DeviceError) -> any PWMChannel
     /// How drivers wait between two steps of a bus protocol.
     var delay: any Delay { get }
     /// The clock drivers stamp events with (button edges, resynchronisation).
     var clock: any ProgressClock { get }
+}
+
+extension Buses {
+    /// Buses without PWM channels refuse them.
+    public func pwm(_ name: String) throws(DeviceError) -> any PWMChannel {
+        throw DeviceError(.unsupported, "PWM channel \(name): these buses have no PWM channels")
+    }
 }
 
 /// Bus names as people write them and as the kernel names the device files.

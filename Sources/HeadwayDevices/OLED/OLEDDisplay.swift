@@ -87,6 +87,7 @@ public final class OLEDDisplay: DisplayDevice {
         switch picture {
         case .bitmap(let bitmap): try show(ram: image.bytes(of: bitmap))
         case .greymap(let greymap): try show(ram: image.bytes(of: greymap))
+        case .colour(let colour): try show(ram: image.bytes(of: colour.greymap()))
         }
     }
 

@@ -26,36 +26,10 @@ struct OLEDRAMImage {
 
     /// Whether every byte of a RAM picture is 0 (all pixels dark), read eight bytes at a time:
     /// the styles leave the top and bottom of tall glass dark, kilobytes before the first lit byte.
-    static func isBlank(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset + 8 <= bytes.count {
-                if bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != 0 { return false }
-                offset += 8
-            }
-            return bytes[offset...].allSatisfy { $0 == 0 }
-        }
-    }
+    static func isBlank(_ bytes: [UInt8]) -> Bool { PixelBytes.isZero(bytes) }
 
-    /// Whether two RAM pictures are the same, compared eight bytes at a time (a frame that changed
-    /// nothing costs a glance, not a byte-by-byte pass over 8 KB).
-    static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        return a.withUnsafeBytes { a in
-            b.withUnsafeBytes { b in
-                var offset = 0
-                while offset + 8 <= a.count {
-                    if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
-                    offset += 8
-                }
-                while offset < a.count {
-                    if a[offset] != b[offset] { return false }
-                    offset += 1
-                }
-                return true
-            }
-        }
-    }
+    /// Whether two RAM pictures are the same.
+    static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool { PixelBytes.equal(a, b) }
 
     /// The picture turned a quarter clockwise: its top row becomes the glass's right column.
     static func quarterTurned(_ picture: Bitmap) -> Bitmap {

@@ -6,7 +6,7 @@ import RealModule
 extension DisplaySurface {
     /// Sets every pixel of `rect` to `shade`.
     public mutating func fill(_ rect: PixelRect, shade: Shade) {
-        fill(rect, level: shade.level(on: Self.self))
+        fill(rect, level: shade.level(on: Self.self), role: shade.role)
     }
 
     /// A one-pixel outline along the inside of `rect`.
@@ -28,7 +28,7 @@ extension DisplaySurface {
         guard !area.isEmpty else { return }
         let level = shade.level(on: Self.self)
         for y in area.y..<area.maxY {
-            for x in area.x..<area.maxX { setLevel((x + y + phase) % period < period / 2 ? level : 0, x: x, y: y) }
+            for x in area.x..<area.maxX { setLevel((x + y + phase) % period < period / 2 ? level : 0, x: x, y: y, role: shade.role) }
         }
     }
 
@@ -39,7 +39,7 @@ extension DisplaySurface {
         guard !area.isEmpty else { return }
         let level = shade.level(on: Self.self)
         for y in area.y..<area.maxY {
-            for x in area.x..<area.maxX { setLevel((x + y) % 2 == 0 ? level : 0, x: x, y: y) }
+            for x in area.x..<area.maxX { setLevel((x + y) % 2 == 0 ? level : 0, x: x, y: y, role: shade.role) }
         }
     }
 
@@ -52,7 +52,7 @@ extension DisplaySurface {
             let t = Double(step) / Double(steps)
             let x = Int((Double(start.x) + Double(end.x - start.x) * t).rounded())
             let y = Int((Double(start.y) + Double(end.y - start.y) * t).rounded())
-            fill(PixelRect(x: x - half, y: y - half, width: thickness, height: thickness), level: level)
+            fill(PixelRect(x: x - half, y: y - half, width: thickness, height: thickness), level: level, role: shade.role)
         }
     }
 
@@ -82,10 +82,10 @@ extension DisplaySurface {
                     guard across > 0 else { continue }
                     let along = full ? 1 : Self.coverage(dx: dx, dy: dy, radius: radius, start: start, sweep: sweep)
                     let level = shade.level(on: Self.self, coverage: across * along)
-                    if level > self.level(x: x, y: y) { setLevel(level, x: x, y: y) }
+                    if level > self.level(x: x, y: y) { setLevel(level, x: x, y: y, role: shade.role) }
                 } else {
                     guard radius >= inner, radius <= outer else { continue }
-                    if full || Self.angle(dx: dx, dy: dy, isWithin: start, sweep: sweep) { setLevel(shade.level(on: Self.self), x: x, y: y) }
+                    if full || Self.angle(dx: dx, dy: dy, isWithin: start, sweep: sweep) { setLevel(shade.level(on: Self.self), x: x, y: y, role: shade.role) }
                 }
             }
         }

@@ -11,12 +11,12 @@ extension DisplaySurface {
         var penX = x
         if font.drawsAsIs(text) {
             for byte in text.utf8 {
-                for index in 0..<font.cellWidth { drawColumn(font.column(index, ofASCII: byte), x: penX + index * scale, y: y, scale: scale, level: level) }
+                for index in 0..<font.cellWidth { drawColumn(font.column(index, ofASCII: byte), x: penX + index * scale, y: y, scale: scale, level: level, role: shade.role) }
                 penX += advance
             }
         } else {
             for character in text {
-                for (index, column) in font.columns(for: character).enumerated() { drawColumn(column, x: penX + index * scale, y: y, scale: scale, level: level) }
+                for (index, column) in font.columns(for: character).enumerated() { drawColumn(column, x: penX + index * scale, y: y, scale: scale, level: level, role: shade.role) }
                 penX += advance
             }
         }
@@ -25,10 +25,10 @@ extension DisplaySurface {
 
     /// One glyph column (bit n: row n) with its top at `y`, `scale` pixels wide and each row
     /// `scale` pixels high.
-    private mutating func drawColumn(_ column: UInt8, x: Int, y: Int, scale: Int, level: UInt8) {
+    private mutating func drawColumn(_ column: UInt8, x: Int, y: Int, scale: Int, level: UInt8, role: SurfaceRole) {
         guard column != 0 else { return }
         let bits = BitmapFont.stretched(column, by: scale)
-        for copy in 0..<scale { setColumn(x + copy, from: y, bits: bits, level: level) }
+        for copy in 0..<scale { setColumn(x + copy, from: y, bits: bits, level: level, role: role) }
     }
 
     /// Draws `text` so that it ends at `maxX` (right-aligned).

@@ -20,7 +20,8 @@ struct MatrixLook {
     }
 
     var content: Content
-    /// What the bar and the figures are drawn as.
+    /// What the bar and the figures are drawn as: progress, or a stalled fill (the palette gives
+    /// progress the outcome's, the stale or the overdue colour).
     var role: Shade.Role
     var blink: MatrixBlink
     /// The liveness blink of a reported bar: its leading edge dark for the last 0.1 s of every 2 s, so a bar at
@@ -58,12 +59,6 @@ struct MatrixLook {
         switch snapshot.phase {
         case .finished(let outcome):
             content = .finished(outcome, fraction: snapshot.fraction)
-            role = switch outcome {
-            case .succeeded: .success
-            case .failed: .failure
-            case .cancelled: .cancelled
-            case .ended: .ended
-            }
             if outcome == .failed { blink = .twoHertz }
         case .stalled:
             content = bar ?? .waiting
@@ -71,7 +66,6 @@ struct MatrixLook {
             blink = .oneHertz
         case .stale:
             content = bar ?? .waiting
-            role = .stale
             blink = .halfHertz
         case .paused:
             content = bar ?? .waiting
@@ -81,7 +75,6 @@ struct MatrixLook {
         default:
             if let fraction = snapshot.fraction, snapshot.isEstimate {
                 content = .bar(fraction: fraction, dotted: true)
-                if snapshot.overdue != nil { role = .overdue }
             } else if let bar {
                 content = bar
                 edgeDark = snapshot.elapsed.truncatingRemainder(dividingBy: 2) >= 1.9

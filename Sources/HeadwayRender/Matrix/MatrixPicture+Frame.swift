@@ -1,6 +1,6 @@
 extension MatrixPicture {
-    /// The frame a driver is handed: the picture at the depth the glass has, in `appearance`'s
-    /// colours and brightness, through `pipeline` (gamma, the current budget, dithering with
+    /// The frame a driver is handed: the picture at the depth the glass has, in its palette's
+    /// colours and `appearance`'s brightness (a hidden track stays dark), through `pipeline` (gamma, the current budget, dithering with
     /// `dither`) where the dies have levels.
     ///
     /// - On/off dies light the pixels wholly covered by anything but the track (a 1-bit glass never
@@ -21,7 +21,7 @@ extension MatrixPicture {
                 for y in 0..<canvas.height {
                     for x in 0..<canvas.width where canvas.level(x: x, y: y) == MatrixCanvas.maxLevel {
                         let role = canvas.role(x: x, y: y)
-                        guard role != .track, let colour = appearance.colour(for: role) else { continue }
+                        guard role != .track, let colour = colour(of: role, appearance) else { continue }
                         levels[x, y] = dies == .onOff ? RGB8(red: 255, green: 255, blue: 255) : Self.redGreen(colour)
                     }
                 }
@@ -33,7 +33,7 @@ extension MatrixPicture {
                     for x in 0..<canvas.width {
                         let level = canvas.level(x: x, y: y)
                         let role = canvas.role(x: x, y: y)
-                        guard level > 0, let colour = appearance.colour(for: role) else { continue }
+                        guard level > 0, let colour = colour(of: role, appearance) else { continue }
                         let share = Float(level) / Float(MatrixCanvas.maxLevel) * brightness
                         if dies == .rgb {
                             light[y * canvas.width + x] = LinearColour(colour).scaled(by: share)
@@ -47,6 +47,15 @@ extension MatrixPicture {
                 for (index, level) in driven.enumerated() { levels[index % canvas.width, index / canvas.width] = level }
                 return MatrixFrame(.pixels(levels), blink: blink, dimming: 1)
             }
+        }
+    }
+
+    /// The colour `role` is lit in; nil for no light (the background, or a hidden track).
+    private func colour(of role: SurfaceRole, _ appearance: Appearance) -> Colour? {
+        switch role {
+        case .off: nil
+        case .track: appearance.track == nil ? nil : palette.track
+        default: palette.colour(of: role)
         }
     }
 

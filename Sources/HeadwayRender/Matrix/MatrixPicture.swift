@@ -12,6 +12,8 @@ public struct MatrixPicture: Sendable, Equatable {
     public var digits: SegmentPicture
     /// How the lit part blinks.
     public var blink: MatrixBlink = .steady
+    /// The colour of each role at the moment drawn: what the job is doing decides progress's colour.
+    public var palette = ColourPalette.standard
 
     /// A dark picture for `face`.
     public init(face: MatrixFace) {

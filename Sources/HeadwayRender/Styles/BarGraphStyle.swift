@@ -81,6 +81,12 @@ public struct StatusLEDStyle: ProgressStyle {
         let snapshot = configuration.snapshot
         levels = LineLevels(count: levels.count)
         guard snapshot.isVisible, levels.count > 0 else { return levels.markUnseenFailures(configuration.notices) }
+        let on = Self.isLit(snapshot)
+        for i in 0..<levels.count { levels[i] = on }
+    }
+
+    /// Whether the LED is lit at `snapshot`'s moment, by the pattern above.
+    static func isLit(_ snapshot: ProgressSnapshot) -> Bool {
         let on: Bool
         switch snapshot.phase {
         case .finished(.succeeded): on = true
@@ -94,6 +100,6 @@ public struct StatusLEDStyle: ProgressStyle {
             on = t < 0.15 || (t >= 0.4 && t < 0.55)
         default: on = snapshot.elapsed.truncatingRemainder(dividingBy: 1) < 0.5
         }
-        for i in 0..<levels.count { levels[i] = on }
+        return on
     }
 }

@@ -22,6 +22,7 @@ public struct BarScreenStyle: DisplayStyle {
     @_specialize(where Surface == Bitmap)
     @_specialize(where Surface == Greymap)
     public func render<Surface: DisplaySurface>(_ configuration: ProgressStyleConfiguration, into bitmap: inout Surface) {
+        if Surface.takesColourFromRole, bitmap.drawingRoles({ ColourScreen.bar(configuration, &$0) }) { return }
         bitmap.clear()
         let snapshot = configuration.snapshot
         guard snapshot.isVisible else { return ScreenParts.notices(&bitmap, configuration.notices, font: font) }

@@ -16,7 +16,7 @@ extension MatrixStyle {
         switch look.content {
         case .idle:
             if configuration.notices.unseenFailures > 0 {
-                canvas.role = .failure
+                canvas.role = .stalled  // the palette's mark of unseen failures
                 canvas.setLevel(MatrixCanvas.maxLevel, x: width - 1, y: height - 1)
             }
             return

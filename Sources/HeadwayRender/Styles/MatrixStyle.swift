@@ -41,6 +41,7 @@ public struct MatrixStyle: ProgressStyle {
         picture.clear()
         let look = MatrixLook(configuration)
         picture.blink = look.blink
+        picture.palette = ColourPalette(configuration)
         switch picture.face {
         case .pixels: drawPixels(look, configuration, &picture.canvas)
         case .segments: drawSegments(look, configuration, &picture)

@@ -17,6 +17,7 @@ public struct RingScreenStyle: DisplayStyle {
     @_specialize(where Surface == Bitmap)
     @_specialize(where Surface == Greymap)
     public func render<Surface: DisplaySurface>(_ configuration: ProgressStyleConfiguration, into bitmap: inout Surface) {
+        if Surface.takesColourFromRole, bitmap.drawingRoles({ ColourScreen.ring(configuration, &$0) }) { return }
         bitmap.clear()
         let snapshot = configuration.snapshot
         guard snapshot.isVisible else { return ScreenParts.notices(&bitmap, configuration.notices, font: font) }
@@ -81,11 +82,11 @@ public struct RingScreenStyle: DisplayStyle {
                 let level = shape.level(x: x, y: y)
                 guard level > 0 else { continue }
                 switch fill {
-                case .solid: if level > bitmap.level(x: x, y: y) { bitmap.setLevel(level, x: x, y: y) }
+                case .solid: if level > bitmap.level(x: x, y: y) { bitmap.setLevel(level, x: x, y: y, role: .fill) }
                 case .hatched:
-                    let grey = Surface.maxLevel == 1 ? level : UInt8((Double(level) * stalled).rounded(.down))
-                    bitmap.setLevel((x + y) % 4 < 2 ? grey : 0, x: x, y: y)
-                case .dotted: bitmap.setLevel((x + y) % 2 == 0 ? level : 0, x: x, y: y)
+                    let grey = Surface.maxLevel == 1 || Surface.takesColourFromRole ? level : UInt8((Double(level) * stalled).rounded(.down))
+                    bitmap.setLevel((x + y) % 4 < 2 ? grey : 0, x: x, y: y, role: .stalled)
+                case .dotted: bitmap.setLevel((x + y) % 2 == 0 ? level : 0, x: x, y: y, role: .fill)
                 }
             }
         }

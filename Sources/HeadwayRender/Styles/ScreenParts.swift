@@ -36,7 +36,7 @@ enum ScreenParts {
             surface.fill(area, shade: .full)
             let edgeLevel = Shade.full.level(on: S.self, coverage: exact - Double(filled))
             if edgeLevel > 0, filled < inner.width {
-                surface.fill(PixelRect(x: inner.x + filled, y: inner.y, width: 1, height: inner.height), level: edgeLevel)
+                surface.fill(PixelRect(x: inner.x + filled, y: inner.y, width: 1, height: inner.height), level: edgeLevel, role: .fill)
             }
         case .hatched: surface.hatch(area, shade: .stalled)
         case .dotted: surface.dots(area)

@@ -3,31 +3,8 @@
 /// greyscale display the track is dim and a stalled fill grey, on a 1-bit display every shade above
 /// zero is simply lit, and a colour display takes the role's colour from the appearance.
 public struct Shade: Sendable, Equatable {
-    /// What a part of the picture is.
-    public enum Role: Sendable, Equatable {
-        /// Progress: the done part of a bar or ring, icons.
-        case fill
-        /// The part not yet done.
-        case track
-        /// A stalled job's fill.
-        case stalled
-        /// Labels and figures.
-        case text
-        /// Nothing: background.
-        case off
-        /// A succeeded job's mark.
-        case success
-        /// A failed job's mark.
-        case failure
-        /// A cancelled job's mark.
-        case cancelled
-        /// A job that ended without a result.
-        case ended
-        /// A job its reporter lost sight of.
-        case stale
-        /// A job running past its estimate.
-        case overdue
-    }
+    /// What a part of the picture is (progress, track, stalled, text, nothing).
+    public typealias Role = SurfaceRole
 
     /// What the part is.
     public var role: Role
@@ -53,11 +30,13 @@ public struct Shade: Sendable, Equatable {
 
     /// The level for this shade on `Surface`, with `coverage` (0…1) of the pixel covered. Rounded
     /// down, so a partly covered pixel is never brighter than its share; on a 1-bit surface a
-    /// pixel is lit only when wholly covered.
+    /// pixel is lit only when wholly covered. Where the surface takes its colour from the role,
+    /// the level is the coverage alone: the role's colour is as dim as the appearance makes it.
     func level<Surface: DisplaySurface>(on _: Surface.Type, coverage: Double = 1) -> UInt8 {
         guard fraction > 0, coverage > 0 else { return 0 }
         let top = Double(Surface.maxLevel)
         if Surface.maxLevel == 1 { return coverage >= 1 ? 1 : 0 }
-        return UInt8(max(0, min(top, (fraction * coverage * top + 1e-9).rounded(.down))))
+        let share = Surface.takesColourFromRole ? coverage : fraction * coverage
+        return UInt8(max(0, min(top, (share * top + 1e-9).rounded(.down))))
     }
 }

@@ -12,6 +12,7 @@ public enum DeviceCatalogue {
         APA102GPIOFamily(),
         RP1LEDFamily(),
         OLEDFamily(),
+        TFTFamily(),
         GPIOLEDsFamily(),
         HT16K33Family(),
         IS31FL3731Family(),

@@ -47,14 +47,15 @@ public enum DeviceDriver {
     case leds(any LEDChainDevice, layout: LEDLayout)
     /// A display drawn in `style`.
     case display(any DisplayDevice, style: any DisplayStyle)
-    /// Plain LEDs on GPIO lines.
-    case lights(any LineLevelsDevice)
+    /// Plain LEDs on GPIO lines, drawn in `style` (nil: a bar graph, or a status LED for one line).
+    case lights(any LineLevelsDevice, style: (any ProgressStyle<LineLevels>)? = nil)
     /// An LED matrix, bar graph or segment display (or a chain laid out as a matrix).
     case matrix(any LEDMatrixDevice)
 }
 
 /// What a family's own doctor checks see of the machine: the Raspberry Pi model and the firmware
-/// configuration (both nil off a Pi), and the output's name.
+/// configuration (both nil off a Pi), its files (sysfs: which kernel driver holds a bus), and the
+/// output's name.
 public struct DoctorMachine {
     /// The model, when this is a Raspberry Pi Headway knows.
     let model: RaspberryPiModel?
@@ -64,4 +65,6 @@ public struct DoctorMachine {
     let configFile: String
     /// The output checked.
     public let output: String
+    /// The machine's files, read only.
+    let files: MachineView
 }

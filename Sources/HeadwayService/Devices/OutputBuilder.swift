@@ -52,8 +52,8 @@ public enum OutputBuilder {
             return ServiceOutput(
                 name: output.name, medium: .display(DisplayOutput(display, style: style, care: output.care.display)), framesPerSecond: rate,
                 quietHours: quiet, care: output.care, countdown: output.countdown)
-        case .lights(let lines):
-            return ServiceOutput(name: output.name, medium: .lights(LightsOutput(lines)), framesPerSecond: rate, quietHours: quiet, countdown: output.countdown)
+        case .lights(let lines, let style):
+            return ServiceOutput(name: output.name, medium: .lights(LightsOutput(lines, style: style)), framesPerSecond: rate, quietHours: quiet, countdown: output.countdown)
         case .matrix(let matrix):
             return ServiceOutput(
                 name: output.name, medium: .matrix(MatrixOutput(matrix, pipeline: output.pipeline)), framesPerSecond: rate, quietHours: quiet, countdown: output.countdown)

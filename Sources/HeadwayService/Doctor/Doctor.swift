@@ -44,7 +44,7 @@ public enum Doctor {
         // its advice (wiring that cannot be measured from here) comes last.
         var advice: [DoctorFinding] = []
         for output in configuration.outputs {
-            let machine = DoctorMachine(model: model, firmware: firmware, configFile: configFile, output: output.name)
+            let machine = DoctorMachine(model: model, firmware: firmware, configFile: configFile, output: output.name, files: machine)
             for finding in output.device.findings(machine) where !findings.contains(finding) && !advice.contains(finding) {
                 if finding.status == .advice { advice.append(finding) } else { findings.append(finding) }
             }

@@ -139,6 +139,43 @@ extension Presets {
             address: 0x70
             layout: bargraph24
         """,
+        "hats/adafruit-mini-pitft-1in14": """
+        # Adafruit Mini PiTFT 1.14" (product 4393): an ST7789 240x135 IPS TFT on SPI0 CE0, D/C on GPIO 25,
+        # no reset line, backlight on GPIO 22; buttons A (GPIO 23) and B (GPIO 24) to ground. Every button
+        # works alike: a press pauses or resumes the job shown, a long press cancels it. Adafruit drives the
+        # panel at 64 MHz; the ST7789V's datasheet allows 15 MHz, which Headway keeps to. Needs SPI on:
+        # dtparam=spi=on, and none of Adafruit's display overlays (minipitft114).
+        hat: Adafruit Mini PiTFT 1.14"
+        outputs:
+          - name: display
+            driver: st7789
+            module: mini-pitft-114
+            bus: header-ce0
+            dc: 25
+            backlight: 22
+        buttons:
+          - line: 23
+          - line: 24
+        """,
+        "hats/adafruit-mini-pitft-1in3": """
+        # Adafruit Mini PiTFT 1.3" (product 4484): an ST7789 240x240 IPS TFT on SPI0 CE0, D/C on GPIO 25,
+        # no reset line, backlight on GPIO 22; buttons A (GPIO 23) and B (GPIO 24) to ground. Every button
+        # works alike: a press pauses or resumes the job shown, a long press cancels it. Adafruit's 1.3" TFT
+        # Bonnet is the same panel with RES# on GPIO 24 and the backlight on GPIO 26 (module: tft-bonnet-13
+        # in an output of your own). Needs SPI on: dtparam=spi=on, and none of Adafruit's display overlays
+        # (minipitft13).
+        hat: Adafruit Mini PiTFT 1.3"
+        outputs:
+          - name: display
+            driver: st7789
+            module: mini-pitft-13
+            bus: header-ce0
+            dc: 25
+            backlight: 22
+        buttons:
+          - line: 23
+          - line: 24
+        """,
         "hats/adafruit-oled-bonnet": """
         # Adafruit 128x64 OLED Bonnet (product 3531): an SSD1306 128x64 OLED on the header's I2C at 0x3C,
         # buttons A (GPIO 5) and B (GPIO 6) and a five-way joystick (up 17, down 22, left 27, right 23,
@@ -183,6 +220,27 @@ extension Presets {
             bus: header
             address: 0x3c
             size: 128x32
+        """,
+        "hats/adafruit-pitft-2in8": """
+        # Adafruit PiTFT 2.2" and 2.8" (resistive or capacitive): an ILI9341 320x240 TFT on SPI0 CE0, D/C
+        # on GPIO 25, no reset line; four tactile buttons on GPIO 17, 22, 23 and 27 to ground (on boards
+        # that have them soldered). Every button works alike: a press pauses or resumes the job shown, a long
+        # press cancels it. The backlight is not a Pi line on the 2.8" resistive (the touch controller's
+        # GPIO) and is left on. The ILI9341's datasheet allows 10 MHz (Adafruit's overlays ask 64 MHz).
+        # Needs SPI on: dtparam=spi=on, and none of the pitft overlays (pitft22, pitft28-resistive,
+        # pitft28-capacitive), which give SPI0 to the kernel's fbtft driver.
+        hat: Adafruit PiTFT 2.8"
+        outputs:
+          - name: display
+            driver: ili9341
+            module: pitft-28
+            bus: header-ce0
+            dc: 25
+        buttons:
+          - line: 17
+          - line: 22
+          - line: 23
+          - line: 27
         """,
         "hats/button-gpio17": """
         # A push button from GPIO 17 (header pin 11) to ground, read with the internal pull-up: a press
@@ -241,6 +299,33 @@ extension Presets {
             bus: header
             address: 0x74
             layout: scroll-phat-hd
+        """,
+        "hats/pimoroni-display-hat-mini": """
+        # Pimoroni Display HAT Mini: an ST7789V2 320x240 IPS TFT on SPI0 CE1 (MOSI GPIO 10, SCLK GPIO 11,
+        # CS GPIO 7), D/C on GPIO 9, no reset line, backlight on GPIO 13; buttons A (GPIO 5), B (6), X (16)
+        # and Y (24) to ground, and an RGB LED on GPIO 17 (red), 27 (green) and 22 (blue), lit when low.
+        # Every button works alike: a press pauses or resumes the job shown, a long press cancels it. The
+        # backlight is switched on GPIO 13; to dim it (quiet hours, an unchanging picture), load
+        # dtoverlay=pwm,pin=13,func=4 and replace backlight: 13 with backlight-pwm: pwmchip0/1. Needs SPI
+        # on: dtparam=spi=on.
+        hat: Pimoroni Display HAT Mini
+        outputs:
+          - name: display
+            driver: st7789
+            module: display-hat-mini
+            bus: header-ce1
+            dc: 9
+            backlight: 13
+          - name: led
+            driver: gpio-leds
+            colours: rgb
+            lines: [17, 27, 22]
+            active-low: true
+        buttons:
+          - line: 5
+          - line: 6
+          - line: 16
+          - line: 24
         """,
         "hats/respeaker-2-mics": """
         # Seeed ReSpeaker 2-Mics Pi HAT: three APA102 LEDs on SPI0 (GPIO 10 MOSI, GPIO 11 SCLK; the maker's
@@ -317,6 +402,56 @@ extension Presets {
             dc: 25
             reset: 27
             size: 128x64
+        """,
+        "hats/waveshare-lcd-hat-1in3": """
+        # Waveshare 1.3inch LCD HAT: an ST7789VW 240x240 IPS TFT on SPI0 CE0, D/C on GPIO 25, reset on
+        # GPIO 27, backlight on GPIO 24; three keys (KEY1 GPIO 21, KEY2 20, KEY3 16) and a joystick (up 6,
+        # down 19, left 5, right 26, press 13), each to ground, read with the internal pull-ups. Every key
+        # works alike: a press pauses or resumes the job shown, a long press cancels it. Needs SPI on:
+        # dtparam=spi=on.
+        hat: Waveshare 1.3inch LCD HAT
+        outputs:
+          - name: display
+            driver: st7789
+            module: waveshare-lcd-13
+            bus: header-ce0
+            dc: 25
+            reset: 27
+            backlight: 24
+        buttons:
+          - line: 21
+          - line: 20
+          - line: 16
+          - line: 6
+          - line: 19
+          - line: 5
+          - line: 26
+          - line: 13
+        """,
+        "hats/waveshare-lcd-hat-1in44": """
+        # Waveshare 1.44inch LCD HAT: an ST7735S 128x128 TFT on SPI0 CE0, D/C on GPIO 25, reset on GPIO
+        # 27, backlight on GPIO 24; three keys (KEY1 GPIO 21, KEY2 20, KEY3 16) and a joystick (up 6, down
+        # 19, left 5, right 26, press 13), each to ground, read with the internal pull-ups. Every key works
+        # alike: a press pauses or resumes the job shown, a long press cancels it. Needs SPI on:
+        # dtparam=spi=on.
+        hat: Waveshare 1.44inch LCD HAT
+        outputs:
+          - name: display
+            driver: st7735
+            module: waveshare-lcd-144
+            bus: header-ce0
+            dc: 25
+            reset: 27
+            backlight: 24
+        buttons:
+          - line: 21
+          - line: 20
+          - line: 16
+          - line: 6
+          - line: 19
+          - line: 5
+          - line: 26
+          - line: 13
         """,
         "hats/waveshare-oled-hat": """
         # Waveshare 1.3inch OLED HAT: an SH1106 128x64 OLED on SPI0 CE0 (MOSI GPIO 10, SCLK GPIO 11, CS

@@ -21,7 +21,7 @@ enum VirtualTwins {
     }
 
     /// One row per family of the device catalogue, in its order.
-    static let rows: [any TwinRow] = [ws2812, apa102, apa102GPIO, rp1LEDs, oled, gpioLEDs, ht16k33, is31fl3731, max7219]
+    static let rows: [any TwinRow] = [ws2812, apa102, apa102GPIO, rp1LEDs, oled, tft, gpioLEDs, ht16k33, is31fl3731, max7219]
 
     /// The twin of `output`, attached on `buses`.
     static func attach(_ output: OutputConfiguration, on buses: SimulatedBuses, spiClock: SPIClockModel) throws(DeviceError) -> RigDevice {

@@ -1,0 +1,145 @@
+import RealModule
+
+/// Anti-aliased shapes on a colour display's ``/HeadwaySurfaces/RoleMap``: each pixel gets the share of it a
+/// shape covers. A shape paints over another role (the fill over the track: the track is dim, so
+/// an edge pixel's mix with black instead of the track shows no seam) and over less of its own.
+/// Each shape writes the map's bytes in place, a row at a time: a colour frame is mostly these.
+extension RoleMap {
+    /// The pattern a fill is drawn in: solid progress, hatched (stalled, stale), dotted (an estimate).
+    enum Pattern {
+        case solid, hatched, dotted
+
+        /// Whether the pattern lights pixel (`x`, `y`): stripes and dots are as wide as `scale`.
+        @inline(__always)
+        func lights(_ x: Int, _ y: Int, scale: Int) -> Bool {
+            switch self {
+            case .solid: true
+            case .hatched: (x + y) / scale % 2 == 0
+            case .dotted: (x / scale + y / scale) % 2 == 0
+            }
+        }
+    }
+
+    /// Paints `coverage` (0…1) of the pixel at `index` in `role` (already shifted to bits 7…5).
+    @inline(__always)
+    static func paint(_ pixels: UnsafeMutableBufferPointer<UInt8>, _ index: Int, _ role: UInt8, coverage: Double) {
+        guard coverage > 0 else { return }
+        let level = UInt8(Swift.min(31, coverage * 31 + 0.5))
+        guard level > 0 else { return }
+        let old = pixels[index]
+        if old >> 5 != role >> 5 || level > old & 0x1F { pixels[index] = role | level }
+    }
+
+    /// Paints `coverage` of pixel (`x`, `y`) in `role` (clipped to the map).
+    mutating func paint(_ x: Int, _ y: Int, _ role: SurfaceRole, coverage: Double) {
+        guard x >= 0, y >= 0, x < width, y < height else { return }
+        let index = y * width + x
+        withUnsafeMutablePixels { Self.paint($0, index, role.rawValue << 5, coverage: coverage) }
+    }
+
+    /// A bar with round ends filling `rect`, its ends half circles of the rect's height; only its
+    /// part left of `upTo` (a fractional x) when given, the pixel there lit by the share left of it.
+    mutating func capsule(_ rect: PixelRect, _ role: SurfaceRole, upTo: Double? = nil, pattern: Pattern = .solid, patternScale: Int = 1) {
+        let area = rect.intersection(bounds)
+        guard !area.isEmpty else { return }
+        let radius = Double(rect.height) / 2
+        let centreY = Double(rect.y) + radius
+        let left = Double(rect.x) + radius, right = Double(rect.maxX) - radius
+        let limit = upTo ?? Double(rect.maxX)
+        let lastColumn = Swift.min(area.maxX, Int(limit.rounded(.up)))
+        guard lastColumn > area.x else { return }
+        let code = role.rawValue << 5, width = self.width
+        // Columns wholly on the straight part and left of the limit: one coverage for the row.
+        let straightFirst = Swift.max(area.x, Int(left.rounded(.up))), straightEnd = Swift.min(lastColumn, Int(right.rounded(.down)), Int(limit.rounded(.down)))
+        withUnsafeMutablePixels { pixels in
+            for y in area.y..<area.maxY {
+                let dy = abs(Double(y) + 0.5 - centreY)
+                let straight = Swift.min(1, Swift.max(0, radius - dy + 0.5))
+                let row = y * width
+                let level = UInt8(Swift.min(31, straight * 31 + 0.5))
+                // A wholly covered row of a solid fill: whatever was there, it is now this; only
+                // the round ends and the limit's column are worked out pixel by pixel.
+                var columns = [area.x..<lastColumn]
+                if level == 31, pattern == .solid, straightFirst < straightEnd {
+                    pixels[(row + straightFirst)..<(row + straightEnd)].update(repeating: code | 31)
+                    columns = [area.x..<straightFirst, straightEnd..<lastColumn]
+                }
+                for x in columns.joined() {
+                    guard pattern.lights(x, y, scale: patternScale) else { continue }
+                    if x >= straightFirst, x < straightEnd {
+                        guard level > 0 else { continue }
+                        let old = pixels[row + x]
+                        if old >> 5 != code >> 5 || level > old & 0x1F { pixels[row + x] = code | level }
+                        continue
+                    }
+                    let px = Double(x) + 0.5
+                    let across: Double
+                    if px < left || px > right {
+                        let dx = px < left ? left - px : px - right
+                        across = Swift.min(1, Swift.max(0, radius - (dx * dx + dy * dy).squareRoot() + 0.5))
+                    } else {
+                        across = straight
+                    }
+                    let along = Swift.min(1, limit - Double(x))
+                    Self.paint(pixels, row + x, code, coverage: Swift.min(across, along))
+                }
+            }
+        }
+    }
+
+    /// Part of a ring around (`centreX`, `centreY`) between `inner` and `outer`, from `start`
+    /// sweeping `sweep` turns (0 = 12 o'clock, clockwise; 1 or more: the whole ring).
+    mutating func ring(centreX: Double, centreY: Double, inner: Double, outer: Double, start: Double = 0, sweep: Double = 1,
+                       _ role: SurfaceRole, pattern: Pattern = .solid, patternScale: Int = 1) {
+        guard sweep != 0, outer > inner else { return }
+        let full = abs(sweep) >= 1
+        let area = PixelRect(x: Int((centreX - outer).rounded(.down)) - 1, y: Int((centreY - outer).rounded(.down)) - 1,
+                             width: Int(2 * outer) + 4, height: Int(2 * outer) + 4).intersection(bounds)
+        guard !area.isEmpty else { return }
+        let code = role.rawValue << 5, width = self.width
+        let reach = outer + 0.5, hole = Swift.max(0, inner - 0.5)
+        withUnsafeMutablePixels { pixels in
+            for y in area.y..<area.maxY {
+                let dy = Double(y) + 0.5 - centreY
+                guard abs(dy) < reach else { continue }
+                // The columns the ring covers on this row: inside the outer circle, outside the hole.
+                let span = (reach * reach - dy * dy).squareRoot()
+                let gap = abs(dy) < hole ? (hole * hole - dy * dy).squareRoot() : -1
+                let first = Swift.max(area.x, Int((centreX - span).rounded(.down))), last = Swift.min(area.maxX - 1, Int((centreX + span).rounded(.up)))
+                guard first <= last else { continue }
+                let row = y * width
+                for x in first...last {
+                    let dx = Double(x) + 0.5 - centreX
+                    guard abs(dx) > gap - 1 else { continue }
+                    guard pattern.lights(x, y, scale: patternScale) else { continue }
+                    let radius = (dx * dx + dy * dy).squareRoot()
+                    let across = Swift.min(1, Swift.max(0, Swift.min(outer - radius, radius - inner) + 0.5))
+                    guard across > 0 else { continue }
+                    let along = full ? 1 : Self.coverage(dx: dx, dy: dy, radius: radius, start: start, sweep: sweep)
+                    Self.paint(pixels, row + x, code, coverage: across * along)
+                }
+            }
+        }
+    }
+
+    /// A straight stroke `thickness` pixels wide with round ends, from `start` to `end`.
+    mutating func stroke(from start: (x: Double, y: Double), to end: (x: Double, y: Double), thickness: Double, _ role: SurfaceRole) {
+        let half = thickness / 2
+        let area = PixelRect(x: Int((Swift.min(start.x, end.x) - half).rounded(.down)) - 1, y: Int((Swift.min(start.y, end.y) - half).rounded(.down)) - 1,
+                             width: Int(abs(end.x - start.x) + thickness) + 3, height: Int(abs(end.y - start.y) + thickness) + 3).intersection(bounds)
+        guard !area.isEmpty else { return }
+        let vx = end.x - start.x, vy = end.y - start.y
+        let length = vx * vx + vy * vy
+        let code = role.rawValue << 5, width = self.width
+        withUnsafeMutablePixels { pixels in
+            for y in area.y..<area.maxY {
+                for x in area.x..<area.maxX {
+                    let px = Double(x) + 0.5 - start.x, py = Double(y) + 0.5 - start.y
+                    let t = length > 0 ? Swift.min(1, Swift.max(0, (px * vx + py * vy) / length)) : 0
+                    let dx = px - t * vx, dy = py - t * vy
+                    Self.paint(pixels, y * width + x, code, coverage: Swift.min(1, Swift.max(0, half - (dx * dx + dy * dy).squareRoot() + 0.5)))
+                }
+            }
+        }
+    }
+}
