@@ -22,9 +22,17 @@ public final class DurationStore {
     /// The expected duration of a run of `name`, when past runs say.
     public func expected(for name: String) -> Seconds? { history.expected(for: name) }
 
-    /// Records a successful run and writes the history out (atomically: a crash leaves the old file).
-    public func record(_ duration: Seconds, for name: String) {
-        history.record(duration, for: name)
+    /// Told of every run recorded (the metrics' histogram).
+    public var onRecord: ((_ name: String, _ outcome: Outcome, _ duration: Seconds) -> Void)?
+    /// Grows with every run recorded (a reader's cheap check for news).
+    public private(set) var version = 0
+
+    /// Records a run that ended with `outcome` and writes the history out (atomically: a crash
+    /// leaves the old file). Only successful runs teach the estimate.
+    public func record(_ duration: Seconds, for name: String, outcome: Outcome = .succeeded) {
+        history.record(DurationHistory.Run(duration: duration, outcome: outcome, endedAt: WallClock.now), for: name)
+        version += 1
+        onRecord?(name, outcome, duration)
         guard let folder else { return }
         do throws(SystemError) {
             try Folders.make(folder, mode: 0o755)

@@ -1,0 +1,105 @@
+import Headway
+import HeadwayProtocol
+import HeadwaySystem
+
+/// The page, metrics and notifications of a running service, made when its configuration asks
+/// for them (`web:`, `notify:`, or `--web`): the server on its own threads, the bridge and the
+/// notification watch on the loop's. With neither configured, none of it exists.
+final class WebService {
+    private let server: WebServer?
+    let bridge: WebBridge
+    private var notifier: Notifier?
+    private var watch: NotificationWatch
+    private var nextLook: Seconds?
+    private let host = Host.name
+    private let logger: ServiceLogger
+
+    /// Starts what `configuration` (and `web`, which overrides its `web:`) asks for; nil when it asks for none.
+    static func start(
+        _ configuration: ServiceConfiguration, web: WebSettings?, core: ServiceCore, deliver: @escaping ([JobEvent]) -> Void, logger: ServiceLogger
+    ) throws(StartupFailure) -> WebService? {
+        let settings = web ?? configuration.web
+        guard settings != nil || !configuration.notifications.isEmpty else { return nil }
+        return try WebService(settings, configuration, core: core, deliver: deliver, logger: logger)
+    }
+
+    private init(
+        _ settings: WebSettings?, _ configuration: ServiceConfiguration, core: ServiceCore, deliver: @escaping ([JobEvent]) -> Void, logger: ServiceLogger
+    ) throws(StartupFailure) {
+        self.logger = logger
+        let hub: WebHub
+        do { hub = try WebHub(viewerLimit: settings?.viewers ?? 1) } catch { throw StartupFailure("web: \(error)") }
+        bridge = WebBridge(hub: hub, core: core, deliver: deliver)
+        watch = NotificationWatch(rules: configuration.notifications)
+        if let settings {
+            let server = WebServer(settings: settings, hub: hub, logger: logger)
+            try server.start()
+            self.server = server
+            logger.info("web page on \(server.url)\(settings.requiresLogin ? " (login required)" : "")")
+        } else {
+            server = nil
+        }
+        if !configuration.notifications.isEmpty { notifier = Notifier(logger: logger) }
+        reloaded(configuration)
+    }
+
+    /// The port the page listens on (tests listen on port 0).
+    var port: Int? { server?.port }
+
+    /// What the loop watches: questions from the page, held-back pictures, notification looks.
+    var sources: [ServiceServer.Source] {
+        var sources = [bridge.source]
+        if notifier != nil {
+            let due = nextLook ?? (bridge.core.registry.visibleCount > 0 ? bridge.core.clock.now : nil)
+            if let due { sources.append(ServiceServer.Source(fd: -1, deadline: due) { [unowned self] in look() }) }
+        }
+        return sources
+    }
+
+    /// After every tick.
+    func afterTick() {
+        bridge.afterTick()
+        if notifier != nil, nextLook == nil, bridge.core.registry.visibleCount > 0 { nextLook = bridge.core.clock.now }
+    }
+
+    /// A reload took: what the page says of the configuration, and the rules notifications follow.
+    func reloaded(_ configuration: ServiceConfiguration) {
+        let doctor = DoctorReport(Doctor.check(configuration, on: MachineView(root: "/"))).text
+        bridge.setAbout(configuration, doctor: doctor)
+        if configuration.notifications != watch.rules { watch = NotificationWatch(rules: configuration.notifications) }
+        if !configuration.notifications.isEmpty, notifier == nil { notifier = Notifier(logger: logger) }
+    }
+
+    private func look() {
+        let core = bridge.core
+        let now = core.clock.now
+        guard case .jobs(let statuses, _, _, _) = core.handle(.status, from: WebBridge.peer).0 else { return }
+        for message in watch.look(statuses, names: { id in (core.registry[id]?.name, core.registry[id]?.job.startedAt) }, host: host) {
+            notifier?.send(message)
+        }
+        nextLook = statuses.isEmpty ? nil : now + NotificationWatch.period
+    }
+
+    /// Stops the page and the notifier.
+    func stop() {
+        server?.stop()
+        notifier?.stop()
+    }
+}
+
+/// The line handler wrapped so that the metrics count what clients send.
+final class CountingHandler: LineHandler {
+    let inner: LineHandler
+    let bridge: WebBridge
+
+    init(_ inner: LineHandler, bridge: WebBridge) {
+        self.inner = inner
+        self.bridge = bridge
+    }
+
+    func handle(line: String, from peer: Peer) -> (reply: String, events: [JobEvent]) {
+        let answer = inner.handle(line: line, from: peer)
+        bridge.counted(reply: answer.reply)
+        return answer
+    }
+}
