@@ -10,7 +10,7 @@ public struct Headwayd: ParsableCommand {
         commandName: "headwayd",
         abstract: "Show job progress on LED strips, rings, GPIO LEDs and OLEDs of this board.",
         version: Version.current,
-        subcommands: [Serve.self, DoctorCommand.self],
+        subcommands: [Serve.self, DoctorCommand.self, HashPasswordCommand.self],
         defaultSubcommand: Serve.self
     )
 

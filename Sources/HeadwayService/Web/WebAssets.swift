@@ -27,7 +27,7 @@ button.danger { border-color: var(--bad); color: var(--bad); }
 button:disabled { opacity: .5; cursor: not-allowed; }
 input { font: inherit; padding: .5rem; min-height: 44px; border-radius: .5rem; border: 1px solid var(--line); background: var(--card); color: var(--fg); width: 100%; max-width: 20rem; display: block; margin: .25rem 0 .75rem; }
 .outputs { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 1rem; }
-.output { background: var(--card); border: 1px solid var(--line); border-radius: .75rem; padding: .75rem; }
+.output { margin: 0; background: var(--card); border: 1px solid var(--line); border-radius: .75rem; padding: .75rem; }
 .output h3 { margin: 0 0 .5rem; font-size: 1rem; }
 .output .desc { color: var(--muted); font-size: .85rem; margin: .5rem 0 0; }
 .output .failure { color: var(--bad); font-size: .85rem; }
@@ -169,8 +169,7 @@ function showOutput(output) {
     figure.append(el("h3", {}, output.name));
     card = { figure, kind: null };
     outputs.set(output.name, card);
-    const all = [...outputs.keys()].sort();
-    $("outputs").replaceChildren(...all.map((name) => outputs.get(name).figure));
+    $("outputs").append(figure);  // in the configuration's order: the order they are first sent
   }
   if (card.kind !== output.kind + (output.count || "") + (output.width || "")) {
     card.kind = output.kind + (output.count || "") + (output.width || "");
@@ -257,14 +256,25 @@ function drawPicture(canvas, output) {
 
 // MARK: Jobs
 
+const jobNodes = new Map();
+
+// Each job keeps its element from update to update (focus and a half-done click stay put); only
+// its texts change, and its buttons when what they can do changes.
 function showJobs(state) {
+  const seen = new Set();
+  const items = state.jobs.map((job) => {
+    seen.add(job.id);
+    let node = jobNodes.get(job.id);
+    if (!node) {
+      node = makeJob(job);
+      jobNodes.set(job.id, node);
+    }
+    updateJob(node, job);
+    return node.item;
+  });
+  for (const id of [...jobNodes.keys()]) if (!seen.has(id)) jobNodes.delete(id);
   const list = $("jobs");
-  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focusKey : null;
-  list.replaceChildren(...state.jobs.map(jobItem));
-  if (focused) {
-    const again = list.querySelector(`[data-focus-key="${CSS.escape(focused)}"]`);
-    if (again) again.focus();
-  }
+  if (list.children.length !== items.length || items.some((item, i) => list.children[i] !== item)) list.replaceChildren(...items);
   $("no-jobs").hidden = state.jobs.length > 0;
   $("quiet").hidden = !state.quiet;
   $("quiet").textContent = state.quiet || "";
@@ -272,13 +282,29 @@ function showJobs(state) {
   $("timers").textContent = state.timers ? "Timers: " + state.timers.join("; ") : "";
 }
 
-function jobItem(job) {
-  const item = el("li", { class: "job", "data-job": job.id });
+function makeJob(job) {
+  const node = { item: el("li", { class: "job", "data-job": job.id }), buttonsKey: null };
   const top = el("div", { class: "top" });
-  top.append(el("span", { class: "label" }, job.label || job.id), el("span", { class: `phase ${job.phase}` }, job.phase));
-  item.append(top);
+  node.label = el("span", { class: "label" });
+  node.phase = el("span", { class: "phase" });
+  top.append(node.label, node.phase);
+  node.progress = el("progress", { max: 100 });
+  node.facts = el("p", { class: "facts" });
+  node.buttons = el("div", { class: "buttons" });
+  node.item.append(top, node.progress, node.facts, node.buttons);
+  return node;
+}
+
+function updateJob(node, job) {
+  node.job = job;
+  const name = job.label || job.id;
+  node.label.textContent = name;
+  node.phase.textContent = job.phase;
+  node.phase.className = `phase ${job.phase}`;
+  node.progress.hidden = job.percent === undefined;
   if (job.percent !== undefined) {
-    item.append(el("progress", { max: 100, value: job.percent, "aria-label": `${job.label || job.id}: ${job.percent} %` }));
+    node.progress.value = job.percent;
+    node.progress.setAttribute("aria-label", `${name}: ${job.percent} %`);
   }
   const facts = [];
   if (job.value !== undefined && job.total !== undefined) facts.push(`${amount(job.value)} of ${amount(job.total)}${job.percent !== undefined ? ` (${job.percent} %)` : ""}`);
@@ -291,21 +317,29 @@ function jobItem(job) {
   if (job.reason) facts.push(job.reason);
   facts.push(`from ${job.source}`);
   if (job.id !== job.label) facts.push(`id ${job.id}`);
-  item.append(el("p", { class: "facts" }, facts.join(" · ")));
-  const buttons = el("div", { class: "buttons" });
+  node.facts.textContent = facts.join(" · ");
+  const key = `${job.pausable}/${job.cancellable}/${job.phase === "paused"}`;
+  if (key === node.buttonsKey) return;
+  node.buttonsKey = key;
+  const focused = node.buttons.contains(document.activeElement) ? document.activeElement.dataset.role : null;
+  const buttons = [];
   if (job.pausable) {
     const paused = job.phase === "paused";
-    const pause = el("button", { type: "button", "data-focus-key": `pause:${job.id}` }, paused ? "Resume" : "Pause");
-    pause.addEventListener("click", () => control(paused ? "resume" : "pause", job));
-    buttons.append(pause);
+    const pause = el("button", { type: "button", "data-role": "pause" }, paused ? "Resume" : "Pause");
+    pause.addEventListener("click", () => control(node.job.phase === "paused" ? "resume" : "pause", node.job));
+    buttons.push(pause);
   }
   if (job.cancellable) {
-    const cancel = el("button", { type: "button", class: "danger", "data-focus-key": `cancel:${job.id}` }, "Cancel…");
-    cancel.addEventListener("click", () => confirmCancel(job));
-    buttons.append(cancel);
+    const cancel = el("button", { type: "button", class: "danger", "data-role": "cancel" }, "Cancel…");
+    cancel.addEventListener("click", () => confirmCancel(node.job));
+    buttons.push(cancel);
   }
-  if (buttons.children.length) item.append(buttons);
-  return item;
+  node.buttons.replaceChildren(...buttons);
+  node.buttons.hidden = buttons.length === 0;
+  if (focused) {
+    const again = node.buttons.querySelector(`[data-role="${focused}"]`);
+    if (again) again.focus();
+  }
 }
 
 function confirmCancel(job) {

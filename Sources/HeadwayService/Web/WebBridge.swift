@@ -70,6 +70,12 @@ final class WebBridge {
     func counted(reply: String) {
         requests += 1
         if reply.hasPrefix("{\"v\":1,\"ok\":false") { refused += 1 }
+        // A request may change a job between ticks (a job in its grace delay draws nothing):
+        // while a page is open, the job list is looked at again by the bridge's deadline.
+        if watching {
+            let due = jobsLookedAt + Self.jobsPeriod
+            pendingUntil = min(pendingUntil ?? due, due)
+        }
     }
 
     // MARK: - Questions

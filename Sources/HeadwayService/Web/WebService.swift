@@ -18,7 +18,13 @@ final class WebService {
     static func start(
         _ configuration: ServiceConfiguration, web: WebSettings?, core: ServiceCore, deliver: @escaping ([JobEvent]) -> Void, logger: ServiceLogger
     ) throws(StartupFailure) -> WebService? {
-        let settings = web ?? configuration.web
+        // --web moves the page (to this machine's address it names) and keeps the rest of web:.
+        var settings = configuration.web
+        if let web {
+            settings = settings ?? web
+            settings?.address = web.address
+            settings?.port = web.port
+        }
         guard settings != nil || !configuration.notifications.isEmpty else { return nil }
         return try WebService(settings, configuration, core: core, deliver: deliver, logger: logger)
     }

@@ -1,3 +1,5 @@
+import HeadwaySystem
+
 /// The service's web page and metrics (`web:` in the configuration, `--web` on `headway-sim
 /// serve`): where it listens, who may use it, and how much it serves.
 public struct WebSettings: Sendable, Equatable {
@@ -72,4 +74,9 @@ public struct WebSettings: Sendable, Equatable {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4 && parts.allSatisfy { part in part.count <= 3 && Int(part).map { (0...255).contains($0) } == true }
     }
+}
+
+extension WebSettings {
+    /// A yescrypt hash of `password` for `password-hash:`; nil when the system cannot make one.
+    public static func hash(password: String) -> String? { try? Secrets.hash(password) }
 }
