@@ -111,7 +111,7 @@ public final class ServiceHost {
         // The web page, metrics and notifications (Web/): a hook of their own into the loop.
         web = try WebService.start(configuration, web: settings.web, core: core, deliver: { [unowned server] in server.deliver($0) }, logger: logger)
         if let web {
-            server.handler = CountingHandler(server.handler, bridge: web.bridge)
+            server.handler = CountingHandler(server.handler, web: web)
             if let port = web.port { onWebListening(port) }
         }
         server.runsInTerminal = settings.runsInTerminal

@@ -178,18 +178,28 @@ struct NotificationWatch {
         var seen: [String: String] = [:]
         for status in statuses {
             seen[status.job] = status.phase
-            let before = phases[status.job]
-            guard before != status.phase, let event = NotificationRule.Event(rawValue: status.phase) else { continue }
-            let (name, startedAt) = names(status.job)
-            let key = "\(status.job)@\(startedAt ?? 0)#\(event.rawValue)"
-            guard !told.contains(key) else { continue }
-            remember(key)
-            for rule in rules where rule.events.contains(event) && rule.covers(name ?? status.job) {
-                messages.append(Self.message(rule.target, event: event, status: status, name: name, host: host))
-            }
+            guard phases[status.job] != status.phase else { continue }
+            messages += tell(status, event: NotificationRule.Event(rawValue: status.phase), names: names, host: host)
         }
         phases = seen
         return messages
+    }
+
+    /// The messages a job that just ended calls for (told at once, not at the next look: a job
+    /// that ends within its grace delay is never shown, and may be forgotten before it).
+    mutating func ended(_ status: JobStatus, outcome: Outcome, names: (String) -> (name: String?, startedAt: Seconds?), host: String) -> [Notifier.Message] {
+        tell(status, event: NotificationRule.Event(rawValue: outcome.rawValue), names: names, host: host)
+    }
+
+    private mutating func tell(_ status: JobStatus, event: NotificationRule.Event?, names: (String) -> (name: String?, startedAt: Seconds?), host: String) -> [Notifier.Message] {
+        guard let event else { return [] }
+        let (name, startedAt) = names(status.job)
+        let key = "\(status.job)@\(startedAt ?? 0)#\(event.rawValue)"
+        guard !told.contains(key) else { return [] }
+        remember(key)
+        return rules.filter { $0.events.contains(event) && $0.covers(name ?? status.job) }.map { rule in
+            Self.message(rule.target, event: event, status: status, name: name, host: host)
+        }
     }
 
     private mutating func remember(_ key: String) {

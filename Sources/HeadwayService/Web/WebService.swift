@@ -76,6 +76,20 @@ final class WebService {
         if !configuration.notifications.isEmpty, notifier == nil { notifier = Notifier(logger: logger) }
     }
 
+    /// Events the core returned for a request: a job that ended is told at once.
+    func noticed(_ events: [JobEvent]) {
+        guard let notifier else { return }
+        let core = bridge.core
+        let now = core.clock.now
+        for event in events where event.kind == .finished {
+            guard let outcome = event.outcome, let entry = core.registry[event.job] else { continue }
+            var status = ServiceCore.status((event.job, entry.job.snapshot(at: now)), shown: false)
+            status.phase = outcome.rawValue
+            let names = { (id: String) in (core.registry[id]?.name, core.registry[id]?.job.startedAt) }
+            for message in watch.ended(status, outcome: outcome, names: names, host: host) { notifier.send(message) }
+        }
+    }
+
     private func look() {
         let core = bridge.core
         let now = core.clock.now
@@ -93,19 +107,21 @@ final class WebService {
     }
 }
 
-/// The line handler wrapped so that the metrics count what clients send.
+/// The line handler wrapped so that the metrics count what clients send, and notifications hear
+/// of jobs that ended at once.
 final class CountingHandler: LineHandler {
     let inner: LineHandler
-    let bridge: WebBridge
+    let web: WebService
 
-    init(_ inner: LineHandler, bridge: WebBridge) {
+    init(_ inner: LineHandler, web: WebService) {
         self.inner = inner
-        self.bridge = bridge
+        self.web = web
     }
 
     func handle(line: String, from peer: Peer) -> (reply: String, events: [JobEvent]) {
         let answer = inner.handle(line: line, from: peer)
-        bridge.counted(reply: answer.reply)
+        web.bridge.counted(reply: answer.reply)
+        if !answer.events.isEmpty { web.noticed(answer.events) }
         return answer
     }
 }
