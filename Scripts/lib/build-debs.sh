@@ -75,8 +75,10 @@ cp packaging/config.yaml "$common/config.yaml"
 cp Boards/*.yaml Boards/README.md "$common/boards/"
 cp Boards/boards/*.yaml "$common/boards/boards/"
 cp Boards/hats/*.yaml "$common/boards/hats/"
-cp README.md docs/configuration.md docs/protocol.md docs/performance.md docs/ci.md "$common/doc/"
-cp -r examples/README.md examples/buildkite examples/gitlab examples/github-actions examples/cron examples/systemd "$common/examples/"
+# Every document the programs, the man pages and the README name (docs/X.md is installed as
+# /usr/share/doc/headway/X.md.gz).
+cp README.md docs/*.md "$common/doc/"
+cp -r examples/README.md examples/buildkite examples/gitlab examples/github-actions examples/cron examples/systemd examples/tools examples/ci "$common/examples/"
 commit=$(git -C "$checkout" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
 for arch in "$@"; do

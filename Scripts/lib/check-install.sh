@@ -60,6 +60,18 @@ for file in /usr/bin/headway /usr/bin/headwayd /usr/bin/headway-sim /usr/bin/hea
     /usr/share/doc/headway/configuration.md.gz /usr/share/doc/headway/examples/gitlab/pre_build_script.sh; do
     [ -e "$file" ] || fail "$file is missing"
 done
+# Every document a program's --help, a man page or the README names (docs/NAME.md) is installed,
+# and so is every example folder the README names.
+for name in $( (for tool in headway headwayd headway-sim headway-mqtt headway-ci; do "$tool" --help 2>&1; done
+        zcat /usr/share/man/man1/*.gz; zcat /usr/share/doc/headway/README.md.gz) | grep -o 'docs/[a-z0-9-]*\.md' | sort -u); do
+    [ -e "/usr/share/doc/headway/$(basename "$name").gz" ] || fail "$name is named but /usr/share/doc/headway/$(basename "$name").gz is not installed"
+done
+for name in $(zcat /usr/share/doc/headway/README.md.gz | grep -o 'examples/[a-z-]*/' | sort -u); do
+    [ "$name" = examples/swift-package/ ] || [ -d "/usr/share/doc/headway/$name" ] || fail "$name is named in the README but not installed"
+done
+[ -e /usr/share/doc/headway/examples/ci/ci.yaml ] || fail "no sample ci.yaml"
+# headwayd without arguments reads /etc/headway/config.yaml, as doctor does.
+headwayd --check 2>&1 | grep -q "/etc/headway/config.yaml" || fail "headwayd --check does not read /etc/headway/config.yaml by itself"
 grep -qx /etc/headway/config.yaml /var/lib/dpkg/info/headway.conffiles || fail "/etc/headway/config.yaml is not a conffile"
 [ -L /etc/systemd/system/sockets.target.wants/headway.socket ] || fail "the socket is not enabled"
 

@@ -11,7 +11,7 @@ import HeadwaySystem
 /// ```swift
 /// let client = HeadwayClient()
 /// let job = try await client.begin("backup", label: "Backup", total: 200)
-/// try await job.update(value: 12)
+/// try job.update(value: 12)
 /// try await job.finish(.succeeded)
 /// ```
 ///
@@ -178,12 +178,12 @@ public final class HeadwayClient: Sendable {
     ///
     /// - Throws: ``ClientError/unavailable(_:)`` when the service cannot be asked within
     ///   ``timeout``; ``ClientError/broker(_:)`` when the broker cannot.
-    public func jobs() async throws(ClientError) -> [JobStatus] {
-        if let broker { return try await retainedJobs(broker) }
+    public func jobs() async throws(ClientError) -> [ServiceJob] {
+        if let broker { return try await retainedJobs(broker).map(ServiceJob.init) }
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[JobStatus], ClientError>, Never>) in
             if let answer = core.act({ $0.ask(now: core.now, continuation: continuation) }) { continuation.resume(returning: answer) }
         }
-        return try result.get()
+        return try result.get().map(ServiceJob.init)
     }
 
     /// The jobs `broker` holds, read on a thread of its own: the read blocks up to ``timeout``.

@@ -10,7 +10,7 @@ extension Job {
     ///   what the sequence threw.
     public func follow<Values: AsyncSequence>(_ values: Values, total: Double? = nil) async throws where Values.Element == Double {
         do {
-            for try await value in values { try await update(value: value, total: total) }
+            for try await value in values { try update(value: value, total: total) }
         } catch let error as ProgressError {
             throw error
         } catch {

@@ -29,7 +29,7 @@ public struct Job: Sendable, Hashable {
     ///
     /// - Throws: ``/HeadwayCore/ProgressError`` for a value that is not a finite number ≥ 0, a total that is
     ///   not above 0, or a job that is over; nothing is sent then.
-    public func update(value: Double, total: Double? = nil, label: String? = nil, timeRemaining: Duration? = nil) async throws(ProgressError) {
+    public func update(value: Double, total: Double? = nil, label: String? = nil, timeRemaining: Duration? = nil) throws(ProgressError) {
         let eta = timeRemaining?.seconds
         let label = label.map { DisplayText.truncated($0, maxBytes: WireProtocol.maxLabelBytes) }
         let now = client.core.now
@@ -41,7 +41,7 @@ public struct Job: Sendable, Hashable {
     }
 
     /// Changes the label.
-    public func setLabel(_ label: String) async throws(ProgressError) {
+    public func setLabel(_ label: String) throws(ProgressError) {
         let label = DisplayText.truncated(label, maxBytes: WireProtocol.maxLabelBytes)
         try client.core.change { (state: inout ClientState) throws(ProgressError) in
             try state.core.change(key) { (record: inout ReportedJob) throws(ProgressError) in record.setLabel(label) }
@@ -49,7 +49,7 @@ public struct Job: Sendable, Hashable {
     }
 
     /// Says that the job is alive but cannot tell how far it is (only before it has a total).
-    public func indeterminate() async throws(ProgressError) {
+    public func indeterminate() throws(ProgressError) {
         let now = client.core.now
         try client.core.change { (state: inout ClientState) throws(ProgressError) in
             try state.core.change(key) { (record: inout ReportedJob) throws(ProgressError) in try record.indeterminate(now: now) }

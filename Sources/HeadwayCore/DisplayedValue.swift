@@ -6,7 +6,7 @@
 /// - it never goes backwards: a report that lowers the fraction (a larger total, say) makes it hold
 ///   still until the job catches up. Only ``reset(to:at:)`` moves it back;
 /// - it is a pure function of time between reports, so any frame at any `t` can be rendered.
-public struct DisplayedValue: Sendable, Equatable {
+public struct DisplayedValue: Sendable, Equatable, Codable {
     /// How long an ease from one reported value to the next takes.
     public var duration: Seconds
 
@@ -50,5 +50,14 @@ public struct DisplayedValue: Sendable, Equatable {
         from = fraction
         target = fraction
         startedAt = time
+    }
+}
+
+extension DisplayedValue {
+    /// The value with the time its ease began moved by `delta` seconds.
+    func shifted(by delta: Seconds) -> DisplayedValue {
+        var moved = self
+        moved.startedAt += delta
+        return moved
     }
 }

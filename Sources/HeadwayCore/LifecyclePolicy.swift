@@ -5,7 +5,7 @@
 /// cleared (``loseAfter``), a job that reports no progress reads as running while it is alive
 /// (``aliveWithoutReports``, or its ``Liveness``), and the end of a job is a brief signal
 /// (``linger``), not a permanent state.
-public struct LifecyclePolicy: Sendable, Equatable {
+public struct LifecyclePolicy: Sendable, Equatable, Codable {
     /// How long a job must run before it is shown at all. Default 2 s.
     public var grace: Seconds
     /// How long without a report before a running job is shown as stalled. Default 30 s.

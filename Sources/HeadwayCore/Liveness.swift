@@ -4,7 +4,7 @@
 /// going on. A job that does not report progress — a CI job between its started and completed hooks
 /// — is alive for as long as its liveness says, and reads as running all that time: moving, never
 /// stalled.
-public enum Liveness: Sendable, Equatable {
+public enum Liveness: Sendable, Equatable, Codable {
     /// By its messages only. Without progress reports the job reads as running for the policy's
     /// ``LifecyclePolicy/aliveWithoutReports`` after its last message (6 h by default, the longest
     /// a GitHub-hosted job may run), then is lost; with progress it is lost after

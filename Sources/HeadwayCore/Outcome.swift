@@ -1,5 +1,5 @@
 /// How a job ended.
-public enum Outcome: String, Sendable, Equatable, CaseIterable, CustomStringConvertible {
+public enum Outcome: String, Sendable, Equatable, CaseIterable, CustomStringConvertible, Codable {
     /// The job did what it set out to do: shown in the success colour, full.
     case succeeded
     /// The job failed (or its process died): shown in the failure colour, where it stopped.

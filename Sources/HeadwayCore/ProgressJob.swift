@@ -4,45 +4,45 @@
 /// ``ProgressError`` and leaves the job unchanged. Time is always passed in (from an injected
 /// ``ProgressClock``), so the same reports give the same snapshots in every run. What each phase
 /// means, and when it changes, is in `ProgressJob+Phase.swift`.
-public struct ProgressJob: Sendable, Equatable {
+public struct ProgressJob: Sendable, Equatable, Codable {
     /// The highest fraction shown before a job has succeeded: the last step is kept for the end,
     /// so an indicator never reads as complete while the job is still running.
     public static let unfinishedCeiling = 0.99
 
     /// Whether the job knows how far it is: indeterminate, a value of a total, or a timer.
-    public private(set) var kind: ProgressKind
+    public internal(set) var kind: ProgressKind
     /// What the job is, as shown beside it.
-    public private(set) var label: String?
+    public internal(set) var label: String?
     /// Text describing the current value ("3 of 10 files").
-    public private(set) var currentValueLabel: String?
+    public internal(set) var currentValueLabel: String?
     /// When the job began (earlier than its first message when its reporter saw it late).
-    public let startedAt: Seconds
+    public internal(set) var startedAt: Seconds
     /// The last report of progress (or of a label): what a stall is measured from.
-    public private(set) var lastReportAt: Seconds
+    public internal(set) var lastReportAt: Seconds
     /// The last message of any kind, heartbeats included: what liveness is measured from.
-    public private(set) var lastHeardAt: Seconds
+    public internal(set) var lastHeardAt: Seconds
     /// How the job ended, once it has.
-    public private(set) var outcome: Outcome?
+    public internal(set) var outcome: Outcome?
     /// When the job ended.
-    public private(set) var finishedAt: Seconds?
+    public internal(set) var finishedAt: Seconds?
     /// When the job was paused, while it is.
-    public private(set) var pausedAt: Seconds?
+    public internal(set) var pausedAt: Seconds?
     /// Time spent paused or queued before now (not counted toward an estimate).
-    public private(set) var pausedBefore: Seconds = 0
+    public internal(set) var pausedBefore: Seconds = 0
     /// Since when the job waits at its source to start (a CI run in the queue), while it does.
-    public private(set) var queuedSince: Seconds?
+    public internal(set) var queuedSince: Seconds?
     /// Since when its reporter has lost sight of it (a CI server that cannot be reached), until
     /// the reporter hears from it again.
-    public private(set) var staleSince: Seconds?
+    public internal(set) var staleSince: Seconds?
     /// The job's own estimate of the time it has left, and when it said so (a tool's ETA).
-    public private(set) var reportedTimeRemaining: ReportedTimeRemaining?
+    public internal(set) var reportedTimeRemaining: ReportedTimeRemaining?
     /// The timings of its phases.
     public let policy: LifecyclePolicy
     /// How the job shows it is alive without progress reports.
-    public private(set) var liveness: Liveness
+    public internal(set) var liveness: Liveness
     /// How long past runs of this job took (learned from history): a job that reports no progress
     /// is shown as an estimate from it.
-    public private(set) var expectedDuration: Seconds?
+    public internal(set) var expectedDuration: Seconds?
     /// Whether indicators print the percentage (the platform guidelines make it optional).
     public var showsPercent: Bool
     /// Whether the job is complete when its timer runs out (a countdown begun for its own sake:
@@ -236,7 +236,7 @@ public struct ProgressJob: Sendable, Equatable {
 }
 
 /// A job's own estimate of the time it has left (a tool's ETA), as it reported it.
-public struct ReportedTimeRemaining: Sendable, Equatable {
+public struct ReportedTimeRemaining: Sendable, Equatable, Codable {
     /// The seconds the job said it had left.
     public var seconds: Seconds
     /// When it said so.

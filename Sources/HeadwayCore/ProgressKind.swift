@@ -1,5 +1,5 @@
 /// What a job knows about its own progress, in SwiftUI's `ProgressView` terms.
-public enum ProgressKind: Sendable, Equatable {
+public enum ProgressKind: Sendable, Equatable, Codable {
     /// Work of unknown size: shown as something that keeps moving.
     case indeterminate
     /// `value` of `total` done (`total` defaults to 1.0 where a job reports plain fractions).

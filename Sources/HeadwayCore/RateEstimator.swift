@@ -25,7 +25,7 @@ import RealModule
 /// The ETA is `(total − value) / rate`, counted down from the last report by the time since it was
 /// made (never below zero). There is no ETA until the estimator has seen ``minimumObservation``
 /// seconds of progress, and none while the rate is zero.
-public struct RateEstimator: Sendable, Equatable {
+public struct RateEstimator: Sendable, Equatable, Codable {
     /// The averaging time constant τ, in seconds.
     public var timeConstant: Seconds
     /// Intervals longer than this are taken as pauses and leave the rate unchanged.
@@ -33,8 +33,14 @@ public struct RateEstimator: Sendable, Equatable {
     /// How much time must be observed before a rate is reported.
     public var minimumObservation: Seconds
 
-    private var base: (time: Seconds, value: Double)?
-    private var latest: (time: Seconds, value: Double)?
+    /// A value observed at a time.
+    struct Sample: Sendable, Equatable, Codable {
+        var time: Seconds
+        var value: Double
+    }
+
+    private var base: Sample?
+    private var latest: Sample?
     private var smoothedRate: Double = 0
     private var weight: Double = 0
     private var observed: Seconds = 0
@@ -47,29 +53,21 @@ public struct RateEstimator: Sendable, Equatable {
         self.minimumObservation = minimumObservation
     }
 
-    public static func == (lhs: RateEstimator, rhs: RateEstimator) -> Bool {
-        lhs.timeConstant == rhs.timeConstant && lhs.stallThreshold == rhs.stallThreshold
-            && lhs.minimumObservation == rhs.minimumObservation && lhs.base?.time == rhs.base?.time
-            && lhs.base?.value == rhs.base?.value && lhs.latest?.time == rhs.latest?.time
-            && lhs.latest?.value == rhs.latest?.value && lhs.smoothedRate == rhs.smoothedRate
-            && lhs.weight == rhs.weight && lhs.observed == rhs.observed
-    }
-
     /// Records that the job had done `value` units of work at time `time`.
     public mutating func record(value: Double, at time: Seconds) {
-        latest = (time, value)
+        latest = Sample(time: time, value: value)
         guard let start = base else {
-            base = (time, value)
+            base = Sample(time: time, value: value)
             return
         }
         let elapsed = time - start.time
         let progressed = value - start.value
         if progressed < 0 {
-            base = (time, value)
+            base = Sample(time: time, value: value)
             return
         }
         guard elapsed > 0 else { return }  // same instant: merged into the next interval
-        defer { base = (time, value) }
+        defer { base = Sample(time: time, value: value) }
         guard elapsed <= stallThreshold else { return }
         let intervalRate = progressed / elapsed
         let decay = Double.exp(-elapsed / timeConstant)
@@ -80,8 +78,8 @@ public struct RateEstimator: Sendable, Equatable {
 
     /// The job resumes after a pause at `value`: the paused time is not counted, the rate stands.
     public mutating func resume(value: Double, at time: Seconds) {
-        base = (time, value)
-        latest = (time, value)
+        base = Sample(time: time, value: value)
+        latest = Sample(time: time, value: value)
     }
 
     /// The estimated rate in units of work per second, or `nil` while too little has been seen.
@@ -95,5 +93,15 @@ public struct RateEstimator: Sendable, Equatable {
         guard let rate, rate > 0, let latest else { return nil }
         let remaining = max(0, total - latest.value) / rate
         return max(0, remaining - max(0, now - latest.time))
+    }
+}
+
+extension RateEstimator {
+    /// The estimator with every time it holds moved by `delta` seconds.
+    func shifted(by delta: Seconds) -> RateEstimator {
+        var moved = self
+        moved.base?.time += delta
+        moved.latest?.time += delta
+        return moved
     }
 }

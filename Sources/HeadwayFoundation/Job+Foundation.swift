@@ -37,9 +37,9 @@ extension Job {
                 return .cancelled
             }
             if reading != last {
-                if let label = reading.label, label != last?.label { try? await setLabel(label) }
+                if let label = reading.label, label != last?.label { try? setLabel(label) }
                 if let value = reading.value, value != last?.value || reading.total != last?.total {
-                    try? await update(value: value, total: reading.total)
+                    try? update(value: value, total: reading.total)
                 }
                 last = reading
             }

@@ -71,6 +71,8 @@ public struct JobRegistry: Sendable {
     /// Jobs that need a person (stalled, or signalling a failure), as of the last change or
     /// ``advance(to:)``: found without walking every job.
     public private(set) var urgentIDs = Set<String>()
+    /// Counts every change to the jobs: what the state folder holds is up to date while it matches.
+    public private(set) var revision = 0
 
     /// An empty registry holding at most `limit` jobs.
     public init(policy: LifecyclePolicy = .standard, limit: Int = 10_000) {
@@ -97,6 +99,7 @@ public struct JobRegistry: Sendable {
         }
         let owner = entries.removeValue(forKey: id).map(\.owner) ?? requester
         entries[id] = Entry(job: job, owner: owner, name: name)
+        revision += 1
         refresh(id, at: now)
     }
 
@@ -115,6 +118,7 @@ public struct JobRegistry: Sendable {
         try check(entry, id, requester)
         do { try body(&entry.job) } catch { throw .progress(error) }
         entries[id] = entry
+        revision += 1
         refresh(id, at: now)
     }
 
@@ -154,6 +158,7 @@ public struct JobRegistry: Sendable {
             if entry.job.isOver(at: now) {
                 advance.departures.append(Departure(id: timer.id, lost: entry.job.outcome == nil))
                 entries.removeValue(forKey: timer.id)
+                revision += 1
                 visibleIDs.remove(timer.id)
                 urgentIDs.remove(timer.id)
             } else {
@@ -211,4 +216,18 @@ public struct JobRegistry: Sendable {
         let listed = entries.suffix(limit)
         return (listed.map { ($0.key, $0.value.job.snapshot(at: now)) }, entries.count - listed.count)
     }
+
+    /// Every job as the state folder keeps it, in the order they began.
+    var kept: [KeptJob] { entries.map { KeptJob(id: $0.key, owner: $0.value.owner, name: $0.value.name, job: $0.value.job) } }
+
+    /// Takes back jobs kept before a restart (each moved onto this process's clock), in their order.
+    /// A job already here, or one over the limit, is left out.
+    mutating func restore(_ jobs: [KeptJob], at now: Seconds) {
+        for kept in jobs where entries[kept.id] == nil && entries.count < limit {
+            entries[kept.id] = Entry(job: kept.job, owner: kept.owner, name: kept.name)
+            refresh(kept.id, at: now)
+        }
+        revision += 1
+    }
 }
+

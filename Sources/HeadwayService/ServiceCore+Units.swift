@@ -1,119 +1,25 @@
 import Headway
 import HeadwayProtocol
 
-/// What the service knows of the systemd units it watches (`watch: units:`).
-struct UnitJobs {
-    /// The units the configuration names.
-    var watched: Set<String> = []
-    /// The last state of every unit followed (the watched ones and the timers that start them).
-    var states: [String: UnitState] = [:]
-    /// The watched units whose run is a job now, by name (the job's id), with what was said of
-    /// stopping it.
-    var running: [String: RunningUnit] = [:]
-    /// Why a unit's last run failed, for status.
-    var reasons: [String: String] = [:]
-    /// Units reported as missing or unreadable (each once, until that changes).
-    var reported: Set<String> = []
-
-    struct RunningUnit {
-        /// Somebody asked for the unit to stop while it ran (systemctl stop, a cancel through the
-        /// service, the command under `headway run` interrupted): an end that is not a success
-        /// is a cancellation.
-        var stopRequested = false
-    }
-}
-
 /// systemd units as jobs: a watched unit's run is a job whose id and name are the unit's name, its
-/// label the unit's Description, its end and outcome the unit's own (its Result). Its durations are
-/// learned like any named job's, so a unit that reports no progress shows an estimate from past
-/// runs; a `headway run` inside the unit reports its progress into the same job.
-///
-/// Which runs are jobs: a Type=oneshot service, or a service a timer starts, is expected to end —
-/// its job lasts from leaving inactive until it is inactive or failed again (a oneshot with
-/// RemainAfterExit=yes: until it is active). Any other service runs for long: its job is its
-/// start-up only (activating, usually too short to be shown), and a failure is shown when it
-/// fails. The job is the service's own (``Liveness/owned``): never stalled or lost for silence,
-/// ended only by the unit.
+/// label the unit's Description, its end and outcome the unit's own (its Result), decided by the
+/// ``UnitFollower``. Its durations are learned like any named job's, so a unit that reports no
+/// progress shows an estimate from past runs; a `headway run` inside the unit reports its progress
+/// into the same job.
 extension ServiceCore {
-    /// The units the configuration watches now. A unit no longer watched stops being followed: its
-    /// running job ends with no known result.
-    public func watchUnits(_ names: [String]) -> [JobEvent] {
-        units.watched = Set(names)
-        var events: [JobEvent] = []
-        for name in units.running.keys where !units.watched.contains(name) {
-            logger.info("\(name) is no longer watched; its job ends without a known result")
-            events += endUnitJob(name, .ended, reason: nil)
-        }
-        units.reported = units.reported.intersection(units.watched)
-        return events
-    }
+    /// The units the configuration watches now.
+    public func watchUnits(_ names: [String]) -> [JobEvent] { perform(units.watch(names, logger: logger)) }
 
     /// Applies what systemd said; returns the events for subscribers.
-    public func unit(_ event: UnitEvent) -> [JobEvent] {
-        switch event {
-        case .state(let state):
-            return unitChanged(state)
-        case .jobQueued(let name):
-            // A job for a unit already running (its start is done): a stop, or a restart.
-            if units.running[name] != nil, units.states[name]?.activeState == "active" { units.running[name]?.stopRequested = true }
-        case .jobRemoved(let name, let result):
-            // A start replaced by a stop ends "canceled" (org.freedesktop.systemd1(5), JobRemoved).
-            if result == "canceled", units.running[name] != nil { units.running[name]?.stopRequested = true }
-        case .unavailable(let reason):
-            logger.warning("systemd units are not watched: \(reason); the rest works as before")
-            var events: [JobEvent] = []
-            for name in Array(units.running.keys) { events += endUnitJob(name, .ended, reason: nil) }
-            return events
-        case .available:
-            logger.info("systemd units are watched again")
-        }
-        return []
-    }
+    public func unit(_ event: UnitEvent) -> [JobEvent] { perform(units.apply(event, logger: logger)) }
 
-    private func unitChanged(_ state: UnitState) -> [JobEvent] {
-        let name = state.name
-        let previous = units.states[name]
-        units.states[name] = state
-        guard units.watched.contains(name), !state.isTimer else { return [] }
-        if let problem = state.problem {
-            if units.reported.insert(name).inserted { logger.warning("watched unit \(name) cannot be followed: \(problem); the other units are") }
-            return []
-        }
-        if state.isMissing {
-            if units.reported.insert(name).inserted {
-                logger.warning("watched unit \(name) does not exist (LoadState \(state.loadState ?? "?")): nothing shows for it; check the name (systemctl list-unit-files '\(name)'), or remove it from watch: units")
+    private func perform(_ actions: [UnitFollower.Action]) -> [JobEvent] {
+        actions.flatMap { action -> [JobEvent] in
+            switch action {
+            case .begin(let state): beginUnitJob(state)
+            case .end(let name, let outcome, let reason): endUnitJob(name, outcome, reason: reason)
             }
-            return units.running[name] != nil ? endUnitJob(name, .ended, reason: nil) : []
         }
-        if units.reported.remove(name) != nil { logger.info("watched unit \(name) is there now") }
-        let working = isWorking(state)
-        if units.running[name] != nil {
-            return working ? [] : endUnitJob(name, outcome(of: state), reason: state.failureReason)
-        }
-        if working { return beginUnitJob(state) }
-        // A failure whose run was not seen (over before its signals came, or a long-running
-        // service that failed): shown all the same, a failure is always news.
-        if state.activeState == "failed", let previous, previous.activeState != "failed" {
-            return beginUnitJob(state) + endUnitJob(name, .failed, reason: state.failureReason)
-        }
-        return []
-    }
-
-    /// Whether `state` is a run the service shows as a job (see the extension's comment).
-    private func isWorking(_ state: UnitState) -> Bool {
-        guard state.endsByItself else { return state.activeState == "activating" }
-        if state.serviceType == "oneshot", state.activeState == "active" { return false }
-        return state.isUp
-    }
-
-    /// How a run that ended went, from its Result (org.freedesktop.systemd1(5), "Service Unit
-    /// Objects": success, exit-code, signal, core-dump, timeout, watchdog, oom-kill, …) and
-    /// whether somebody stopped it.
-    private func outcome(of state: UnitState) -> Outcome {
-        let stopped = units.running[state.name]?.stopRequested == true
-        if state.result == "success" || state.result == nil, state.activeState != "failed" { return stopped ? .cancelled : .succeeded }
-        if stopped, ["signal", "exit-code", "success"].contains(state.result ?? "success") { return .cancelled }
-        return .failed
     }
 
     private func beginUnitJob(_ state: UnitState) -> [JobEvent] {
@@ -140,14 +46,13 @@ extension ServiceCore {
             logger.warning("\(name) started, but its job cannot be shown: \(error)")
             return []
         }
-        units.running[name] = UnitJobs.RunningUnit()
-        units.reasons[name] = nil
+        units.began(name)
         noteBeginning()
         return [JobEvent(.begun, job: name)]
     }
 
     private func endUnitJob(_ name: String, _ outcome: Outcome, reason: String?) -> [JobEvent] {
-        units.running[name] = nil
+        units.ended(name, outcome, reason: reason)
         let now = clock.now
         guard let entry = registry[name], entry.job.outcome == nil else { return [] }
         let took = DurationText.short(entry.job.runningTime(at: now))
@@ -157,7 +62,6 @@ extension ServiceCore {
             return []
         }
         if outcome == .failed {
-            units.reasons[name] = reason
             logger.warning("\(name) failed after \(took)\(reason.map { ": \($0)" } ?? "")")
         } else {
             logger.info("\(name) \(outcome) after \(took)")
@@ -167,7 +71,7 @@ extension ServiceCore {
 
     /// A job that follows a running unit, when `id` names one.
     func isUnitJob(_ id: String) -> Bool {
-        guard units.running[id] != nil, let entry = registry[id] else { return false }
+        guard units.isRunning(id), let entry = registry[id] else { return false }
         return entry.job.outcome == nil
     }
 
@@ -183,7 +87,7 @@ extension ServiceCore {
     /// A client says how a unit's job ended (the command under `headway run` ended): the unit's
     /// own end decides; a cancelled command means somebody stopped it.
     func noteCommandEnd(_ id: String, _ outcome: Outcome) {
-        if outcome == .cancelled { units.running[id]?.stopRequested = true }
+        if outcome == .cancelled { units.stopRequested(id) }
     }
 
     /// Asks for a unit's job to stop: its command (`headway run`) is told to cancel; a unit with
@@ -192,19 +96,10 @@ extension ServiceCore {
         guard subscriptions.controller(of: id) != nil else {
             throw ProtocolError(.notControllable, field: "job", "job \"\(id)\" is the systemd unit \(id); stop it with: sudo systemctl stop \(id)")
         }
-        units.running[id]?.stopRequested = true
+        units.stopRequested(id)
         return [JobEvent(.cancelRequested, job: id)]
     }
 
     /// The timers followed, for `status`: when each next starts its unit.
-    var timerStatuses: [TimerStatus] {
-        let now = clock.now
-        let wall = wallClock()
-        return units.states.values.filter(\.isTimer).sorted { $0.name < $1.name }.map { state in
-            let next = state.timer?.next(now: now, wallNow: wall).flatMap { $0 > now ? $0 : nil }
-            return TimerStatus(
-                unit: state.name, triggers: state.timer?.unit,
-                at: next.map { localTime(wall + ($0 - now)).timeOfDay.text }, inSeconds: next.map { $0 - now })
-        }
-    }
+    var timerStatuses: [TimerStatus] { units.timers(now: clock.now, wall: wallClock(), localTime: localTime) }
 }

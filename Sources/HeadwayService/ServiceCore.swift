@@ -68,8 +68,6 @@ public struct ServiceSettings: Sendable {
 public final class ServiceCore: LineHandler {
     /// Jobs a `status` reply lists at most (the newest); the rest are counted as omitted.
     public static let statusLimit = 1000
-    /// Processes watched at once (each holds a descriptor).
-    public static let processLimit = 1024
 
     /// The jobs.
     public internal(set) var registry: JobRegistry
@@ -84,28 +82,28 @@ public final class ServiceCore: LineHandler {
     /// The wall clock's time of day for seconds since 1970, in the local time zone (quiet hours,
     /// when a job ended).
     let localTime: @Sendable (Double) -> LocalTime
-    /// Jobs that failed during quiet hours that nobody has seen since.
-    var unseenFailures = 0
-    /// When a button press last lit the outputs during quiet hours, and until when.
-    var wokenAt = -Double.infinity
-    var wokenUntil = -Double.infinity
+    /// What idle and quiet outputs show: last results, unseen failures, a press's wake.
+    var quietHours = QuietHoursPolicy()
     let durations: DurationStore
+    /// Keeps the jobs in the state folder through a restart (nil: no state folder).
+    let keeper: JobKeeper?
     let logger: ServiceLogger
     var subscriptions = Subscriptions()
-    /// Processes whose life is a job's, with the descriptor that says when they end.
-    var watchedProcesses: [Int32: Int32] = [:]
+    /// Processes whose life is a job's.
+    var processes = ProcessWatcher()
     /// The systemd units watched, and their jobs.
-    var units = UnitJobs()
-    var showingJobs = false
-    /// Whether each output keeps what its last frame showed (``ServiceOutput/lastFrame``): for
-    /// measuring update-to-glass latency in the simulator; the daemon does not pay for it.
-    public var recordsFrames = false
+    var units = UnitFollower()
+    /// Which outputs draw when, from which jobs.
+    var scheduler = OutputScheduler()
+    /// What each output's last frame showed and when, for measuring update-to-glass latency (the
+    /// simulator's `glass` operation); nil in the daemon, which does not pay for it.
+    public var frameRecorder: FrameRecorder?
 
     /// A core drawing on `devices`; the wall clock and local time are injected for tests.
     public init(
         devices: ServiceDevices, settings: ServiceSettings = ServiceSettings(), clock: any ProgressClock,
         wallClock: (@Sendable () -> Double)? = nil, localTime: (@Sendable (Double) -> LocalTime)? = nil, durations: DurationStore? = nil,
-        logger: ServiceLogger = .standardError(label: "headway"), jobLimit: Int = 10_000
+        logger: ServiceLogger = .standardError(label: "headway"), jobLimit: Int = 10_000, state: ServiceState? = nil
     ) {
         registry = JobRegistry(policy: settings.policy, limit: jobLimit)
         self.devices = devices
@@ -114,7 +112,8 @@ public final class ServiceCore: LineHandler {
         self.wallClock = wallClock ?? { WallClock.now }
         self.localTime = localTime ?? { LocalTime.of(wallClock: $0) }
         self.logger = logger
-        self.durations = durations ?? DurationStore(folder: nil, logger: logger)
+        self.durations = state?.durations ?? durations ?? DurationStore(folder: nil, logger: logger)
+        keeper = state?.jobs
     }
 
     /// The outputs drawn on.
@@ -126,7 +125,7 @@ public final class ServiceCore: LineHandler {
         self.devices = devices
         self.settings = settings
         registry.policy = settings.policy
-        showingJobs = true  // draw every output once, even idle, so the new ones start right
+        scheduler.showingJobs = true  // draw every output once, even idle, so the new ones start right
     }
 
     // MARK: - Requests
@@ -208,7 +207,7 @@ public final class ServiceCore: LineHandler {
         }
         var liveness = Liveness.reports
         if let pid = options.pid {
-            try watch(pid)
+            try processes.watch(pid)
             liveness = .process(pid: pid)
         } else if let heartbeat = options.heartbeat {
             liveness = .heartbeat(interval: heartbeat)

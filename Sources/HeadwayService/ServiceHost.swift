@@ -105,8 +105,9 @@ public final class ServiceHost {
                 throw StartupFailure(error.description)
             }
         }
-        let durations = DurationStore(folder: configuration.stateDirectory ?? settings.stateDirectory, logger: logger)
-        let core = ServiceCore(devices: devices, settings: configuration.settings, clock: clock, durations: durations, logger: logger)
+        let state = (configuration.stateDirectory ?? settings.stateDirectory).map { ServiceState(folder: $0, logger: logger) }
+        let core = ServiceCore(devices: devices, settings: configuration.settings, clock: clock, logger: logger, state: state)
+        let restored = core.restoreJobs()
         let server = ServiceServer(core: core, listener: listener, logger: logger, handler: makeHandler(core))
         // The web page, metrics and notifications (Web/): a hook of their own into the loop.
         web = try WebService.start(configuration, web: settings.web, core: core, deliver: { [unowned server] in server.deliver($0) }, logger: logger)
@@ -127,6 +128,7 @@ public final class ServiceHost {
             }
         }
         server.sources = { [self] in unitSources(core: core, server: server) + (web?.sources ?? []) }
+        server.deliver(restored)
         followUnits(of: configuration, core: core, server: server)
         let summary = describe(configuration, core.outputs)
         logger.info("\(summary); listening on \(settings.socketPath)")
@@ -134,6 +136,7 @@ public final class ServiceHost {
         server.run()
         web?.stop()
         server.disconnectClients()
+        core.keepJobsNow()
         if !(settings.persist || configuration.persist) { core.clearOutputs() }
         SystemIO.close(listener)
         if activated == nil { Files.remove(settings.socketPath) }

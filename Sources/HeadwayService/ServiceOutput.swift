@@ -23,10 +23,6 @@ public final class ServiceOutput {
     private var lastFailure: String?
     /// Which jobs it shows, and where (kept from frame to frame: shown jobs stay put).
     var layout = OutputLayout()
-    /// The last frame drawn, when the core records frames: when its drawing returned (the driver's
-    /// last write done: on a real bus, its last byte sent) and the progress value of each job it
-    /// showed. For measuring how long an update takes to reach the glass.
-    public private(set) var lastFrame: (at: Seconds, values: [String: Double])?
 
     /// When it keeps quiet (nil: never).
     public let quietHours: QuietHours?
@@ -81,9 +77,10 @@ public final class ServiceOutput {
     /// Whether a frame is due at `now`.
     func isDue(at now: Seconds) -> Bool { now >= nextFrame - 1e-9 }
 
-    /// Draws `drawing`; returns a message when the output failed in a new way or recovered (so a
-    /// display that stays unplugged is reported once, not twenty times a second).
-    func draw(_ drawing: OutputLayout.Drawing, at now: Seconds, values: [String: Double]?, clock: () -> Seconds) -> String? {
+    /// Draws `drawing`: whether it reached the device, and a message when the output failed in a
+    /// new way or recovered (so a display that stays unplugged is reported once, not twenty times a
+    /// second).
+    func draw(_ drawing: OutputLayout.Drawing, at now: Seconds) -> (drawn: Bool, message: String?) {
         lastDrawn = now
         do throws(DeviceError) {
             switch (drawing, medium) {
@@ -92,12 +89,11 @@ public final class ServiceOutput {
             case (.one(let configuration), _): try output.draw(configuration)
             }
             defer { lastFailure = nil }
-            if let values { lastFrame = (clock(), values) }
-            return lastFailure != nil ? "\(name): working again" : nil
+            return (true, lastFailure != nil ? "\(name): working again" : nil)
         } catch {
             let message = "\(name): \(error.message)"
             defer { lastFailure = message }
-            return lastFailure != message ? message : nil
+            return (false, lastFailure != message ? message : nil)
         }
     }
 }

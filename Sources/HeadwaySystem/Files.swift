@@ -112,6 +112,13 @@ package enum Files {
             remove(staging)
             throw SystemError(reason, context: "cannot write \(path)")
         }
+        // The rename itself is durable once the folder is: a power cut then keeps the new file.
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let directory = cOpen(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY, 0)
+        if directory >= 0 {
+            _ = fsync(directory)
+            SystemIO.close(directory)
+        }
     }
 
     /// Removes the name `path` (a file, a socket, a link); nothing when there is none.

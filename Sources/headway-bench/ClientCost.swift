@@ -17,7 +17,7 @@ enum ClientCost {
         costs.reserveCapacity(100_000)
         for value in 1...100_000 {
             let start = clock.now
-            try await job.update(value: Double(value))
+            try job.update(value: Double(value))
             costs.append(clock.now - start)
         }
         costs.sort()
@@ -26,7 +26,7 @@ enum ClientCost {
         // As fast as one task can.
         let count = 1_000_000
         let start = clock.now
-        for value in 1...count { try await job.update(value: Double(value)) }
+        for value in 1...count { try job.update(value: Double(value)) }
         let spent = clock.now - start
         await job.flush()
         print("one task: \(grouped(Int(Double(count) / seconds(spent)))) updates/s (\(grouped(count)) in \(milli(spent)))")
@@ -35,7 +35,7 @@ enum ClientCost {
         var trips: [Duration] = []
         for value in 1...2_000 {
             let start = clock.now
-            try await job.update(value: Double(value))
+            try job.update(value: Double(value))
             await job.flush()
             trips.append(clock.now - start)
         }
@@ -48,7 +48,7 @@ enum ClientCost {
         var jobs: [Job] = []
         for index in 0..<1000 {
             let job = try await client.begin("bench-\(index)", label: "Job \(index) of the client bench", total: 100)
-            try await job.update(value: 1)
+            try job.update(value: 1)
             jobs.append(job)
         }
         await client.flush()

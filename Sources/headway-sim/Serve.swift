@@ -80,7 +80,7 @@ struct Serve: ParsableCommand {
             host.onWebListening = { port in try? Files.write(webPortFile, Array("\(port)\n".utf8)) }
         }
         host.makeHandler = { core in
-            core.recordsFrames = true
+            core.frameRecorder = FrameRecorder()
             return SimulatorOperations(core: core, rig: { rig })
         }
         let screen = headless ? nil : LiveTerminal.liveColour().map { RigScreen(colour: $0) }

@@ -44,7 +44,7 @@ final class SimulatorOperations: LineHandler {
 
     private var glass: String {
         let outputs: [JSONValue] = core.devices.outputs.compactMap { output in
-            guard let frame = output.lastFrame else { return nil }
+            guard let frame = core.frameRecorder?.frames[output.name] else { return nil }
             let values = frame.values.sorted { $0.key < $1.key }.map { JSONValue.object([("job", .string($0.key)), ("value", .number($0.value))]) }
             return .object([("output", .string(output.name)), ("at", .number(frame.at)), ("jobs", .array(values))])
         }

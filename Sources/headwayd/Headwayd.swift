@@ -22,14 +22,17 @@ struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show job progress on LED strips, rings, GPIO LEDs and OLEDs of this board (the default).",
         discussion: """
-            Clients (the headway command) talk to it over a Unix socket (docs/protocol.md). Under \
+            Without --config or --board it reads /etc/headway/config.yaml, as doctor does. \
+            Clients (the headway command) talk to it over a Unix socket (protocol.md). Under \
             systemd it reports readiness and reloads (Type=notify-reload), keeps the watchdog \
             fed, logs with journal priorities, and takes its socket from socket activation when \
             LISTEN_FDS is set. SIGHUP (systemctl reload headway) reloads the configuration, keeping \
             every job (a configuration that fails to load is reported and the old one stays); \
             SIGTERM clears the outputs (or leaves them, with persist) and releases every line. \
             Durations of past runs are kept in the state folder (systemd's StateDirectory=, \
-            /var/lib/headway, or state-directory: in the configuration).
+            /var/lib/headway, or state-directory: in the configuration), and so are the jobs it \
+            holds: a restart (an upgrade, a crash) takes them back. The documents named here \
+            (docs/NAME.md) are installed as /usr/share/doc/headway/NAME.md.gz.
             """
     )
 
@@ -39,7 +42,7 @@ struct Serve: ParsableCommand {
     @Option(name: .customLong("hat"), help: ArgumentHelp("A HAT or module preset on the board (repeatable): \(Presets.names(.hat).joined(separator: ", ")).", valueName: "NAME"))
     var hats: [String] = []
 
-    @Option(help: ArgumentHelp("A configuration file (YAML; see docs/configuration.md).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("A configuration file (YAML; see docs/configuration.md). Default: /etc/headway/config.yaml, as for doctor.", valueName: "FILE"))
     var config: String?
 
     @Option(help: ArgumentHelp("The socket to listen on (default: $HEADWAY_SOCKET, /run/headway/headway.sock as root, else $XDG_RUNTIME_DIR/headway.sock).", valueName: "PATH"))
@@ -58,7 +61,6 @@ struct Serve: ParsableCommand {
 
     func validate() throws {
         if let problem = choice.problem { throw ValidationError(problem) }
-        if board == nil, config == nil { throw ValidationError("say what to drive: --config FILE, or --board NAME --hat NAME (see Boards/README.md)") }
     }
 
     func run() throws {

@@ -15,6 +15,9 @@ final class SimulatedService {
     let config: URL
     private let process = Process()
     private let log: URL
+    private let command: [String]
+    private let environment: [String: String]
+    private let directory: URL?
 
     static var binaries: URL { Binaries.folder }
 
@@ -60,6 +63,9 @@ final class SimulatedService {
 
     private init(folder: URL, command: [String], environment: [String: String], directory: URL? = nil, socketPath: String? = nil) throws {
         self.folder = folder
+        self.command = command
+        self.environment = environment
+        self.directory = directory
         socket = socketPath ?? folder.appendingPathComponent("headway.sock").path
         config = folder.appendingPathComponent("rig.yaml")
         log = folder.appendingPathComponent("service.log")
@@ -73,6 +79,12 @@ final class SimulatedService {
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         try process.run()
         for _ in 0..<Int(250 * TestTime.scale) where !FileManager.default.fileExists(atPath: socket) && process.isRunning { usleep(20_000) }
+    }
+
+    /// The same service started again (after this one stopped, or was killed): its configuration,
+    /// socket and state folder, as systemd restarts a daemon.
+    func restarted() throws -> SimulatedService {
+        try SimulatedService(folder: folder, command: command, environment: environment, directory: directory, socketPath: socket)
     }
 
     /// What the service logged so far.

@@ -175,6 +175,9 @@ struct JourneyTests {
         board.send(Hook.gitlab.begin(job: "a", runner: nil))
         board.wait(until: 300)
         board.send(.finish(job: "a", outcome: .succeeded))
+        // Written off the service's loop, within a second.
+        let file = board.state.appendingPathComponent("durations").path
+        for _ in 0..<40 where !FileManager.default.fileExists(atPath: file) { Thread.sleep(forTimeInterval: 0.05) }
         let restarted = DurationStore(folder: board.state.path, logger: .standardError(label: "test"))
         #expect(restarted.expected(for: "acme/widgets/build") == 300)
     }

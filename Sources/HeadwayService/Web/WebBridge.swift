@@ -156,7 +156,7 @@ final class WebBridge {
         let jobs: [JSONValue] = statuses.map { status in
             let entry = core.registry[status.job]
             let controlled = core.subscriptions.controller(of: status.job) != nil
-            let unit = core.units.running[status.job] != nil
+            let unit = core.units.isRunning(status.job)
             let running = ["active", "queued", "stalled", "paused", "stale"].contains(status.phase)
             var members: [(String, JSONValue)] = [
                 ("id", .string(DisplayText.sanitised(status.job))), ("phase", .string(status.phase)),

@@ -13,24 +13,24 @@ struct BrokerClientTests {
         #expect(BackgroundProcess.eventually(within: 5) { display.bridge.stderr.contains("subscribed") })
         let client = try HeadwayClient(broker: broker.url, source: "acme/widgets")
         let job = try await client.begin("gl-1", label: "Build widgets", total: 10)
-        try await job.update(value: 4)
+        try job.update(value: 4)
         #expect(await HeadwayClientTests.eventually(within: 5) { display.percent(of: "acme/widgets/gl-1") == 40 }, "\(display.bridge.stderr)")
         #expect(client.isConnected)
         // jobs() lists what the broker holds, as headway --broker status does: this job, and
         // another program's.
         let other = try HeadwayClient(broker: broker.url, source: "lab")
         let render = try await other.begin("render", label: "Render", total: 4)
-        try await render.update(value: 1)
+        try render.update(value: 1)
         await other.flush()
-        var listed: [JobStatus] = []
+        var listed: [ServiceJob] = []
         #expect(await HeadwayClientTests.eventually(within: 5) {
             listed = (try? await client.jobs()) ?? []
-            return listed.map(\.job) == ["acme/widgets/gl-1", "lab/render"] && listed.last?.percent == 25
+            return listed.map(\.id) == ["acme/widgets/gl-1", "lab/render"] && listed.last?.percent == 25
         }, "\(listed)")
-        #expect(listed.first.map { $0.label == "Build widgets" && $0.value == 4 && $0.total == 10 && $0.phase == "active" } == true, "\(listed)")
+        #expect(listed.first.map { $0.label == "Build widgets" && $0.value == 4 && $0.total == 10 && $0.phase == .active } == true, "\(listed)")
         try await job.finish(.succeeded)
         #expect(await HeadwayClientTests.eventually(within: 3) { display.phase(of: "acme/widgets/gl-1") == "succeeded" })
-        #expect(await HeadwayClientTests.eventually(within: 3) { (try? await client.jobs().map(\.job)) == ["lab/render"] })
+        #expect(await HeadwayClientTests.eventually(within: 3) { (try? await client.jobs().map(\.id)) == ["lab/render"] })
         try await render.finish(.succeeded)
     }
 
@@ -41,7 +41,7 @@ struct BrokerClientTests {
         #expect(BackgroundProcess.eventually(within: 5) { display.bridge.stderr.contains("subscribed") })
         let client = try HeadwayClient(broker: broker.url, source: "lab")
         let job = try await client.begin("render", label: "Render", total: 10, controls: .all)
-        try await job.update(value: 2)
+        try job.update(value: 2)
         let events = job.events()
         var iterator = events.makeAsyncIterator()
         #expect(await HeadwayClientTests.eventually(within: 5) { display.phase(of: "lab/render") == "active" }, "\(display.bridge.stderr)")
@@ -61,7 +61,7 @@ struct BrokerClientTests {
         let client = try HeadwayClient(broker: "mqtt://127.0.0.1:\(MosquittoBroker.freePort())", timeout: .milliseconds(300))
         let start = Date()
         let job = try await client.begin("x", total: 3)
-        for value in 1...3 { try await job.update(value: Double(value)) }
+        for value in 1...3 { try job.update(value: Double(value)) }
         try await job.finish()
         #expect(Date().timeIntervalSince(start) < 1, "\(Date().timeIntervalSince(start)) s")
         guard case .unavailable = client.connection else { Issue.record("\(client.connection)"); return }

@@ -35,19 +35,19 @@ struct HeadwayClientTests {
         let client = HeadwayClient(socket: service.socket, timeout: Self.timeout)
         let job = try await client.begin("backup", label: "Backup", total: 200)
         #expect(client.connection == .connected)
-        try await job.update(value: 12)
-        try await job.update(value: 50, label: "Backing up photos")
+        try job.update(value: 12)
+        try job.update(value: 50, label: "Backing up photos")
         await job.flush()
         try await Task.sleep(for: .seconds(TestTime.scaled(0.4)))   // past the grace delay
-        let status = try await client.jobs().first { $0.job == "backup" }
-        #expect(status?.value == 50 && status?.total == 200 && status?.phase == "active", "\(String(describing: status))")
+        let status = try await client.jobs().first { $0.id == "backup" }
+        #expect(status?.value == 50 && status?.total == 200 && status?.phase == .active, "\(String(describing: status))")
         #expect(status?.label == "Backing up photos")
-        try await job.setLabel("Verifying")
+        try job.setLabel("Verifying")
         try await job.finish(.succeeded)
         #expect(!job.isRunning)
         let finished = try service.status().first { $0.job == "backup" }
         #expect(finished?.phase == "succeeded" && finished?.label == "Verifying", "\(String(describing: finished))")
-        await #expect(throws: ProgressError.self) { try await job.update(value: 60) }
+        #expect(throws: ProgressError.self) { try job.update(value: 60) }
     }
 
     /// The numbers the service would refuse are refused before sending, and change nothing.
@@ -58,11 +58,11 @@ struct HeadwayClientTests {
         await #expect { _ = try await client.begin("gh\u{200B}-1") } throws: { ($0 as? ClientError)?.code == .invalidIdentifier }
         await #expect { _ = try await client.countdown("tea", duration: .seconds(-3)) } throws: { ($0 as? ClientError)?.code == .outOfRange }
         let job = try await client.begin("copy", total: 10)
-        try await job.update(value: 4)
-        await #expect(throws: ProgressError.invalidValue(-1)) { try await job.update(value: -1) }
-        await #expect(throws: ProgressError.self) { try await job.update(value: .nan) }
-        await #expect(throws: ProgressError.invalidTotal(.infinity)) { try await job.update(value: 1, total: .infinity) }
-        await #expect(throws: ProgressError.indeterminateAfterDeterminate) { try await job.indeterminate() }
+        try job.update(value: 4)
+        #expect(throws: ProgressError.invalidValue(-1)) { try job.update(value: -1) }
+        #expect(throws: ProgressError.self) { try job.update(value: .nan) }
+        #expect(throws: ProgressError.invalidTotal(.infinity)) { try job.update(value: 1, total: .infinity) }
+        #expect(throws: ProgressError.indeterminateAfterDeterminate) { try job.indeterminate() }
         await job.flush()
         #expect(try service.status().first?.value == 4)
         #expect(client.lastRefusal == nil)
@@ -79,7 +79,7 @@ struct HeadwayClientTests {
         #expect(last.refusal?.code == .limitReached && last.refusal?.error.field == "job", "\(String(describing: last.refusal))")
         #expect(client.lastRefusal == last.refusal)
         #expect(jobs[0].refusal == nil)
-        try await last.update(value: 7)
+        try last.update(value: 7)
         await last.flush()
         #expect(try service.status().first { $0.job == "job-1024" }?.value == 7)
         #expect(client.isConnected)
@@ -95,7 +95,7 @@ struct HeadwayClientTests {
         var job: Job?
         let spent = try await Self.seconds {
             job = try await client.begin("nightly", label: "Nightly", total: 10)
-            for value in 1...5 { try await job!.update(value: Double(value)) }
+            for value in 1...5 { try job!.update(value: Double(value)) }
         }
         #expect(spent < 0.1, "\(spent) s")
         guard case .unavailable(let reason) = client.connection else { Issue.record("\(client.connection)"); return }
@@ -119,14 +119,14 @@ struct HeadwayClientTests {
         var service: SimulatedService? = try SimulatedService(socket: socket)
         let client = HeadwayClient(socket: socket, timeout: Self.timeout)
         let job = try await client.begin("backup", label: "Backup", total: 100, controls: .cancel)
-        try await job.update(value: 30, label: "Copying")
+        try job.update(value: 30, label: "Copying")
         await job.flush()
         #expect(try service!.status().first?.value == 30)
         service!.signal(SIGTERM)
         #expect(service!.waitForExit() != nil)
         service = nil
         // Reports while the service is gone return at once; the latest is kept.
-        let spent = try await Self.seconds { for value in 31...60 { try await job.update(value: Double(value)) } }
+        let spent = try await Self.seconds { for value in 31...60 { try job.update(value: Double(value)) } }
         #expect(spent < 0.1)
         service = try SimulatedService(socket: socket)
         #expect(await Self.eventually(within: 8) { (try? service!.status().first { $0.job == "backup" }) .map { $0.value == 60 && $0.label == "Copying" } == true },
@@ -150,13 +150,13 @@ struct HeadwayClientTests {
         let job = try await client.begin("slow", total: 100)
         service.signal(SIGSTOP)
         defer { service.signal(SIGCONT) }
-        try await job.update(value: 10)
+        try job.update(value: 10)
         let first = await Self.seconds { await job.flush() }
         #expect(first >= TestTime.scaled(0.15) && first < TestTime.scaled(0.5), "\(first) s")
         guard case .unavailable = client.connection else { Issue.record("\(client.connection)"); return }
         var later: [Double] = []
         for value in 11...20 {
-            try await job.update(value: Double(value))
+            try job.update(value: Double(value))
             later.append(await Self.seconds { await job.flush() })
         }
         later.append(await Self.seconds { _ = try? await client.begin("another", total: 5) })
@@ -183,8 +183,8 @@ struct HeadwayClientTests {
                     let own = jobs[task]
                     for step in 1...perTask {
                         let value = Double(task * perTask + step)
-                        try await own.update(value: value)
-                        try await shared.update(value: value)
+                        try own.update(value: value)
+                        try shared.update(value: value)
                         // Paced to 10,000 reports a second in all.
                         if step % 50 == 0 {
                             let due = start.addingTimeInterval(Double(step * tasks * 2) / 10_000)
@@ -221,7 +221,7 @@ struct HeadwayClientTests {
         let service = try SimulatedService()
         let client = HeadwayClient(socket: service.socket, timeout: Self.timeout)
         let job = try await client.begin("render", label: "Render", total: 10, controls: .all)
-        try await job.update(value: 2)
+        try job.update(value: 2)
         let events = job.events()
         var iterator = events.makeAsyncIterator()
         try await Task.sleep(for: .seconds(TestTime.scaled(0.5)))   // past the grace delay: shown
@@ -246,7 +246,7 @@ struct HeadwayClientTests {
         let service = try SimulatedService()
         let client = HeadwayClient(socket: service.socket, timeout: Self.timeout)
         let cancelOnly = try await client.begin("fetch", total: 10, controls: .cancel)
-        try await cancelOnly.update(value: 1)
+        try cancelOnly.update(value: 1)
         let events = cancelOnly.events()
         try await Task.sleep(for: .seconds(TestTime.scaled(0.5)))
         _ = try service.press(long: false)
@@ -256,7 +256,7 @@ struct HeadwayClientTests {
         try await cancelOnly.finish()
 
         let plain = try await client.begin("plain", total: 10)
-        try await plain.update(value: 1)
+        try plain.update(value: 1)
         let plainEvents = plain.events()
         try await Task.sleep(for: .seconds(TestTime.scaled(0.5)))
         _ = try service.press(long: true)
@@ -264,7 +264,7 @@ struct HeadwayClientTests {
         let ended = await iterator.next()
         #expect(ended?.kind == .finished && ended?.outcome == .cancelled, "\(String(describing: ended))")
         #expect(await Self.eventually(within: 1) { !plain.isRunning })
-        await #expect(throws: ProgressError.alreadyFinished(.cancelled)) { try await plain.update(value: 2) }
+        #expect(throws: ProgressError.alreadyFinished(.cancelled)) { try plain.update(value: 2) }
         var seen: [JobEvent.Kind] = []
         for await event in events { seen.append(event.kind) }
         #expect(!seen.contains(.paused), "\(seen)")
@@ -281,7 +281,7 @@ struct HeadwayClientTests {
         try service.headway(["--job", "hook", "begin", "--label", "From a hook"])
         let begun = await iterator.next()
         #expect(begun?.kind == .begun && begun?.job == "hook")
-        #expect(try await client.jobs().map(\.job) == ["hook"])
+        #expect(try await client.jobs().map(\.id) == ["hook"])
         try service.headway(["--job", "hook", "fail"])
         let finished = await iterator.next()
         #expect(finished?.kind == .finished && finished?.outcome == .failed)
@@ -304,10 +304,10 @@ struct HeadwayClientTests {
         let service = try SimulatedService()
         let client = HeadwayClient(socket: service.socket, timeout: Self.timeout)
         let job = try await client.begin("left", total: 3)
-        try await job.update(value: 1)
+        try job.update(value: 1)
         await client.close()
         #expect(try service.status().first?.phase == "ended")
-        await #expect(throws: ProgressError.self) { try await job.update(value: 2) }
+        #expect(throws: ProgressError.self) { try job.update(value: 2) }
     }
 }
 }

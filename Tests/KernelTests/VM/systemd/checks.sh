@@ -86,6 +86,60 @@ wait "$build_shell"
 check "the build shell (hooks included) exited 0" [ $? -eq 0 ]
 check "the job succeeded" eventually 10 finished gl-4711 succeeded
 
+echo "== a restart in the middle of jobs: systemctl restart, then kill -9"
+# A 20-minute job from a hook (its total the seconds it takes), a headway run job, and the ring's
+# frames timed as they go out: the jobs come back with their values and elapsed time, nothing a
+# client sends is refused, and the glass shows the job again soon after the daemon is back.
+hookjob() { as_runner env CI_JOB_ID=5150 headway "$@"; }
+export -f hookjob
+check "a 20-minute job begun by a hook" hookjob begin --label "Nightly build" --total 1200
+check "at 100 s of 1200" hookjob set 100 --strict
+as_runner headway run --job copy --label "Copy" -- sh -c 'i=0; while [ $i -lt 200 ]; do i=$((i+1)); echo "$i/200"; sleep 0.2; done' >/run/run.out 2>/run/run.err &
+run_pid=$!
+check "both jobs are shown" eventually 10 bash -c 'as_runner headway status | grep -q "^gl-5150 " && as_runner headway status | grep -q "^copy "'
+# Every change of the SPI recorder's frame count, with its time: the gaps in the glass.
+( last=0; while true; do n=$(spi_frames); [ "$n" != "$last" ] && echo "$(date +%s.%N) $n"; last=$n; sleep 0.05; done ) > /run/frames &
+frame_sampler=$!
+sleep 2
+restart_at=$(date +%s.%N)
+as_runner env CI_JOB_ID=5150 bash -c 'sleep 0.3; headway set 110 --strict' > /run/set-during.out 2>&1 &
+set_during=$!
+check "sudo systemctl restart headway (as pi)" as_pi sudo systemctl restart headway
+wait $set_during
+check "a hook's set during the restart was not refused (it waited on the socket systemd holds)" bash -c "[ \$(grep -c . /run/set-during.out) -eq 0 ]" || cat /run/set-during.out
+check "the hook's job came back at 110 of 1200" eventually 10 bash -c 'as_runner headway status | grep -Eq "^gl-5150 +active .*9% \(110/1200\)"'
+check "headway run's job is still there" bash -c 'as_runner headway status | grep -q "^copy "'
+pid=$(systemctl show -P MainPID headway.service)
+kill_at=$(date +%s.%N)
+check "kill -9 headwayd" sudo kill -9 "$pid"
+check "systemd brings it back (Restart=on-failure)" eventually 15 bash -c "[ \"\$(systemctl show -P MainPID headway.service)\" != \"$pid\" ] && [ \"\$(systemctl show -P MainPID headway.service)\" != 0 ] && systemctl is-active --quiet headway.service"
+back_at=$(date +%s.%N)
+check "the hook's next set lands on the kept job" hookjob set 130 --strict
+check "it reads 130 of 1200" eventually 10 bash -c 'as_runner headway status | grep -Eq "^gl-5150 +active .*10% \(130/1200\)"'
+check "headway run's job came back after the kill and goes on" eventually 10 bash -c 'as_runner headway status | grep -Eq "^copy +active"'
+sleep 2
+kill $frame_sampler
+# The glass's gaps: the longest pause in the ring's frames after each event, and how long after
+# the daemon was back the first frame went out.
+gap_after() { awk -v t="$1" '$1 > t { if (prev && !done) { print $1 - prev; done = 1 } } { prev = $1 }' /run/frames; }
+first_after() { awk -v t="$1" '$1 > t { print $1 - t; exit }' /run/frames; }
+echo "   restart: last frame before to first after: $(gap_after "$restart_at") s"
+echo "   kill -9: last frame before to first after: $(gap_after "$kill_at") s; first frame $(first_after "$back_at") s after the daemon was back"
+check "the glass showed the job again within a second of the daemon's return" bash -c "awk -v s=\"\$(first_after $back_at)\" 'BEGIN { exit !(s != \"\" && s < 1.0) }'"
+check "the hook ends its job" hookjob done
+wait "$run_pid"
+check "headway run ended 0 through both" [ $? -eq 0 ]
+check "and was not told its progress went unshown for good" bash -c '! grep -q "progress not shown" /run/run.err'
+# The state file's write rate under a job updated as fast as a hook can: at most one write a second.
+( for i in $(seq 1 400); do hookjob set $((i * 3)) >/dev/null 2>&1; done ) &
+flood=$!
+( last=""; while kill -0 $flood 2>/dev/null; do m=$(stat -c %y /var/lib/headway/jobs.json 2>/dev/null); [ "$m" != "$last" ] && echo "$(date +%s.%N) $m"; last=$m; sleep 0.05; done ) > /run/writes
+wait $flood
+writes=$(grep -c . /run/writes)
+span=$(awk 'NR == 1 { a = $1 } { b = $1 } END { print b - a }' /run/writes)
+echo "   jobs.json: $writes writes in $span s while a hook sent 400 updates"
+check "jobs.json is written at most about once a second" awk -v w="$writes" -v s="$span" 'BEGIN { exit !(w <= s + 2) }'
+
 echo "== README: runners on other machines, headway-mqtt.service beside the daemon"
 # The runner is "elsewhere": its hooks reach this Pi only through the broker (mosquitto, which
 # Debian starts listening on localhost).

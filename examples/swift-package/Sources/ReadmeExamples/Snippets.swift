@@ -77,7 +77,7 @@ func reportBackup() async throws {
     // README client
     let client = HeadwayClient()                                   // the service's socket, or $HEADWAY_SOCKET
     let job = try await client.begin("backup", label: "Backup", total: 200)
-    try await job.update(value: 12)                                // returns at once, service or not
+    try job.update(value: 12)                                // returns at once, service or not
     try await job.finish(.succeeded)                               // waits for delivery, 200 ms at most
     // README end
 }

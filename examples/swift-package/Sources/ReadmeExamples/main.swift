@@ -13,8 +13,11 @@ if arguments.count >= 4, arguments[1] == "copy" {
     print("copied in \(String(format: "%.2f", Date().timeIntervalSince(started))) s: \(outcome.map(\.rawValue) ?? "not followed")")
     exit(outcome == .succeeded ? 0 : 1)
 }
-let rig = SimulatorRig.standard(clock: MonotonicClock())
-try await showBackup(ring: rig.chains[0].driver, oled: rig.displays[0].driver)
+// A ring and an OLED as virtual chips, each behind its real driver.
+let clock = MonotonicClock()
+let ring = try SimulatedLEDChain.ws2812(name: "ring", count: 24, layout: .ring(), bus: VirtualSPIBus(clock: clock))
+let oled = SimulatedOLED(name: "oled", configuration: try OLEDConfiguration(controller: .ssd1306), bus: VirtualI2CBus(clock: clock))
+try await showBackup(ring: ring.driver, oled: oled.driver)
 let beacon = try beaconLightsTheRing()
 print("README examples: showBackup ran on virtual devices; Beacon lit the virtual ring: \(beacon)")
 if !beacon { fatalError("Beacon did not light the ring as expected") }

@@ -1,7 +1,8 @@
 import Headway
 import HeadwayProtocol
 
-/// Buttons, frames and their schedule.
+/// What people do to jobs through the service (subscribe to them, press the board's button, stop
+/// them), and the tick that composes the parts.
 extension ServiceCore {
     /// The connections subscribed to events of `job`.
     public func subscribers(for job: String) -> Set<ConnectionID> { subscriptions.subscribers(for: job) }
@@ -64,8 +65,9 @@ extension ServiceCore {
         return [JobEvent(.finished, job: id, outcome: .cancelled)]
     }
 
-    /// Forgets jobs that are over, reads the buttons and draws every output that is due. Returns the
-    /// events to deliver (lost jobs, presses) and output failures to report.
+    /// Forgets jobs that are over, reads the buttons and draws every output that is due, each as
+    /// its layout, a timer's countdown and quiet hours make it. Returns the events to deliver (lost
+    /// jobs, presses) and output failures to report.
     public func tick() -> (events: [JobEvent], failures: [String]) {
         let now = clock.now
         let advance = registry.advance(to: now)
@@ -82,49 +84,17 @@ extension ServiceCore {
                 failures.append("button: \(error.message)")
             }
         }
-        let jobs = candidates(at: now)
-        let clearing = jobs.isEmpty && showingJobs
         let local = localNow
-        for output in devices.outputs where output.isDue(at: now) || clearing {
+        let visible = registry.visibleCount
+        failures += scheduler.draw(devices.outputs, registry: registry, focus: settings.focus, at: now, recorder: frameRecorder, clock: clock) { output, jobs in
             let countdown = countdownSnapshot(for: output, at: now)
             let chosen = output.layout.drawing(
-                for: output, jobs: jobs, visibleCount: registry.visibleCount, focus: settings.focus, idle: countdown ?? .idle(at: now),
-                appearance: settings.appearance)
+                for: output, jobs: jobs, visibleCount: visible, focus: settings.focus, idle: countdown ?? .idle(at: now), appearance: settings.appearance)
             output.showedCountdown = countdown != nil && output.layout.shownJobs.isEmpty
-            let drawing = adjusted(chosen, for: output, at: now, local)
-            var values: [String: Double]?
-            if recordsFrames {
-                values = [:]
-                for id in output.layout.shownJobs {
-                    if let job = jobs.first(where: { $0.id == id }), case .determinate(let value, _) = job.snapshot.kind { values?[id] = value }
-                }
-            }
-            if let failure = output.draw(drawing, at: now, values: values, clock: { self.clock.now }) { failures.append(failure) }
+            return quietHours.adjusted(chosen, for: output, at: now, local, appearance: settings.appearance)
         }
-        showingJobs = !jobs.isEmpty
+        keepJobs(at: now)
         return (events, failures)
-    }
-
-    /// The visible jobs the outputs choose from, in the order they began: the newest ones (as many
-    /// as the widest strip shows, more for urgency to choose among), the oldest, and every job an
-    /// output already shows — never a walk over all jobs.
-    private func candidates(at now: Seconds) -> [(id: String, snapshot: ProgressSnapshot)] {
-        guard registry.visibleCount > 0 else { return [] }
-        let widest = devices.outputs.map(OutputLayout.capacity).max() ?? 1
-        var found = registry.newestVisible(at: now, limit: widest)
-        found += registry.oldestVisible(at: now, limit: 1)
-        if settings.focus == .urgent {
-            for id in registry.urgentIDs.prefix(16) {
-                if let entry = registry[id] { found.append((id, entry.job.snapshot(at: now))) }
-            }
-        }
-        for output in devices.outputs {
-            for id in output.layout.shownJobs where registry.isVisible(id) {
-                if let entry = registry[id] { found.append((id, entry.job.snapshot(at: now))) }
-            }
-        }
-        var seen = Set<String>()
-        return found.filter { seen.insert($0.id).inserted }.sorted { registry.order(of: $0.id) < registry.order(of: $1.id) }
     }
 
     /// Draws every output idle (dark LEDs, a blank display): what stopping leaves behind unless
@@ -138,10 +108,10 @@ extension ServiceCore {
     /// next phase change (a grace delay ending, a finished job to forget) otherwise, never when
     /// there is nothing at all.
     public func nextWakeup() -> Seconds? {
-        if showingJobs || registry.visibleCount > 0 {
-            return devices.outputs.map(\.nextFrame).min() ?? registry.nextChange()
+        if scheduler.showingJobs || registry.visibleCount > 0 {
+            return [scheduler.nextFrame(devices.outputs) ?? registry.nextChange(), keepingWakeup].compactMap { $0 }.min()
         }
-        return [registry.nextChange(), noticeWakeup(), countdownWakeup(at: clock.now)].compactMap { $0 }.min()
+        return [registry.nextChange(), quietHours.wakeup(devices.outputs), countdownWakeup(at: clock.now), keepingWakeup].compactMap { $0 }.min()
     }
 }
 

@@ -1,0 +1,110 @@
+import Foundation
+import Headway
+@testable import HeadwayService
+import HeadwayProtocol
+import Synchronization
+import Testing
+
+/// The service keeps its jobs through a restart: a new core on the same state folder takes them
+/// back with their values, labels, totals, elapsed time and estimates, the time it was away counted
+/// as running time; a damaged file is set aside with one line, never a crash.
+@Suite("Jobs through a restart")
+struct RestartTests {
+    final class Box<Value: Sendable>: Sendable {
+        let value: Mutex<Value>
+        init(_ value: Value) { self.value = Mutex(value) }
+    }
+
+    final class Service {
+        let folder: String
+        let clock: ManualClock
+        let log = Box<[String]>([])
+        let core: ServiceCore
+
+        var lines: [String] { log.value.withLock { $0 } }
+
+        init(folder: String, clock: ManualClock, wall: Double) {
+            self.folder = folder
+            self.clock = clock
+            let logger = ServiceLogger(label: "t") { [log] _, text in log.value.withLock { $0.append(text) } }
+            core = ServiceCore(devices: .none, clock: clock, wallClock: { wall }, logger: logger, state: ServiceState(folder: folder, logger: logger))
+        }
+
+        func send(_ line: String, uid: UInt32 = 1000) -> String {
+            core.handle(line: line, from: Peer(connection: 1, credentials: PeerCredentials(pid: 1, uid: uid, gid: uid))).reply
+        }
+
+        func status() -> [JSONValue] {
+            guard case .array(let jobs)? = try? JSONValue.parse(send(#"{"v":1,"op":"status"}"#))["jobs"] else { return [] }
+            return jobs
+        }
+    }
+
+    static func folder() -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("headway-restart-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test func runningJobsComeBackWithTheirValuesAndElapsedTime() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let before = Service(folder: folder, clock: ManualClock(), wall: 1_000_000)
+        #expect(before.send(#"{"v":1,"op":"begin","job":"hk","label":"Build","total":200}"#).contains("\"ok\":true"))
+        for second in 1...30 {
+            before.clock.set(to: Double(second))
+            _ = before.send(#"{"v":1,"op":"update","job":"hk","value":\#(second * 2)}"#)
+        }
+        #expect(before.send(#"{"v":1,"op":"begin","job":"other","label":"Backup"}"#).contains("\"ok\":true"))
+        before.core.keepJobsNow()
+
+        // A new process: its monotonic clock reads something else, and 20 s passed on the wall.
+        let after = Service(folder: folder, clock: ManualClock(startingAt: 5_000), wall: 1_000_020)
+        _ = after.core.restoreJobs()
+        let jobs = after.status()
+        let hook = try #require(jobs.first { $0["job"]?.string == "hk" }, "\(jobs)")
+        #expect(hook["label"]?.string == "Build" && hook["value"]?.number == 60 && hook["total"]?.number == 200)
+        #expect(hook["phase"]?.string == "active", "20 s away is within the stall window's measure from the last report? \(hook)")
+        #expect(jobs.contains { $0["job"]?.string == "other" })
+        // A hook's next report lands on the job the service kept, not "no such job".
+        #expect(after.send(#"{"v":1,"op":"update","job":"hk","value":80}"#).contains("\"ok\":true"))
+        let elapsed = try #require(after.core.registry["hk"]?.job.runningTime(at: after.clock.now))
+        #expect(abs(elapsed - 50) < 0.001, "30 s before, 20 s away: \(elapsed)")
+        #expect(after.lines.contains { $0.contains("took back 2 jobs") })
+    }
+
+    @Test(arguments: ["{ not json", #"{"format":99,"jobs":[]}"#, #"{"format":1,"jobs":"x"}"#, String(repeating: "\u{0}", count: 100)])
+    func aDamagedFileIsSetAsideWithOneLine(text: String) throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try text.write(toFile: folder + "/jobs.json", atomically: true, encoding: .utf8)
+        let service = Service(folder: folder, clock: ManualClock(), wall: 1)
+        #expect(service.core.restoreJobs().isEmpty && service.status().isEmpty)
+        let warnings = service.lines.filter { $0.contains("cannot be read") }
+        #expect(warnings.count == 1 && FileManager.default.fileExists(atPath: folder + "/jobs.json.set-aside"), "\(warnings)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/jobs.json"))
+        // The service goes on and keeps new jobs.
+        #expect(service.send(#"{"v":1,"op":"begin","job":"a"}"#).contains("\"ok\":true"))
+    }
+
+    /// A job updating 100 times a second is written at most once a second, off the loop.
+    @Test func aBusyJobIsWrittenAtMostOnceASecond() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let service = Service(folder: folder, clock: ManualClock(), wall: 1)
+        let real = MonotonicClock()
+        let start = real.now
+        _ = service.send(#"{"v":1,"op":"begin","job":"busy","total":100000}"#)
+        var value = 0
+        while real.now - start < 3 {
+            value += 1
+            service.clock.set(to: real.now - start)
+            _ = service.send(#"{"v":1,"op":"update","job":"busy","value":\#(value)}"#)
+            _ = service.core.tick()
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        Thread.sleep(forTimeInterval: 1.2)
+        let writes = try #require(service.core.keeper).writes
+        #expect(value > 200 && writes >= 2 && writes <= 5, "\(value) updates, \(writes) writes")
+    }
+}
