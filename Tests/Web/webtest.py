@@ -39,10 +39,10 @@ class Sim:
         if web:
             args += ["--web", web, "--web-port-file", self.portfile]
         args += list(extra)
-        env = dict(os.environ, HEADWAY_SOCKET=self.socket, XDG_STATE_HOME=os.path.join(self.dir, "state"))
+        env = dict(os.environ, HEADWAY_SOCKET=self.socket, STATE_DIRECTORY=os.path.join(self.dir, "state"))
         self.log = open(os.path.join(self.dir, "sim.log"), "w+")
-        self.process = subprocess.Popen(args, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
         self.env = env
+        self.process = self.spawn(args, env)
         deadline = time.time() + 20
         while time.time() < deadline:
             if self.process.poll() is not None:
@@ -53,6 +53,9 @@ class Sim:
         else:
             raise RuntimeError("headway-sim did not start: " + self.output())
         self.port = int(open(self.portfile).read()) if web else None
+
+    def spawn(self, args, env):
+        return subprocess.Popen(args, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
 
     def output(self):
         self.log.flush()
