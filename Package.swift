@@ -51,7 +51,7 @@ let package = Package(
     targets: [
         // The few system interfaces Swift's Glibc module does not import (SO_PEERCRED, pidfd_open),
         // signal handlers that must be C, and the build's version.
-        .target(name: "CPlatform"),
+        .target(name: "CPlatform", linkerSettings: [.linkedLibrary("crypt")]),
         // Every system call the other targets make, but the Linux buses' (HeadwayLinux's C shim).
         .target(name: "HeadwaySystem", dependencies: ["CPlatform"]),
         .target(
@@ -121,14 +121,17 @@ let package = Package(
         ),
         // libsystemd's sd-bus, loaded when systemd units are first watched (docs/configuration.md).
         .target(name: "CSystemd", linkerSettings: [.linkedLibrary("dl")]),
+        // libmicrohttpd, loaded when the service's web page is configured (docs/web.md).
+        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         .target(
             name: "HeadwayService",
             dependencies: [
-                "Headway", "HeadwayProtocol", "HeadwayYAML", "HeadwaySystem", "CSystemd",
+                "Headway", "HeadwayProtocol", "HeadwayYAML", "HeadwaySystem", "CSystemd", "CMicroHTTPD", "CCurl",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
-            ]
+            ],
+            exclude: ["Web/assets"]
         ),
         .target(
             name: "HeadwayDemo",

@@ -58,7 +58,7 @@ enum {
     OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_ERRORBUFFER = 10010, OPT_WRITEFUNCTION = 20011, OPT_USERAGENT = 10018,
     OPT_HTTPHEADER = 10023, OPT_HEADERDATA = 10029, OPT_FOLLOWLOCATION = 52, OPT_MAXREDIRS = 68, OPT_HEADERFUNCTION = 20079,
     OPT_NOSIGNAL = 99, OPT_ACCEPT_ENCODING = 10102, OPT_PRIVATE = 10103, OPT_TIMEOUT_MS = 155, OPT_CONNECTTIMEOUT_MS = 156,
-    OPT_MAXFILESIZE_LARGE = 30117, OPT_CAINFO_BLOB = 40309, OPT_PROTOCOLS_STR = 10318, OPT_REDIR_PROTOCOLS_STR = 10319,
+    OPT_MAXFILESIZE_LARGE = 30117, OPT_POSTFIELDSIZE_LARGE = 30120, OPT_COPYPOSTFIELDS = 10165, OPT_CAINFO_BLOB = 40309, OPT_PROTOCOLS_STR = 10318, OPT_REDIR_PROTOCOLS_STR = 10319,
     INFO_RESPONSE_CODE = 0x200000 + 2, INFO_PRIVATE = 0x100000 + 21, INFO_TOTAL_TIME = 0x300000 + 3,
     MOPT_MAX_HOST_CONNECTIONS = 7, MSG_DONE = 1, VERSION_NINTH = 8, BLOB_COPY = 1, ERROR_SIZE = 256,
 };
@@ -243,8 +243,8 @@ static void free_transfer(transfer *t, CURL *easy) {
     if (easy) lib.easy_cleanup(easy);
 }
 
-int hw_http_get(hw_http *client, uint64_t tag, const char *url, const char *const *headers, int header_count, long long max_bytes,
-                long connect_timeout_ms, long timeout_ms, long max_redirects) {
+static int start(hw_http *client, uint64_t tag, const char *url, const char *const *headers, int header_count, long long max_bytes,
+                 long connect_timeout_ms, long timeout_ms, long max_redirects, const void *body, long long body_length) {
     CURL *easy = lib.easy_init();
     transfer *t = calloc(1, sizeof *t);
     hw_http_result *r = calloc(1, sizeof *r);
@@ -292,6 +292,11 @@ int hw_http_get(hw_http *client, uint64_t tag, const char *url, const char *cons
         struct curl_blob blob = {client->ca, client->ca_length, BLOB_COPY};
         SET(OPT_CAINFO_BLOB, &blob)
     }
+    if (body) {
+        // The size first: COPYPOSTFIELDS copies that many bytes, and makes the request a POST.
+        SET(OPT_POSTFIELDSIZE_LARGE, body_length)
+        SET(OPT_COPYPOSTFIELDS, body)
+    }
 #undef SET
     if (code == 0) code = lib.multi_add_handle(client->multi, easy) == 0 ? 0 : -1;
     if (code != 0) {
@@ -300,6 +305,16 @@ int hw_http_get(hw_http *client, uint64_t tag, const char *url, const char *cons
     }
     client->running++;
     return 0;
+}
+
+int hw_http_get(hw_http *client, uint64_t tag, const char *url, const char *const *headers, int header_count, long long max_bytes,
+                long connect_timeout_ms, long timeout_ms, long max_redirects) {
+    return start(client, tag, url, headers, header_count, max_bytes, connect_timeout_ms, timeout_ms, max_redirects, NULL, 0);
+}
+
+int hw_http_post(hw_http *client, uint64_t tag, const char *url, const char *const *headers, int header_count, const void *body,
+                 long long body_length, long long max_bytes, long connect_timeout_ms, long timeout_ms) {
+    return start(client, tag, url, headers, header_count, max_bytes, connect_timeout_ms, timeout_ms, 0, body ? body : "", body_length);
 }
 
 static void collect(hw_http *client) {

@@ -5,7 +5,7 @@ import Synchronization
 /// ``/HeadwaySurfaces/RoleMap`` coloured by the appearance's ``/HeadwayRender/ColourPalette``); what the glass already shows, and so what needs sending, is
 /// the driver's to know (``/HeadwayDevices/DisplayDevice``). ``DisplayCare`` moves, dims and sleeps the picture to
 /// spare the glass.
-public final class DisplayOutput: IndicatorOutput {
+public final class DisplayOutput: IndicatorOutput, RecordsShownFrames {
     /// How the output draws: a style for any depth, or a 1-bit style of one's own.
     private enum Look: Sendable {
         case anyDepth(any DisplayStyle)
@@ -34,6 +34,8 @@ public final class DisplayOutput: IndicatorOutput {
     public let care: DisplayCare
     private let look: Look
     private let state = Mutex(State())
+    /// The picture, brightness and power the display last took.
+    public let record = ShownRecord()
 
     /// `device` drawn in `style` (default: ``/HeadwayRender/BarScreenStyle``), at the display's depth.
     public init(_ device: any DisplayDevice, style: any DisplayStyle = BarScreenStyle(), care: DisplayCare = .off) {
@@ -57,36 +59,47 @@ public final class DisplayOutput: IndicatorOutput {
     }
 
     public func draw(_ configuration: ProgressStyleConfiguration) throws(DeviceError) {
-        try state.withLock { (state: inout State) throws(DeviceError) in
-            let time = configuration.time
-            let picture = render(configuration, width: device.width - care.shift, height: device.height - care.shift, &state)
-            if !(state.picture.map { PixelBytes.equal($0, picture.bytes) } ?? false) || state.askedBrightness != configuration.appearance.brightness {
-                state.picture = picture.bytes
-                state.askedBrightness = configuration.appearance.brightness
-                state.changedAt = time
-            }
-            if care.sleepsWhenBlank, picture.isBlank {
-                guard !state.asleep else { return }
-                try device.show(picture.placed(onWidth: device.width, height: device.height, x: 0, y: 0))
-                try device.setDisplayOn(false)
-                state.asleep = true
-                return
-            }
-            var wanted = configuration.appearance.brightness
-            if let dimAfter = care.dimAfter?.seconds, time - state.changedAt >= dimAfter { wanted *= care.dimmedBrightness }
-            if state.brightness != wanted {
-                state.brightness = nil
-                try device.setBrightness(wanted)
-                state.brightness = wanted
-            }
-            let offset = care.offset(at: time)
-            try device.show(picture.placed(onWidth: device.width, height: device.height, x: offset.x, y: offset.y))
-            if state.asleep {
-                // After the picture, so the glass never shows what it held before it slept.
-                try device.setDisplayOn(true)
-                state.asleep = false
-            }
+        do throws(DeviceError) {
+            try state.withLock { (state: inout State) throws(DeviceError) in try draw(configuration, &state) }
+        } catch {
+            record.failed(error.message)
+            throw error
         }
+    }
+
+    private func draw(_ configuration: ProgressStyleConfiguration, _ state: inout State) throws(DeviceError) {
+        let time = configuration.time
+        let picture = render(configuration, width: device.width - care.shift, height: device.height - care.shift, &state)
+        if !(state.picture.map { PixelBytes.equal($0, picture.bytes) } ?? false) || state.askedBrightness != configuration.appearance.brightness {
+            state.picture = picture.bytes
+            state.askedBrightness = configuration.appearance.brightness
+            state.changedAt = time
+        }
+        if care.sleepsWhenBlank, picture.isBlank {
+            guard !state.asleep else { return }
+            let placed = picture.placed(onWidth: device.width, height: device.height, x: 0, y: 0)
+            try device.show(placed)
+            try device.setDisplayOn(false)
+            state.asleep = true
+            record.took(.picture(placed, brightness: state.brightness ?? 0, lit: false), bytes: placed.bytes.count, at: time)
+            return
+        }
+        var wanted = configuration.appearance.brightness
+        if let dimAfter = care.dimAfter?.seconds, time - state.changedAt >= dimAfter { wanted *= care.dimmedBrightness }
+        if state.brightness != wanted {
+            state.brightness = nil
+            try device.setBrightness(wanted)
+            state.brightness = wanted
+        }
+        let offset = care.offset(at: time)
+        let placed = picture.placed(onWidth: device.width, height: device.height, x: offset.x, y: offset.y)
+        try device.show(placed)
+        if state.asleep {
+            // After the picture, so the glass never shows what it held before it slept.
+            try device.setDisplayOn(true)
+            state.asleep = false
+        }
+        record.took(.picture(placed, brightness: wanted, lit: true), bytes: placed.bytes.count, at: time)
     }
 
     private func render(_ configuration: ProgressStyleConfiguration, width: Int, height: Int, _ state: inout State) -> DisplayPicture {

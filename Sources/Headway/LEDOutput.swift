@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// It keeps the levels it last sent, so a frame identical to the previous one is not sent at all
 /// (an LED chain has no memory of its own to diff against: every frame that is sent is whole).
-public final class LEDOutput: IndicatorOutput {
+public final class LEDOutput: IndicatorOutput, RecordsShownFrames {
     /// A stretch of the chain showing one job: `range` indexes LEDs on the wire.
     public struct Segment: Sendable {
         /// The LEDs of the stretch, as indexes on the wire.
@@ -33,6 +33,8 @@ public final class LEDOutput: IndicatorOutput {
     /// Turns each frame's light into the chain's drive levels: gamma, the current budget, dithering.
     public let pipeline: ColourPipeline
     private let state = Mutex(State())
+    /// The levels the chain last took.
+    public let record = ShownRecord()
 
     /// `device` drawn in `style` (default: the built-in strip or ring style for `layout`).
     public init(_ device: any LEDChainDevice, layout: LEDLayout = .strip, style: (any ProgressStyle<LEDFrame>)? = nil, pipeline: ColourPipeline = ColourPipeline()) {
@@ -51,6 +53,7 @@ public final class LEDOutput: IndicatorOutput {
 
     /// Draws each segment's job in its stretch of the chain; LEDs outside every segment are dark.
     public func draw(segments: [Segment]) throws(DeviceError) {
+        let time = segments.first?.configuration.time ?? 0
         try state.withLock { (state: inout State) throws(DeviceError) in
             var frame = LEDFrame(count: device.count)
             for segment in segments {
@@ -67,8 +70,14 @@ public final class LEDOutput: IndicatorOutput {
             let levels = pipeline.levels(for: frame, dither: &state.dither)
             guard state.lastLevels != levels else { return }
             state.lastLevels = nil  // unknown until the chain has taken the frame
-            try device.show(levels)
+            do throws(DeviceError) {
+                try device.show(levels)
+            } catch {
+                record.failed(error.message)
+                throw error
+            }
             state.lastLevels = levels
+            record.took(.leds(levels), bytes: levels.count * 3, at: time)
         }
     }
 }

@@ -2,12 +2,14 @@ import Synchronization
 
 /// Plain on/off LEDs on GPIO lines (a bar graph or a status LED) drawn in a style. Like an LED
 /// chain, it skips frames identical to the last one sent.
-public final class LightsOutput: IndicatorOutput {
+public final class LightsOutput: IndicatorOutput, RecordsShownFrames {
     /// The GPIO LEDs drawn on.
     public let device: any LineLevelsDevice
     /// The style each frame is drawn in (a bar graph, or a status LED's blinking).
     public let style: any ProgressStyle<LineLevels>
     private let lastSent = Mutex<[Bool]?>(nil)
+    /// The levels the LEDs last took.
+    public let record = ShownRecord()
 
     /// `device` drawn in `style` (default: ``/HeadwayRender/BarGraphStyle``; ``/HeadwayRender/StatusLEDStyle`` for one LED).
     public init(_ device: any LineLevelsDevice, style: (any ProgressStyle<LineLevels>)? = nil) {
@@ -21,8 +23,14 @@ public final class LightsOutput: IndicatorOutput {
             style.render(configuration, into: &levels)
             guard last != levels.values else { return }
             last = nil
-            try device.show(levels.values)
+            do throws(DeviceError) {
+                try device.show(levels.values)
+            } catch {
+                record.failed(error.message)
+                throw error
+            }
             last = levels.values
+            record.took(.lights(levels.values), bytes: levels.values.count, at: configuration.time)
         }
     }
 }

@@ -4,7 +4,7 @@ import Synchronization
 /// ``/HeadwayRender/MatrixPicture``, put at the depth the module's dies have (through the colour
 /// pipeline where they have levels: gamma, the current budget, dithering) and handed to the driver,
 /// which sends only what changed and blinks it as the style asks (``/HeadwayDevices/LEDMatrixDevice``).
-public final class MatrixOutput: IndicatorOutput {
+public final class MatrixOutput: IndicatorOutput, RecordsShownFrames {
     /// The module drawn on.
     public let device: any LEDMatrixDevice
     /// The style each moment is drawn in.
@@ -12,6 +12,8 @@ public final class MatrixOutput: IndicatorOutput {
     /// Turns light into drive levels on dies that have levels.
     public let pipeline: ColourPipeline
     private let dither = Mutex(DitherState())
+    /// The frame the module last took.
+    public let record = ShownRecord()
 
     /// `device` drawn in `style` (default: ``/HeadwayRender/MatrixStyle``) through `pipeline`.
     public init(_ device: any LEDMatrixDevice, style: any ProgressStyle<MatrixPicture> = MatrixStyle(), pipeline: ColourPipeline = ColourPipeline()) {
@@ -21,10 +23,28 @@ public final class MatrixOutput: IndicatorOutput {
     }
 
     public func draw(_ configuration: ProgressStyleConfiguration) throws(DeviceError) {
-        try dither.withLock { (dither: inout DitherState) throws(DeviceError) in
-            var picture = MatrixPicture(face: device.face)
-            style.render(configuration, into: &picture)
-            try device.show(picture.frame(appearance: configuration.appearance, pipeline: pipeline, dither: &dither))
+        do throws(DeviceError) {
+            try dither.withLock { (dither: inout DitherState) throws(DeviceError) in
+                var picture = MatrixPicture(face: device.face)
+                style.render(configuration, into: &picture)
+                let frame = picture.frame(appearance: configuration.appearance, pipeline: pipeline, dither: &dither)
+                try device.show(frame)
+                record.took(.matrix(frame), bytes: frame.handedBytes, at: configuration.time)
+            }
+        } catch {
+            record.failed(error.message)
+            throw error
+        }
+    }
+}
+
+extension MatrixFrame {
+    /// Its size as handed to the driver, for the record: three levels a position, a digit's 16
+    /// segment bits two bytes.
+    fileprivate var handedBytes: Int {
+        switch content {
+        case .pixels(let levels): levels.levels.count * 3
+        case .segments(let picture): picture.digits.count * 2
         }
     }
 }

@@ -55,7 +55,7 @@ public enum ConfigurationLoader {
     public static func parse(_ text: String, source: String, outputsRequired: Bool = true) throws(ConfigurationError) -> ServiceConfiguration {
         let (root, top) = try compose(text, source: source)
         let reader = Reader(source: source)
-        try reader.allowOnly(["board", "hats", "outputs", "buttons", "appearance", "timings", "spi-clock", "socket-group", "persist", "focus", "state-directory", "supply-ma", "quiet-hours", "watch"], in: top, context: nil)
+        try reader.allowOnly(["board", "hats", "outputs", "buttons", "appearance", "timings", "spi-clock", "socket-group", "persist", "focus", "state-directory", "supply-ma", "quiet-hours", "watch", "web", "notify"], in: top, context: nil)
         var appearance = Appearance.standard
         if let node = top["appearance"] { appearance = try reader.appearance(node) }
         var policy = LifecyclePolicy.standard
@@ -107,6 +107,8 @@ public enum ConfigurationLoader {
         if let node = top["supply-ma"] { configuration.supplyMilliamps = try reader.double(node, "supply-ma", 100...100_000) }
         if let node = top["focus"] { configuration.focus = try reader.choice(node, "focus", Focus.allCases.map { ($0.rawValue, $0) }) }
         if let node = top["watch"] { configuration.watchedUnits = try reader.watch(node) }
+        if let node = top["web"] { configuration.web = try reader.web(node) }
+        if let node = top["notify"] { configuration.notifications = try reader.notifications(node) }
         if let node = top["state-directory"] {
             let folder = try reader.string(node, "state-directory")
             guard folder.hasPrefix("/") else { throw reader.error(node, "state-directory", "must be an absolute path, like /var/lib/headway") }

@@ -31,6 +31,10 @@ public struct ServiceConfiguration: Sendable {
     public var quietHours: QuietHours?
     /// The systemd units whose runs are jobs (`watch: units:`).
     public var watchedUnits: [String] = []
+    /// The web page and metrics (`web:`), when the service serves them.
+    public var web: WebSettings?
+    /// Where job endings and stalls are sent (`notify:`).
+    public var notifications: [NotificationRule] = []
     /// The file it came from, for messages.
     public var source: String
     /// Whether ``source`` is a file whose lines messages may name (not presets named by options,

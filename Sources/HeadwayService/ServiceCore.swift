@@ -243,11 +243,11 @@ public final class ServiceCore: LineHandler {
         }
     }
 
-    /// Ends a job; a success teaches the job's name how long it takes.
+    /// Ends a job; its name's history keeps the run, and a success teaches how long it takes.
     func finish(_ id: String, _ outcome: Outcome, requester: UInt32?, at now: Seconds) throws(ProtocolError) {
         try change(id, requester, now) { (job: inout ProgressJob) throws(ProgressError) in try job.finish(outcome, at: now) }
-        if outcome == .succeeded, let entry = registry[id], let name = entry.name {
-            durations.record(entry.job.runningTime(at: now), for: name)
+        if let entry = registry[id], let name = entry.name {
+            durations.record(entry.job.runningTime(at: now), for: name, outcome: outcome)
         }
         noteEnd(of: id, outcome, label: registry[id]?.job.snapshot(at: now).label, at: now)
     }

@@ -25,10 +25,16 @@ public final class ServiceHost {
         /// It runs in a terminal: SIGHUP reloads while the terminal is there, and stops it once the
         /// terminal is gone.
         public var runsInTerminal: Bool
+        /// The web page, overriding the configuration's `web:` (`--web` on `headway-sim serve`).
+        public var web: WebSettings?
 
         /// Settings of each value given.
-        public init(name: String, socketPath: String, socketGroup: String? = nil, persist: Bool = false, stateDirectory: String? = nil, runsInTerminal: Bool = false) {
+        public init(
+            name: String, socketPath: String, socketGroup: String? = nil, persist: Bool = false, stateDirectory: String? = nil, runsInTerminal: Bool = false,
+            web: WebSettings? = nil
+        ) {
             self.name = name
+            self.web = web
             self.socketPath = socketPath
             self.socketGroup = socketGroup
             self.persist = persist
@@ -59,6 +65,10 @@ public final class ServiceHost {
     /// watches one): systemd on the system bus, or a test's own.
     public var makeUnitSource: (any ProgressClock) -> any UnitSource = { SystemdUnits(clock: $0) }
     private var unitSource: (any UnitSource)?
+    /// The web page, metrics and notifications, when configured.
+    private var web: WebService?
+    /// Told the web page's port once it listens (tests listen on port 0).
+    public var onWebListening: (Int) -> Void = { _ in }
 
     /// A host that loads with `load` and opens with `open`, logging to `logger`.
     public init(settings: Settings, clock: any ProgressClock = MonotonicClock(), logger: ServiceLogger, load: @escaping Loader, open: @escaping Opener) {
@@ -99,21 +109,32 @@ public final class ServiceHost {
         let core = ServiceCore(devices: devices, settings: configuration.settings, clock: clock, logger: logger, state: state)
         let restored = core.restoreJobs()
         let server = ServiceServer(core: core, listener: listener, logger: logger, handler: makeHandler(core))
+        // The web page, metrics and notifications (Web/): a hook of their own into the loop.
+        web = try WebService.start(configuration, web: settings.web, core: core, deliver: { [unowned server] in server.deliver($0) }, logger: logger)
+        if let web {
+            server.handler = CountingHandler(server.handler, web: web)
+            if let port = web.port { onWebListening(port) }
+        }
         server.runsInTerminal = settings.runsInTerminal
-        server.afterTick = { [afterTick] in afterTick(core) }
+        server.afterTick = { [afterTick, web] in
+            afterTick(core)
+            web?.afterTick()
+        }
         server.onReload = { [self] in
             if let reloaded = reload(from: configuration, core: core, server: server) {
                 configuration = reloaded
                 followUnits(of: reloaded, core: core, server: server)
+                web?.reloaded(reloaded)
             }
         }
-        server.sources = { [self] in unitSources(core: core, server: server) }
+        server.sources = { [self] in unitSources(core: core, server: server) + (web?.sources ?? []) }
         server.deliver(restored)
         followUnits(of: configuration, core: core, server: server)
         let summary = describe(configuration, core.outputs)
         logger.info("\(summary); listening on \(settings.socketPath)")
         server.ready(status: summary)
         server.run()
+        web?.stop()
         server.disconnectClients()
         core.keepJobsNow()
         if !(settings.persist || configuration.persist) { core.clearOutputs() }

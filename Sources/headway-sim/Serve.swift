@@ -3,6 +3,7 @@ import Headway
 import HeadwayProtocol
 import HeadwayService
 import HeadwaySimulator
+import HeadwaySystem
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,10 +38,22 @@ struct Serve: ParsableCommand {
     @Flag(help: "Draw nothing; log to stderr.")
     var headless = false
 
+    @Option(help: ArgumentHelp("Serve the web page on ADDRESS (127.0.0.1:8080; port 0 for any free one), over the configuration's web:. Open to this machine only.", valueName: "ADDRESS"))
+    var web: String?
+
+    @Option(help: ArgumentHelp("With --web: write the page's port to FILE once it listens (for scripts that asked for port 0).", valueName: "FILE"))
+    var webPortFile: String?
+
     private var choice: ConfigurationChoice { ConfigurationChoice(board: board, hats: hats, config: config) }
 
     func validate() throws {
         if let problem = choice.problem { throw ValidationError(problem) }
+        if let web {
+            guard let (address, _) = WebSettings.parseListen(web) else { throw ValidationError("--web \(web): give an address and port, like 127.0.0.1:8080") }
+            guard WebSettings.isLoopback(address) else {
+                throw ValidationError("--web \(web): --web listens on this machine only (127.0.0.1 or [::1]); for the network set web: with a password in the configuration")
+            }
+        }
     }
 
     func run() throws {
@@ -54,8 +67,13 @@ struct Serve: ParsableCommand {
         var rig = SimulatorRig(buses: SimulatedBuses(clock: clock))
         // In a terminal, a SIGHUP once the terminal is gone means it closed: stop rather than linger.
         let interactive = LiveTerminal.isTerminal(0) || LiveTerminal.isTerminal(1)
-        let settings = ServiceHost.Settings(
+        var settings = ServiceHost.Settings(
             name: "headway-sim", socketPath: path, stateDirectory: StateDirectory.standard(for: "headway-sim"), runsInTerminal: interactive)
+        if let web, let (address, port) = WebSettings.parseListen(web) {
+            var page = WebSettings(address: address, port: port)
+            page.source = "--web"
+            settings.web = page
+        }
         let tail = LogTail()
         let host = ServiceHost(
             settings: settings, clock: clock, logger: tail.logger(label: "headway-sim"),
@@ -65,6 +83,9 @@ struct Serve: ParsableCommand {
                 rig = built
                 return devices
             })
+        if let webPortFile {
+            host.onWebListening = { port in try? Files.write(webPortFile, Array("\(port)\n".utf8)) }
+        }
         host.makeHandler = { core in
             core.frameRecorder = FrameRecorder()
             return SimulatorOperations(core: core, rig: { rig })

@@ -12,7 +12,7 @@ public struct Headwayd: ParsableCommand {
         abstract: "Show job progress on LED strips, rings, GPIO LEDs and OLEDs of this board.",
         discussion: "SOCKET: \(SocketPath.rule)",
         version: Version.current,
-        subcommands: [Serve.self, DoctorCommand.self],
+        subcommands: [Serve.self, DoctorCommand.self, HashPasswordCommand.self],
         defaultSubcommand: Serve.self
     )
 

@@ -1,5 +1,5 @@
 // A thin C entry to libcurl (Debian's libcurl4, or libcurl4t64 on Debian 13), loaded with dlopen
-// the first time headway-ci needs it: no other program of the suite loads it, and the build needs
+// the first time headway-ci needs it (or the service, to send a notification): nothing else loads it, and the build needs
 // no libcurl-dev. One multi handle drives every transfer from one loop (curl_multi_poll), its
 // connection cache reused across looks; each transfer's body and headers are kept here, the body
 // refused as soon as it passes its limit. No policy lives here: what to ask, how often, and what
@@ -32,6 +32,11 @@ int hw_http_set_ca(hw_http *client, const void *pem, size_t length);
 /// `tag` comes back with the result. 0, or libcurl's error code when an option was refused.
 int hw_http_get(hw_http *client, uint64_t tag, const char *url, const char *const *headers, int header_count, long long max_bytes,
                 long connect_timeout_ms, long timeout_ms, long max_redirects);
+
+/// Starts a POST of `body` (`body_length` bytes, copied) to `url`, with the header lines given (its
+/// Content-Type among them); no redirects are followed. As hw_http_get otherwise.
+int hw_http_post(hw_http *client, uint64_t tag, const char *url, const char *const *headers, int header_count, const void *body,
+                 long long body_length, long long max_bytes, long connect_timeout_ms, long timeout_ms);
 
 /// Waits at most `timeout_ms` for the transfers' sockets and the `count` descriptors given (each
 /// readable: `ready[i]` set to 1 when it is), then moves every transfer on. 0, or libcurl's

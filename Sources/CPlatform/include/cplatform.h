@@ -2,11 +2,13 @@
 // F_SETPIPE_SZ and memrchr(3) need _GNU_SOURCE, and glibc's pidfd_open() lives in a header the
 // module leaves out —, a signal handler (which must be async-signal-safe, and Swift code cannot
 // promise that), and the build's version, which only the C preprocessor can take from the
-// command line. The calls return what the system call
+// command line; yescrypt password hashes (libxcrypt) and the kernel's random bytes. The calls
+// return what the system call
 // returned (-1 with errno set on failure); no policy lives here.
 #ifndef HEADWAY_CPLATFORM_H
 #define HEADWAY_CPLATFORM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /// getsockopt(SO_PEERCRED): the process, user and group at the other end of a Unix socket.
@@ -50,5 +52,14 @@ int hw_exit_after(uint32_t milliseconds, const char *message, int status);
 /// `status` (a terminal's cursor given back on Ctrl-C). 0 on success, -1 with errno.
 /// This and hw_exit_after keep one message: the latest call's.
 int hw_exit_on_signal(int number, int fd, const char *message, int status);
+
+/// Hashes `password` with yescrypt (libxcrypt's "$y$", a fresh random salt from the kernel) into
+/// `out` (at least 384 bytes). 0 on success, -1 with errno.
+int hw_password_hash(const char *password, char *out, size_t size);
+/// Whether `password` hashes to `stored` (any method libxcrypt knows: $y$, $6$ …), compared in
+/// constant time. 1 yes, 0 no, -1 when `stored` is not a hash libxcrypt reads.
+int hw_password_check(const char *password, const char *stored);
+/// Fills `buffer` with `size` random bytes from the kernel (getrandom). 0, or -1 with errno.
+int hw_random_bytes(void *buffer, size_t size);
 
 #endif

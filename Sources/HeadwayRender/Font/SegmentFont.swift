@@ -12,6 +12,22 @@ public enum SegmentFont {
         }
     }
 
+    /// What `picture` reads as: each digit the character drawn so (a digit no character draws as
+    /// `?`), a lit point as `.`, the colon as `:`; trailing blanks dropped.
+    public static func text(of picture: SegmentPicture, kind: SegmentKind) -> String {
+        let glyphs = kind == .seven ? seven : fourteen
+        var text = ""
+        for (index, digit) in picture.digits.enumerated() {
+            if index == 2, picture.colon { text += ":" }
+            let bars = digit.subtracting(.dp)
+            // Several characters may share a glyph (0 and O): the first in order reads.
+            text += bars.isEmpty ? " " : glyphs.filter { $0.value == bars }.map(\.key).min().map { String($0) } ?? "?"
+            if digit.contains(.dp) { text += "." }
+        }
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+
     /// `text` on `count` digits of `kind`, left-aligned: a `.` lights the point of the digit before
     /// it (or takes a digit of its own after another point, or at the start), a `:` the colon when
     /// `colon`; what does not fit is cut.

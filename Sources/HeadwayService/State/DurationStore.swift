@@ -25,9 +25,17 @@ public final class DurationStore {
     /// The expected duration of a run of `name`, when past runs say.
     public func expected(for name: String) -> Seconds? { history.expected(for: name) }
 
-    /// Records a successful run; the file follows off the loop.
-    public func record(_ duration: Seconds, for name: String) {
-        history.record(duration, for: name)
+    /// Told of every run recorded (the metrics' histogram).
+    public var onRecord: ((_ name: String, _ outcome: Outcome, _ duration: Seconds) -> Void)?
+    /// Grows with every run recorded (a reader's cheap check for news).
+    public private(set) var version = 0
+
+    /// Records a run that ended with `outcome`; only successful runs teach the estimate. The file
+    /// follows off the loop.
+    public func record(_ duration: Seconds, for name: String, outcome: Outcome = .succeeded) {
+        history.record(DurationHistory.Run(duration: duration, outcome: outcome, endedAt: WallClock.now), for: name)
+        version += 1
+        onRecord?(name, outcome, duration)
         // The text is made on the writer's thread, from this value of the history.
         let learned = history
         writer?.submit("durations") { Array(learned.text.utf8) }

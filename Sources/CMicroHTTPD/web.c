@@ -1,0 +1,435 @@
+#include "headway_web.h"
+
+#include <arpa/inet.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+// libmicrohttpd's ABI (microhttpd.h, stable since 0.9.x): only what is used here, with the
+// numbers microhttpd.h gives them.
+struct MHD_Daemon;
+struct MHD_Connection;
+struct MHD_Response;
+typedef int (*access_handler)(void *, struct MHD_Connection *, const char *, const char *, const char *, const char *, size_t *, void **);
+typedef void (*completed_handler)(void *, struct MHD_Connection *, void **, int);
+typedef long (*reader_callback)(void *, uint64_t, char *, size_t);
+typedef void (*reader_free)(void *);
+
+enum {
+    MHD_NO = 0, MHD_YES = 1,
+    USE_ERROR_LOG = 1, USE_TLS = 2, USE_THREAD_PER_CONNECTION = 4, USE_INTERNAL_POLLING_THREAD = 8, USE_IPV6 = 16, USE_POLL = 64,
+    OPTION_END = 0, OPTION_CONNECTION_MEMORY_LIMIT = 1, OPTION_CONNECTION_LIMIT = 2, OPTION_CONNECTION_TIMEOUT = 3,
+    OPTION_NOTIFY_COMPLETED = 4, OPTION_PER_IP_CONNECTION_LIMIT = 5, OPTION_SOCK_ADDR = 6, OPTION_HTTPS_MEM_KEY = 8,
+    OPTION_HTTPS_MEM_CERT = 9, OPTION_EXTERNAL_LOGGER = 13, OPTION_THREAD_STACK_SIZE = 19,
+    HEADER_KIND = 1, CONNECTION_INFO_CLIENT_ADDRESS = 2, DAEMON_INFO_BIND_PORT = 6, RESPMEM_MUST_COPY = 2,
+};
+#define SIZE_UNKNOWN ((uint64_t)-1LL)
+#define READER_END_OF_STREAM ((long)-1)
+#define READER_END_WITH_ERROR ((long)-2)
+
+static struct {
+    struct MHD_Daemon *(*start_daemon)(unsigned int, uint16_t, void *, void *, access_handler, void *, ...);
+    void (*stop_daemon)(struct MHD_Daemon *);
+    const void *(*get_daemon_info)(struct MHD_Daemon *, int, ...);
+    const void *(*get_connection_info)(struct MHD_Connection *, int, ...);
+    const char *(*lookup_connection_value)(struct MHD_Connection *, int, const char *);
+    struct MHD_Response *(*create_response_from_buffer)(size_t, void *, int);
+    struct MHD_Response *(*create_response_from_callback)(uint64_t, size_t, reader_callback, void *, reader_free);
+    int (*add_response_header)(struct MHD_Response *, const char *, const char *);
+    int (*queue_response)(struct MHD_Connection *, unsigned int, struct MHD_Response *);
+    void (*destroy_response)(struct MHD_Response *);
+    const char *(*get_version)(void);
+} lib;
+
+static int loaded;
+static char load_error[256];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void load(void) {
+    void *handle = dlopen("libmicrohttpd.so.12", RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        snprintf(load_error, sizeof load_error, "%s (install libmicrohttpd12)", dlerror());
+        return;
+    }
+#define LOAD(field, name)                                                                        \
+    *(void **)&lib.field = dlsym(handle, name);                                                  \
+    if (!lib.field) {                                                                            \
+        snprintf(load_error, sizeof load_error, "libmicrohttpd.so.12 has no %s", name);          \
+        return;                                                                                  \
+    }
+    LOAD(start_daemon, "MHD_start_daemon")
+    LOAD(stop_daemon, "MHD_stop_daemon")
+    LOAD(get_daemon_info, "MHD_get_daemon_info")
+    LOAD(get_connection_info, "MHD_get_connection_info")
+    LOAD(lookup_connection_value, "MHD_lookup_connection_value")
+    LOAD(create_response_from_buffer, "MHD_create_response_from_buffer")
+    LOAD(create_response_from_callback, "MHD_create_response_from_callback")
+    LOAD(add_response_header, "MHD_add_response_header")
+    LOAD(queue_response, "MHD_queue_response")
+    LOAD(destroy_response, "MHD_destroy_response")
+    LOAD(get_version, "MHD_get_version")
+#undef LOAD
+    loaded = 1;
+}
+
+int hw_web_load(void) {
+    pthread_once(&once, load);
+    return loaded ? 0 : -1;
+}
+
+const char *hw_web_load_error(void) { return load_error; }
+
+const char *hw_web_version(void) { return loaded ? lib.get_version() : ""; }
+
+struct hw_web {
+    struct MHD_Daemon *daemon;
+    hw_web_handler handler;
+    void *context;
+    size_t max_body;
+    char *cert;
+    char *key;
+    char last_log[256];
+};
+
+/// A request's body as it arrives, kept until the last call of the access handler.
+typedef struct {
+    uint8_t *body;
+    size_t length;
+    int too_large;
+} upload;
+
+struct hw_web_stream {
+    pthread_mutex_t mutex;
+    pthread_cond_t changed;
+    char *buffer;
+    size_t start, length, capacity, limit;
+    char *heartbeat;
+    unsigned heartbeat_seconds;
+    int closed;
+    int references;
+};
+
+static void logger(void *context, const char *format, va_list arguments) {
+    hw_web *web = context;
+    vsnprintf(web->last_log, sizeof web->last_log, format, arguments);
+}
+
+static int handle(void *context, struct MHD_Connection *connection, const char *url, const char *method, const char *version,
+                  const char *data, size_t *size, void **state) {
+    (void)version;
+    hw_web *web = context;
+    upload *body = *state;
+    if (!body) {
+        body = calloc(1, sizeof *body);
+        if (!body) return MHD_NO;
+        *state = body;
+        return MHD_YES;  // the headers are in; the body, if any, comes next
+    }
+    if (*size > 0) {
+        if (!body->too_large && body->length + *size <= web->max_body) {
+            uint8_t *grown = realloc(body->body, body->length + *size);
+            if (!grown) return MHD_NO;
+            memcpy(grown + body->length, data, *size);
+            body->body = grown;
+            body->length += *size;
+        } else {
+            body->too_large = 1;  // read and dropped: the answer says it was too large
+        }
+        *size = 0;
+        return MHD_YES;
+    }
+    hw_web_request request = {0};
+    request.method = method;
+    request.url = url;
+    request.host = lib.lookup_connection_value(connection, HEADER_KIND, "Host");
+    request.origin = lib.lookup_connection_value(connection, HEADER_KIND, "Origin");
+    request.cookie = lib.lookup_connection_value(connection, HEADER_KIND, "Cookie");
+    request.csrf = lib.lookup_connection_value(connection, HEADER_KIND, "X-Headway-CSRF");
+    request.authorization = lib.lookup_connection_value(connection, HEADER_KIND, "Authorization");
+    request.content_type = lib.lookup_connection_value(connection, HEADER_KIND, "Content-Type");
+    request.fetch_site = lib.lookup_connection_value(connection, HEADER_KIND, "Sec-Fetch-Site");
+    const struct sockaddr *const *address = lib.get_connection_info(connection, CONNECTION_INFO_CLIENT_ADDRESS);
+    if (address && *address) {
+        if ((*address)->sa_family == AF_INET)
+            inet_ntop(AF_INET, &((const struct sockaddr_in *)*address)->sin_addr, request.client, sizeof request.client);
+        else if ((*address)->sa_family == AF_INET6)
+            inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)*address)->sin6_addr, request.client, sizeof request.client);
+    }
+    request.body = body->body;
+    request.body_length = body->length;
+    request.body_too_large = body->too_large;
+    request.connection = connection;
+    web->handler(web->context, &request);
+    if (request.answered) return MHD_YES;
+    static const char failed[] = "no answer\n";
+    return hw_web_respond(&request, 500, "Content-Type: text/plain\n", failed, sizeof failed - 1) == 0 ? MHD_YES : MHD_NO;
+}
+
+static void completed(void *context, struct MHD_Connection *connection, void **state, int reason) {
+    (void)context, (void)connection, (void)reason;
+    upload *body = *state;
+    if (!body) return;
+    free(body->body);
+    free(body);
+    *state = NULL;
+}
+
+/// Adds each "Name: value\n" line of `headers` to `response`.
+static int add_headers(struct MHD_Response *response, const char *headers) {
+    if (!headers) return 0;
+    char line[1024];
+    while (*headers) {
+        const char *end = strchr(headers, '\n');
+        size_t length = end ? (size_t)(end - headers) : strlen(headers);
+        if (length >= sizeof line) return -1;
+        memcpy(line, headers, length);
+        line[length] = 0;
+        char *colon = strchr(line, ':');
+        if (colon) {
+            *colon = 0;
+            const char *value = colon + 1;
+            while (*value == ' ') value++;
+            if (lib.add_response_header(response, line, value) != MHD_YES) return -1;
+        }
+        headers += length + (end ? 1 : 0);
+    }
+    return 0;
+}
+
+static int queue(hw_web_request *request, unsigned status, struct MHD_Response *response, const char *headers) {
+    if (!response) return -1;
+    int result = -1;
+    if (add_headers(response, headers) == 0 && lib.queue_response(request->connection, status, response) == MHD_YES) {
+        request->answered = 1;
+        result = 0;
+    }
+    lib.destroy_response(response);
+    return result;
+}
+
+int hw_web_respond(hw_web_request *request, unsigned status, const char *headers, const void *body, size_t length) {
+    if (request->answered) return -1;
+    return queue(request, status, lib.create_response_from_buffer(length, (void *)body, RESPMEM_MUST_COPY), headers);
+}
+
+// MARK: - Streams
+
+static void stream_release(hw_web_stream *stream) {
+    pthread_mutex_lock(&stream->mutex);
+    int left = --stream->references;
+    pthread_mutex_unlock(&stream->mutex);
+    if (left > 0) return;
+    pthread_mutex_destroy(&stream->mutex);
+    pthread_cond_destroy(&stream->changed);
+    free(stream->buffer);
+    free(stream->heartbeat);
+    free(stream);
+}
+
+void hw_web_stream_release(hw_web_stream *stream) { stream_release(stream); }
+
+/// The connection's thread waits here for what to send: the queued bytes, a heartbeat after a
+/// quiet while, or the end.
+static long stream_read(void *context, uint64_t position, char *out, size_t max) {
+    (void)position;
+    hw_web_stream *stream = context;
+    pthread_mutex_lock(&stream->mutex);
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_sec += stream->heartbeat_seconds;
+    while (stream->length == 0 && !stream->closed) {
+        if (pthread_cond_timedwait(&stream->changed, &stream->mutex, &deadline) == ETIMEDOUT) break;
+    }
+    long result;
+    if (stream->length > 0) {
+        size_t count = stream->length < max ? stream->length : max;
+        memcpy(out, stream->buffer + stream->start, count);
+        stream->start += count;
+        stream->length -= count;
+        if (stream->length == 0) stream->start = 0;
+        result = (long)count;
+    } else if (stream->closed) {
+        result = READER_END_OF_STREAM;
+    } else {
+        size_t count = strlen(stream->heartbeat);
+        if (count > max) count = max;
+        memcpy(out, stream->heartbeat, count);
+        result = (long)count;
+    }
+    pthread_mutex_unlock(&stream->mutex);
+    return result;
+}
+
+/// The connection is over (the client went away, or the stream ended): nothing more is sent.
+static void stream_done(void *context) {
+    hw_web_stream *stream = context;
+    pthread_mutex_lock(&stream->mutex);
+    stream->closed = 1;
+    pthread_mutex_unlock(&stream->mutex);
+    stream_release(stream);
+}
+
+hw_web_stream *hw_web_respond_stream(hw_web_request *request, const char *headers, const char *heartbeat, unsigned heartbeat_seconds,
+                                     size_t max_buffered) {
+    if (request->answered) return NULL;
+    hw_web_stream *stream = calloc(1, sizeof *stream);
+    if (!stream) return NULL;
+    pthread_mutex_init(&stream->mutex, NULL);
+    pthread_condattr_t attributes;
+    pthread_condattr_init(&attributes);
+    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
+    pthread_cond_init(&stream->changed, &attributes);
+    pthread_condattr_destroy(&attributes);
+    stream->heartbeat = strdup(heartbeat ? heartbeat : "");
+    stream->heartbeat_seconds = heartbeat_seconds ? heartbeat_seconds : 15;
+    stream->limit = max_buffered;
+    stream->references = 2;
+    struct MHD_Response *response = lib.create_response_from_callback(SIZE_UNKNOWN, 4096, stream_read, stream, stream_done);
+    if (!response) {
+        stream->references = 1;
+        stream_release(stream);
+        return NULL;
+    }
+    if (queue(request, 200, response, headers) != 0) {
+        // The response (destroyed) took the connection's reference with it through stream_done.
+        stream_release(stream);
+        return NULL;
+    }
+    return stream;
+}
+
+int hw_web_stream_push(hw_web_stream *stream, const void *bytes, size_t length) {
+    pthread_mutex_lock(&stream->mutex);
+    int result = -1;
+    if (!stream->closed) {
+        if (stream->length + length > stream->limit) {
+            stream->closed = 1;  // a client this far behind is let go; it may come back for a fresh start
+            stream->length = 0;
+        } else {
+            if (stream->start + stream->length + length > stream->capacity) {
+                memmove(stream->buffer, stream->buffer + stream->start, stream->length);
+                stream->start = 0;
+                if (stream->length + length > stream->capacity) {
+                    size_t capacity = (stream->length + length) * 2;
+                    if (capacity > stream->limit) capacity = stream->limit;
+                    char *grown = realloc(stream->buffer, capacity);
+                    if (!grown) {
+                        pthread_mutex_unlock(&stream->mutex);
+                        return -1;
+                    }
+                    stream->buffer = grown;
+                    stream->capacity = capacity;
+                }
+            }
+            memcpy(stream->buffer + stream->start + stream->length, bytes, length);
+            stream->length += length;
+            result = 0;
+        }
+    }
+    pthread_cond_signal(&stream->changed);
+    pthread_mutex_unlock(&stream->mutex);
+    return result;
+}
+
+int hw_web_stream_open(hw_web_stream *stream) {
+    pthread_mutex_lock(&stream->mutex);
+    int open = !stream->closed;
+    pthread_mutex_unlock(&stream->mutex);
+    return open;
+}
+
+void hw_web_stream_close(hw_web_stream *stream) {
+    pthread_mutex_lock(&stream->mutex);
+    stream->closed = 1;
+    pthread_cond_signal(&stream->changed);
+    pthread_mutex_unlock(&stream->mutex);
+}
+
+// MARK: - The daemon
+
+hw_web *hw_web_start(const char *address, int port, const char *cert_pem, const char *key_pem, unsigned max_connections,
+                     unsigned max_per_address, unsigned timeout_seconds, size_t max_body, size_t memory_limit, hw_web_handler handler,
+                     void *context, char *error) {
+    if (hw_web_load() != 0) {
+        snprintf(error, 256, "%s", load_error);
+        return NULL;
+    }
+    struct sockaddr_storage socket_address;
+    memset(&socket_address, 0, sizeof socket_address);
+    unsigned flags = USE_INTERNAL_POLLING_THREAD | USE_THREAD_PER_CONNECTION | USE_POLL | USE_ERROR_LOG;
+    struct sockaddr_in *v4 = (struct sockaddr_in *)&socket_address;
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&socket_address;
+    if (inet_pton(AF_INET, address, &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons((uint16_t)port);
+    } else if (inet_pton(AF_INET6, address, &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons((uint16_t)port);
+        flags |= USE_IPV6;
+    } else {
+        snprintf(error, 256, "%s is not an IPv4 or IPv6 address", address);
+        return NULL;
+    }
+    hw_web *web = calloc(1, sizeof *web);
+    if (!web) {
+        snprintf(error, 256, "out of memory");
+        return NULL;
+    }
+    web->handler = handler;
+    web->context = context;
+    web->max_body = max_body;
+    if (cert_pem && key_pem) {
+        web->cert = strdup(cert_pem);
+        web->key = strdup(key_pem);
+        flags |= USE_TLS;
+    }
+    errno = 0;
+    if (web->cert) {
+        web->daemon = lib.start_daemon(flags, (uint16_t)port, NULL, NULL, (access_handler)handle, web, OPTION_SOCK_ADDR, &socket_address,
+                                       OPTION_CONNECTION_LIMIT, max_connections, OPTION_PER_IP_CONNECTION_LIMIT, max_per_address,
+                                       OPTION_CONNECTION_TIMEOUT, timeout_seconds, OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+                                       OPTION_NOTIFY_COMPLETED, completed, web, OPTION_EXTERNAL_LOGGER, logger, web,
+                                       OPTION_THREAD_STACK_SIZE, (size_t)(256 * 1024), OPTION_HTTPS_MEM_CERT, web->cert,
+                                       OPTION_HTTPS_MEM_KEY, web->key, OPTION_END);
+    } else {
+        web->daemon = lib.start_daemon(flags, (uint16_t)port, NULL, NULL, (access_handler)handle, web, OPTION_SOCK_ADDR, &socket_address,
+                                       OPTION_CONNECTION_LIMIT, max_connections, OPTION_PER_IP_CONNECTION_LIMIT, max_per_address,
+                                       OPTION_CONNECTION_TIMEOUT, timeout_seconds, OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+                                       OPTION_NOTIFY_COMPLETED, completed, web, OPTION_EXTERNAL_LOGGER, logger, web,
+                                       OPTION_THREAD_STACK_SIZE, (size_t)(256 * 1024), OPTION_END);
+    }
+    if (!web->daemon) {
+        int code = errno;
+        if (web->last_log[0]) {
+            size_t length = strlen(web->last_log);
+            while (length > 0 && (web->last_log[length - 1] == '\n' || web->last_log[length - 1] == '.')) web->last_log[--length] = 0;
+            snprintf(error, 256, "%s", web->last_log);
+        } else {
+            snprintf(error, 256, "%s", code ? strerror(code) : "libmicrohttpd refused to start");
+        }
+        free(web->cert);
+        free(web->key);
+        free(web);
+        return NULL;
+    }
+    return web;
+}
+
+int hw_web_port(hw_web *web) {
+    const uint16_t *port = lib.get_daemon_info(web->daemon, DAEMON_INFO_BIND_PORT);
+    return port ? *port : -1;
+}
+
+void hw_web_stop(hw_web *web) {
+    lib.stop_daemon(web->daemon);
+    free(web->cert);
+    free(web->key);
+    free(web);
+}

@@ -1,0 +1,163 @@
+"""The page in a real browser (Debian's Chromium, driven by Selenium) against `headway-sim serve
+--web`: a hook's job within a second, the OLED as the simulator's glass shows it pixel for pixel,
+pause and cancel reaching a `headway run` child, markup in a label shown as text, a phone's size."""
+import os, signal, subprocess, tempfile, time
+import pytest
+from webtest import Sim, need, program, read_pbm, wait_for
+
+selenium = pytest.importorskip("selenium") if not os.environ.get("CI") else __import__("selenium")
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.common.by import By
+
+SHOTS = os.environ.get("HEADWAY_WEB_SHOTS")
+
+
+def browser(width=1280, height=900):
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={width},{height}"):
+        options.add_argument(argument)
+    options.binary_location = need("chromium")
+    service = webdriver.ChromeService(executable_path=need("chromedriver"))
+    return webdriver.Chrome(options=options, service=service)
+
+
+@pytest.fixture(scope="module")
+def sim():
+    s = Sim()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def page(sim):
+    driver = browser()
+    driver.get(sim.base + "/")
+    wait_for(lambda: driver.find_element(By.ID, "connection").text == "live", what="the page going live")
+    yield driver
+    driver.quit()
+
+
+def job_element(page, job):
+    found = page.find_elements(By.CSS_SELECTOR, f'li.job[data-job="{job}"]')
+    return found[0] if found else None
+
+
+def test_hook_job_within_a_second_and_markup_inert(sim, page):
+    label = "<img src=x onerror=alert(1)>"
+    started = time.monotonic()
+    out = sim.headway("--job", "hooked", "begin", "--label", label, "--total", "200", "--name", "nightly-backup")
+    assert out.returncode == 0, out.stderr
+    item = wait_for(lambda: job_element(page, "hooked"), timeout=1.0, interval=0.01, what="the hook's job on the page")
+    took = time.monotonic() - started
+    assert took < 1.0
+    assert item.find_element(By.CSS_SELECTOR, ".label").text == label
+    assert page.find_elements(By.CSS_SELECTOR, "#jobs img") == []
+    with pytest.raises(NoAlertPresentException):
+        page.switch_to.alert.text
+    sim.headway("--job", "hooked", "set", "50")
+    wait_for(lambda: "50 of 200" in (job_element(page, "hooked").text or ""), what="the update on the page")
+    sim.headway("--job", "hooked", "done")
+
+
+def canvas_mask(page, name):
+    return page.execute_script("""
+        const c = document.querySelector(`canvas[data-output="${arguments[0]}"]`);
+        if (!c) return null;
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+        const rows = [];
+        for (let y = 0; y < c.height; y++) { const row = []; for (let x = 0; x < c.width; x++) row.push(d.data[4 * (y * c.width + x) + 2] > 0 ? 1 : 0); rows.push(row); }
+        return {version: c.dataset.version, rows};
+    """, name)
+
+
+def test_oled_equals_the_simulators_glass(sim, page):
+    sim.send({"op": "begin", "job": "oled-check", "total": 10, "label": "Pixels"}, {"op": "update", "job": "oled-check", "value": 7})
+    folder = tempfile.mkdtemp(prefix="headway-snap-")
+    for attempt in range(20):
+        time.sleep(0.3)
+        before = canvas_mask(page, "oled")
+        reply = sim.send({"op": "snapshot", "folder": folder})[0]
+        assert reply["ok"], reply
+        after = canvas_mask(page, "oled")
+        if not before or not after or before["version"] != after["version"]:
+            continue  # the picture changed meanwhile: look again
+        width, height, rows = read_pbm(os.path.join(folder, "oled.pbm"))
+        if rows == after["rows"] and sum(map(sum, rows)) > 50:  # the job drawn, not the blank of its grace delay
+            return
+    pytest.fail("the page's OLED never equalled the simulator's glass")
+
+
+def child_state(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0]
+
+
+def test_pause_and_cancel_reach_a_headway_run_child(sim, page):
+    folder = tempfile.mkdtemp(prefix="headway-child-")
+    script = f'echo $$ > {folder}/pid; trap "echo TERM > {folder}/term; exit 143" TERM; i=0; while [ $i -lt 3000 ]; do echo "$i/3000"; i=$((i+1)); sleep 0.1; done'
+    runner = subprocess.Popen(
+        [program("headway"), "--job", "work", "run", "--label", "Nightly work", "--name", "work", "--", "sh", "-c", script],
+        env=sim.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        pid = int(wait_for(lambda: os.path.exists(f"{folder}/pid") and open(f"{folder}/pid").read().strip(), what="the child"))
+        item = wait_for(lambda: job_element(page, "work"), what="the run's job")
+        pause = wait_for(lambda: [b for b in job_element(page, "work").find_elements(By.TAG_NAME, "button") if b.text == "Pause"], what="a Pause button")[0]
+        pause.click()
+        wait_for(lambda: child_state(pid) == "T", what="the child stopped")
+        wait_for(lambda: "paused" in job_element(page, "work").text, what="paused on the page")
+        resume = wait_for(lambda: [b for b in job_element(page, "work").find_elements(By.TAG_NAME, "button") if b.text == "Resume"], what="a Resume button")[0]
+        resume.click()
+        wait_for(lambda: child_state(pid) in ("S", "R"), what="the child running again")
+        cancel = wait_for(lambda: [b for b in job_element(page, "work").find_elements(By.TAG_NAME, "button") if b.text == "Cancel…"], what="a Cancel button")[0]
+        cancel.click()
+        dialog = page.find_element(By.ID, "confirm")
+        wait_for(lambda: dialog.is_displayed(), what="the confirmation")
+        text = page.find_element(By.ID, "confirm-text").text
+        assert "lost" in text and "SIGTERM" in text, text
+        assert not os.path.exists(f"{folder}/term"), "cancelled before the confirmation"
+        # Keeping it running first: nothing happens.
+        dialog.find_element(By.CSS_SELECTOR, 'button[value="keep"]').click()
+        time.sleep(0.5)
+        assert not os.path.exists(f"{folder}/term")
+        cancel = [b for b in job_element(page, "work").find_elements(By.TAG_NAME, "button") if b.text == "Cancel…"][0]
+        cancel.click()
+        wait_for(lambda: dialog.is_displayed(), what="the confirmation again")
+        dialog.find_element(By.CSS_SELECTOR, 'button[value="cancel"]').click()
+        wait_for(lambda: os.path.exists(f"{folder}/term"), what="SIGTERM in the child")
+        runner.wait(10)
+        wait_for(lambda: job_element(page, "work") is None or "cancelled" in job_element(page, "work").text, what="cancelled on the page")
+    finally:
+        if runner.poll() is None:
+            runner.send_signal(signal.SIGTERM)
+            runner.wait(5)
+
+
+def test_history_plot(sim, page):
+    for i, outcome in enumerate(["done", "fail", "done"]):
+        sim.headway("--job", f"hist{i}", "begin", "--name", "night's backup")
+        time.sleep(0.2)
+        sim.headway("--job", f"hist{i}", outcome)
+    figure = wait_for(lambda: [f for f in page.find_elements(By.CSS_SELECTOR, "#history figure") if f.find_element(By.TAG_NAME, "figcaption").text == "night's backup"],
+                      what="the history of night's backup")[0]
+    wait_for(lambda: len(figure.find_elements(By.CSS_SELECTOR, "rect")) >= 3, what="three runs plotted")
+    assert "failed" in figure.get_attribute("textContent")
+
+
+def test_phone_size(sim):
+    driver = browser(390, 844)
+    try:
+        driver.get(sim.base + "/")
+        wait_for(lambda: driver.find_element(By.ID, "connection").text == "live", what="live on a phone")
+        sim.send({"op": "begin", "job": "phone", "total": 4, "label": "A job on a phone"})
+        wait_for(lambda: job_element(driver, "phone"), what="the job")
+        wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "svg[data-output=ring] circle"), what="the ring")
+        assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+        ring = driver.find_element(By.CSS_SELECTOR, "svg[data-output=ring]")
+        assert ring.size["width"] <= 390 and "LED ring of 24" in ring.get_attribute("aria-label")
+        oled = driver.find_element(By.CSS_SELECTOR, "canvas[data-output=oled]")
+        assert "128×64 display" in oled.get_attribute("aria-label")
+        if SHOTS:
+            driver.save_screenshot(os.path.join(SHOTS, "phone.png"))
+    finally:
+        driver.quit()
