@@ -23,7 +23,9 @@ final class StateWriter: Sendable {
     }
 
     private let state = Mutex(State())
-    /// Held while a file is written: the thread and a final ``flush()`` never write at once.
+    /// Held from taking what is pending until it is written: the thread and ``flush()`` never write
+    /// at once, and a flush returns only once everything handed in before it is on disk (what the
+    /// thread took is written before the flush looks).
     private let writing = Mutex(())
     private let wake: (read: Int32, write: Int32)?
 
@@ -63,11 +65,13 @@ final class StateWriter: Sendable {
 
     /// Writes everything handed in, now, on the calling thread: the service is stopping.
     func flush() {
-        let pending = state.withLock { state in
-            defer { state.pending = [:] }
-            return state.pending
+        writing.withLock { _ in
+            let pending = state.withLock { state in
+                defer { state.pending = [:] }
+                return state.pending
+            }
+            for (file, contents) in pending { write(file, contents) }
         }
-        for (file, contents) in pending { write(file, contents) }
     }
 
     private func nextDue() -> Double? {
@@ -77,34 +81,35 @@ final class StateWriter: Sendable {
     }
 
     private func writeDue() {
-        let now = clock.now
-        let due = state.withLock { state -> [(String, @Sendable () -> [UInt8])] in
-            let ready = state.pending.filter { now >= (state.writtenAt[$0.key] ?? -.infinity) + minimumInterval }
-            for file in ready.keys {
-                state.pending[file] = nil
-                state.writtenAt[file] = now
+        writing.withLock { _ in
+            let now = clock.now
+            let due = state.withLock { state -> [(String, @Sendable () -> [UInt8])] in
+                let ready = state.pending.filter { now >= (state.writtenAt[$0.key] ?? -.infinity) + minimumInterval }
+                for file in ready.keys {
+                    state.pending[file] = nil
+                    state.writtenAt[file] = now
+                }
+                return ready.map { ($0.key, $0.value) }
             }
-            return ready.map { ($0.key, $0.value) }
+            for (file, contents) in due { write(file, contents) }
         }
-        for (file, contents) in due { write(file, contents) }
     }
 
+    /// Called with `writing` held.
     private func write(_ file: String, _ contents: @escaping @Sendable () -> [UInt8]) {
-        writing.withLock { _ in
-            let bytes = contents()
-            do throws(SystemError) {
-                try Folders.make(folder, mode: 0o750)
-                try Files.replace(folder + "/" + file, with: bytes)
-                let recovered = state.withLock { state in
-                    state.writes += 1
-                    return state.failed.remove(file) != nil
-                }
-                if recovered { logger.info("\(folder)/\(file) is written again") }
-            } catch {
-                // Said once until it works again: a full disk must not fill the journal too.
-                if state.withLock({ $0.failed.insert(file).inserted }) {
-                    logger.warning("cannot write \(folder)/\(file): \(error); what it keeps lasts until the service stops")
-                }
+        let bytes = contents()
+        do throws(SystemError) {
+            try Folders.make(folder, mode: 0o750)
+            try Files.replace(folder + "/" + file, with: bytes)
+            let recovered = state.withLock { state in
+                state.writes += 1
+                return state.failed.remove(file) != nil
+            }
+            if recovered { logger.info("\(folder)/\(file) is written again") }
+        } catch {
+            // Said once until it works again: a full disk must not fill the journal too.
+            if state.withLock({ $0.failed.insert(file).inserted }) {
+                logger.warning("cannot write \(folder)/\(file): \(error); what it keeps lasts until the service stops")
             }
         }
     }
