@@ -13,10 +13,13 @@ from selenium.webdriver.common.by import By
 SHOTS = os.environ.get("HEADWAY_WEB_SHOTS")
 
 
-def browser(width=1280, height=900):
+def browser(width=1280, height=900, phone=False):
     options = webdriver.ChromeOptions()
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={width},{height}"):
         options.add_argument(argument)
+    if phone:
+        # A phone's viewport exactly: a headless window is never narrower than about 500 pixels.
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 3}})
     options.binary_location = need("chromium")
     service = webdriver.ChromeService(executable_path=need("chromedriver"))
     return webdriver.Chrome(options=options, service=service)
@@ -145,7 +148,7 @@ def test_history_plot(sim, page):
 
 
 def test_phone_size(sim):
-    driver = browser(390, 844)
+    driver = browser(390, 844, phone=True)
     try:
         driver.get(sim.base + "/")
         wait_for(lambda: driver.find_element(By.ID, "connection").text == "live", what="live on a phone")

@@ -27,11 +27,11 @@ button.danger { border-color: var(--bad); color: var(--bad); }
 button:disabled { opacity: .5; cursor: not-allowed; }
 input { font: inherit; padding: .5rem; min-height: 44px; border-radius: .5rem; border: 1px solid var(--line); background: var(--card); color: var(--fg); width: 100%; max-width: 20rem; display: block; margin: .25rem 0 .75rem; }
 .outputs { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 1rem; }
-.output { margin: 0; background: var(--card); border: 1px solid var(--line); border-radius: .75rem; padding: .75rem; }
+.output { margin: 0; min-width: 0; background: var(--card); border: 1px solid var(--line); border-radius: .75rem; padding: .75rem; }
 .output h3 { margin: 0 0 .5rem; font-size: 1rem; }
 .output .desc { color: var(--muted); font-size: .85rem; margin: .5rem 0 0; }
 .output .failure { color: var(--bad); font-size: .85rem; }
-.output canvas { width: 100%; image-rendering: pixelated; background: #000; border-radius: .25rem; display: block; }
+.output canvas { width: 100%; max-width: 100%; height: auto; image-rendering: pixelated; background: #000; border-radius: .25rem; display: block; }
 .output svg { width: 100%; max-height: 14rem; display: block; background: #000; border-radius: .25rem; }
 .jobs { list-style: none; padding: 0; margin: 0; display: grid; gap: .75rem; }
 .job { background: var(--card); border: 1px solid var(--line); border-radius: .75rem; padding: .75rem; }
