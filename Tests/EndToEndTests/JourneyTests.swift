@@ -22,7 +22,7 @@ struct JourneyTests {
         }, "\(service.logged)")
         let unknown = try SimulatedService.installed(arguments: ["--board", "raspberry-pi-5", "--hat", "pi-hat"])
         #expect(unknown.waitForExit() == 1)
-        #expect(unknown.logged.contains("\"pi-hat\" is not a HAT preset; the HATs are adafruit-7segment, adafruit-8x8-matrix, adafruit-bicolour-bargraph, adafruit-oled-bonnet, "), "\(unknown.logged)")
+        #expect(unknown.logged.contains("\"pi-hat\" is not a HAT preset; the HATs are adafruit-7segment, adafruit-8x8-matrix, adafruit-bicolour-bargraph, adafruit-mini-pitft-1in14, "), "\(unknown.logged)")
     }
 
     /// Regression: a reload of a file with a typo made the service exit (and leave its socket).
