@@ -2,18 +2,18 @@
 /// `firstPage...lastPage` (picture coordinates, before the module's offsets). A row is what the
 /// controller addresses as one: a page of 8 pixel rows on monochrome controllers, one pixel row on
 /// SSD1327 (whose byte columns are pairs of pixels).
-public struct PageRun: Sendable, Equatable {
+package struct PageRun: Sendable, Equatable {
     /// The first row (page) rewritten.
-    public var firstPage: Int
+    package var firstPage: Int
     /// The last row (page) rewritten.
-    public var lastPage: Int
+    package var lastPage: Int
     /// The first byte column rewritten.
-    public var firstColumn: Int
+    package var firstColumn: Int
     /// The last byte column rewritten.
-    public var lastColumn: Int
+    package var lastColumn: Int
 
     /// The rectangle of rows `firstPage…lastPage` and byte columns `firstColumn…lastColumn`.
-    public init(firstPage: Int, lastPage: Int, firstColumn: Int, lastColumn: Int) {
+    package init(firstPage: Int, lastPage: Int, firstColumn: Int, lastColumn: Int) {
         self.firstPage = firstPage
         self.lastPage = lastPage
         self.firstColumn = firstColumn
@@ -21,11 +21,11 @@ public struct PageRun: Sendable, Equatable {
     }
 
     /// How many byte columns.
-    public var columns: Int { lastColumn - firstColumn + 1 }
+    package var columns: Int { lastColumn - firstColumn + 1 }
     /// How many rows (pages).
-    public var pages: Int { lastPage - firstPage + 1 }
+    package var pages: Int { lastPage - firstPage + 1 }
     /// How many bytes it holds.
-    public var bytes: Int { columns * pages }
+    package var bytes: Int { columns * pages }
 
     /// The smallest rectangle holding both.
     func union(_ other: PageRun) -> PageRun {
@@ -50,19 +50,19 @@ public struct PageRun: Sendable, Equatable {
 /// - **the whole picture**.
 /// Each is costed exactly as ``OLEDDisplay`` sends it on its interface (``cost(of:)``), so no frame
 /// ever costs more than the cheapest of them. Pictures are in RAM format: `rows × rowBytes` bytes.
-public struct PageRunPlanner: Sendable {
+package struct PageRunPlanner: Sendable {
     /// Bytes in one row of the picture, and rows.
-    public let rowBytes: Int
+    package let rowBytes: Int
     /// How many rows.
-    public let rows: Int
+    package let rows: Int
     /// How the controller's RAM is addressed.
-    public let addressing: OLEDAddressing
+    package let addressing: OLEDAddressing
     /// Bytes on the wire for one addressing (of one row on page-only controllers).
-    public let addressingCost: Int
+    package let addressingCost: Int
     private let framing: OLEDDataFraming
 
     /// A planner for pictures of `rows` rows of `rowBytes` bytes, costed on `interface`.
-    public init(rowBytes: Int, rows: Int, addressing: OLEDAddressing, interface: any OLEDInterface) {
+    package init(rowBytes: Int, rows: Int, addressing: OLEDAddressing, interface: any OLEDInterface) {
         self.rowBytes = rowBytes
         self.rows = rows
         self.addressing = addressing
@@ -75,7 +75,7 @@ public struct PageRunPlanner: Sendable {
     var runOverhead: Int { addressingCost + framing.cost(1) - 1 }
 
     /// The cheapest plan that turns `old` into `new`; every byte when there is no old picture.
-    public func runs(from old: [UInt8]?, to new: [UInt8]) -> [PageRun] {
+    package func runs(from old: [UInt8]?, to new: [UInt8]) -> [PageRun] {
         precondition(new.count == rowBytes * rows, "picture size does not match the display")
         let whole = PageRun(firstPage: 0, lastPage: rows - 1, firstColumn: 0, lastColumn: rowBytes - 1)
         guard let old else { return [whole] }
@@ -91,13 +91,13 @@ public struct PageRunPlanner: Sendable {
     }
 
     /// The changed stretches of each row, merged as described above.
-    public func pageRuns(from old: [UInt8], to new: [UInt8]) -> [PageRun] {
+    package func pageRuns(from old: [UInt8], to new: [UInt8]) -> [PageRun] {
         changes(from: old, to: new).runs
     }
 
     /// The bounding rectangles of the changes in each quarter of the picture that changed (top
     /// left, top right, bottom left, bottom right).
-    public func quarterWindows(from old: [UInt8], to new: [UInt8]) -> [PageRun] {
+    package func quarterWindows(from old: [UInt8], to new: [UInt8]) -> [PageRun] {
         changes(from: old, to: new).quarters.windows
     }
 
@@ -207,7 +207,7 @@ public struct PageRunPlanner: Sendable {
     }
 
     /// The rectangle around `runs` (nil for none).
-    public static func boundingWindow(of runs: [PageRun]) -> PageRun? {
+    package static func boundingWindow(of runs: [PageRun]) -> PageRun? {
         guard let first = runs.first else { return nil }
         return runs.dropFirst().reduce(first) { $0.union($1) }
     }
@@ -215,7 +215,7 @@ public struct PageRunPlanner: Sendable {
     /// Bytes on the wire (framing included) that `runs` cost as ``OLEDDisplay`` sends them: where
     /// the controller addresses rectangles each run is one window and its data one stream; on
     /// page-only controllers each row of a run is addressed and sent on its own.
-    public func cost(of runs: [PageRun]) -> Int {
+    package func cost(of runs: [PageRun]) -> Int {
         runs.reduce(0) { total, run in total + cost(of: run) }
     }
 
