@@ -95,9 +95,7 @@ public final class OLEDDisplay: DisplayDevice {
         let now = clock.now
         try state.withLock { (state: inout State) throws(DeviceError) in
             if state.acknowledged != nil {
-                let wakes = resynchronisation.afterBlank && state.acknowledgedIsBlank && !OLEDRAMImage.isBlank(picture)
-                let due = resynchronisation.interval.map { now - state.lastResynchronised >= $0 } ?? false
-                if wakes || due { state.forget() }
+                if resynchronisation.isDue(lastResynchronised: state.lastResynchronised, at: now, lastBlank: state.acknowledgedIsBlank, blank: OLEDRAMImage.isBlank(picture)) { state.forget() }
             }
             if let shown = state.acknowledged, OLEDRAMImage.same(shown, picture) { return }
             do throws(DeviceError) {

@@ -2,9 +2,11 @@
 /// `firstPage...lastPage` (picture coordinates, before the module's offsets). A row is what the
 /// controller addresses as one: a page of 8 pixel rows on monochrome controllers, one pixel row on
 /// SSD1327 (whose byte columns are pairs of pixels).
-package struct PageRun: Sendable, Equatable {
+package struct PageRun: Sendable, Equatable, RowRectangle {
     /// The first row (page) rewritten.
     package var firstPage: Int
+    /// The row it starts on, as the planner merges rows.
+    package var firstRow: Int { firstPage }
     /// The last row (page) rewritten.
     package var lastPage: Int
     /// The first byte column rewritten.
@@ -28,7 +30,7 @@ package struct PageRun: Sendable, Equatable {
     package var bytes: Int { columns * pages }
 
     /// The smallest rectangle holding both.
-    func union(_ other: PageRun) -> PageRun {
+    package func union(_ other: PageRun) -> PageRun {
         PageRun(
             firstPage: min(firstPage, other.firstPage), lastPage: max(lastPage, other.lastPage),
             firstColumn: min(firstColumn, other.firstColumn), lastColumn: max(lastColumn, other.lastColumn))
@@ -186,7 +188,7 @@ package struct PageRunPlanner: Sendable {
                 }
             }
         }
-        return (addressing.addressesRectangles ? mergeDown(runs) : runs, quarters)
+        return (addressing.addressesRectangles ? runs.mergedDown(cost: cost(of:)) : runs, quarters)
     }
 
     /// Whether `blocks` 64-byte blocks of both pictures from `offset` are the same.
@@ -222,40 +224,5 @@ package struct PageRunPlanner: Sendable {
     func cost(of run: PageRun) -> Int {
         addressing.addressesRectangles
             ? addressingCost + framing.cost(run.bytes) : run.pages * (addressingCost + framing.cost(run.columns))
-    }
-
-    /// Row runs (in row order) grown into rectangles: each run joins the rectangle that ended on the
-    /// row above when the rectangle around both costs no more than the two apart.
-    private func mergeDown(_ runs: [PageRun]) -> [PageRun] {
-        var merged: [PageRun] = []
-        merged.reserveCapacity(runs.count)
-        // Indices in `merged` of the rectangles ending on the row above, and on this row: a few
-        // at a time, in two buffers that swap as the rows go by.
-        var open: [Int] = [], opening: [Int] = []
-        open.reserveCapacity(8)
-        opening.reserveCapacity(8)
-        var row = -1
-        for run in runs {
-            if run.firstPage != row {
-                if run.firstPage == row + 1 { swap(&open, &opening) } else { open.removeAll(keepingCapacity: true) }
-                opening.removeAll(keepingCapacity: true)
-                row = run.firstPage
-            }
-            let alone = cost(of: run)
-            var best = -1, bestSaving = -1
-            for (position, index) in open.enumerated() {
-                let saving = cost(of: merged[index]) + alone - cost(of: merged[index].union(run))
-                if saving > bestSaving { (best, bestSaving) = (position, saving) }
-            }
-            if best >= 0 {
-                let index = open.remove(at: best)
-                merged[index] = merged[index].union(run)
-                opening.append(index)
-            } else {
-                merged.append(run)
-                opening.append(merged.count - 1)
-            }
-        }
-        return merged
     }
 }

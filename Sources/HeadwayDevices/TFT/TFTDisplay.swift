@@ -93,9 +93,7 @@ public final class TFTDisplay: DisplayDevice {
         try state.withLock { (state: inout State) throws(DeviceError) in
             let bytes = dimmed(colour.bytes, &state)
             if state.acknowledged != nil {
-                let wakes = resynchronisation.afterBlank && state.acknowledgedIsBlank && !colour.isBlank
-                let due = resynchronisation.interval.map { now - state.lastResynchronised >= $0 } ?? false
-                if wakes || due { state.forget() }
+                if resynchronisation.isDue(lastResynchronised: state.lastResynchronised, at: now, lastBlank: state.acknowledgedIsBlank, blank: colour.isBlank) { state.forget() }
             }
             if let shown = state.acknowledged, PixelBytes.equal(shown, bytes) { return }
             do throws(DeviceError) {

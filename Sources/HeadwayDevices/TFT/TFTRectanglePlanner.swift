@@ -127,7 +127,7 @@ package struct TFTRectanglePlanner: Sendable {
     package func plan(from old: [UInt8]?, to new: [UInt8], window: TFTLinkCost.Window = .init(), offset: (column: Int, row: Int) = (0, 0)) -> [PixelRect] {
         precondition(new.count == width * height * link.bytesPerPixel, "picture size does not match the display")
         guard let old else { return [whole] }
-        var rects = mergedDown(rowRuns(from: old, to: new))
+        var rects = rowRuns(from: old, to: new).mergedDown(cost: cost)
         guard !rects.isEmpty else { return [] }
         if rects.count <= Self.mostPairwise { rects = mergedPairwise(rects) }
         let bounding = rects.dropFirst().reduce(rects[0]) { $0.union($1) }
@@ -190,36 +190,6 @@ package struct TFTRectanglePlanner: Sendable {
     }
 
     private func cost(_ rect: PixelRect) -> Int { link.cost(width: rect.width, height: rect.height) }
-
-    /// Runs (in row order) grown into rectangles: a run joins the rectangle ending on the row
-    /// above when their bounding rectangle costs no more than the two apart.
-    func mergedDown(_ runs: [PixelRect]) -> [PixelRect] {
-        var merged: [PixelRect] = []
-        var open: [Int] = [], opening: [Int] = []
-        var row = -1
-        for run in runs {
-            if run.y != row {
-                if run.y == row + 1 { swap(&open, &opening) } else { open.removeAll(keepingCapacity: true) }
-                opening.removeAll(keepingCapacity: true)
-                row = run.y
-            }
-            let alone = cost(run)
-            var best = -1, bestSaving = -1
-            for (position, index) in open.enumerated() {
-                let saving = cost(merged[index]) + alone - cost(merged[index].union(run))
-                if saving >= 0, saving > bestSaving { (best, bestSaving) = (position, saving) }
-            }
-            if best >= 0 {
-                let index = open.remove(at: best)
-                merged[index] = merged[index].union(run)
-                opening.append(index)
-            } else {
-                merged.append(run)
-                opening.append(merged.count - 1)
-            }
-        }
-        return merged
-    }
 
     /// Merges the two rectangles whose bounding rectangle saves the most, again and again, while
     /// one saves anything.
