@@ -83,7 +83,7 @@ public struct OLEDTraffic: Sendable, Equatable {
 /// Headway's units (``OLEDTraffic``: bytes on the wire with every I2C address and control byte, or
 /// the bytes SPI clocks).
 ///
-/// Pictures are in RAM format (``/HeadwayDevices/OLEDAddressing``): `rowBytes`-byte rows — pages of a `Bitmap`
+/// Pictures are in RAM format (`OLEDAddressing`): `rowBytes`-byte rows — pages of a `Bitmap`
 /// (`Bitmap/bytes`) on the monochrome controllers, pixel rows of a `Greymap` (two pixels a byte,
 /// `Greymap/bytes`) on SSD1327.
 public enum OLEDPeerModel: String, CaseIterable, Sendable {
@@ -225,7 +225,7 @@ public enum OLEDPeerModel: String, CaseIterable, Sendable {
     /// changed (rows of cells from the top), the bounding box of its changed bytes widened to whole
     /// 4-pixel groups — `_inflate_bbox` moves the left edge down and the right edge up to multiples
     /// of 4 pixels, i.e. the first byte column to an even one and the last to an odd one.
-    public static func lumaCells(from old: [UInt8], to new: [UInt8], rowBytes: Int) -> [PageRun] {
+    package static func lumaCells(from old: [UInt8], to new: [UInt8], rowBytes: Int) -> [PageRun] {
         let rows = new.count / rowBytes
         let cellColumns = rowBytes / 2, cellRows = rows / 2
         var boxes: [PageRun] = []

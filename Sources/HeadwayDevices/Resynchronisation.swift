@@ -21,4 +21,11 @@ public struct Resynchronisation: Sendable, Equatable {
     public static let standard = Resynchronisation()
     /// Only after bus errors: every picture costs exactly what changed (benchmarks, tests).
     public static let onErrorsOnly = Resynchronisation(interval: nil, afterBlank: false)
+
+    /// Whether the next picture is sent whole, the driver's knowledge of the module forgotten: the
+    /// last picture sent (at `last`) was blank and this one is not (`lastBlank`, `blank`), or the
+    /// interval has passed by `now`.
+    public func isDue(lastResynchronised last: Seconds, at now: Seconds, lastBlank: Bool, blank: Bool) -> Bool {
+        (afterBlank && lastBlank && !blank) || (interval.map { now - last >= $0 } ?? false)
+    }
 }

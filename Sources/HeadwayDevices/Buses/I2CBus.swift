@@ -23,7 +23,7 @@ extension I2CBus {
 }
 
 /// A byte as datasheets write it, for addresses and commands in messages: `0x3C`.
-public func hexByte(_ byte: UInt8) -> String {
+package func hexByte(_ byte: UInt8) -> String {
     let digits = Array("0123456789ABCDEF")
     return "0x" + String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
 }

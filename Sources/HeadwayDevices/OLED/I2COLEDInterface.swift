@@ -1,28 +1,28 @@
 /// A controller on I2C: every message starts with a control byte (datasheets' "Co" and "D/C#"
 /// bits): 0x00 for a stream of commands, 0x40 for a stream of display data (SSD1306 §8.1.5; the
 /// same byte on every controller here). A module that brings RES# out has it on a GPIO line.
-public struct I2COLEDInterface: OLEDInterface {
+package struct I2COLEDInterface: OLEDInterface {
     /// The control bytes (Co = 0: the rest of the message is all commands, or all display data).
     static let commandStream: UInt8 = 0x00
     static let dataStream: UInt8 = 0x40
 
     /// The I2C bus the module is on.
-    public let bus: any I2CBus
+    package let bus: any I2CBus
     /// The 7-bit address: 0x3C (SA0 low) or 0x3D.
-    public let address: UInt8
+    package let address: UInt8
     /// The module's RES# line, when it brings one out.
-    public let resetLine: ResetLine?
+    package let resetLine: ResetLine?
 
     /// A module at `address` on `bus`, with its reset line if it has one.
-    public init(bus: any I2CBus, address: UInt8, reset: ResetLine? = nil) {
+    package init(bus: any I2CBus, address: UInt8, reset: ResetLine? = nil) {
         self.bus = bus
         self.address = address
         resetLine = reset
     }
 
-    public var name: String { "\(bus.name) at \(hexByte(address))" }
+    package var name: String { "\(bus.name) at \(hexByte(address))" }
 
-    public func send(_ transfers: [OLEDTransfer]) throws(DeviceError) {
+    package func send(_ transfers: [OLEDTransfer]) throws(DeviceError) {
         let limit = bus.maxMessageLength
         var messages: [[UInt8]] = []
         messages.reserveCapacity(transfers.count)
@@ -36,15 +36,15 @@ public struct I2COLEDInterface: OLEDInterface {
         try bus.write(messages, to: address)
     }
 
-    public func reset(_ timing: ResetTiming) throws(DeviceError) {
+    package func reset(_ timing: ResetTiming) throws(DeviceError) {
         try resetLine?.pulse(timing)
     }
 
     /// One command message: the address byte, the control byte and the commands.
-    public func commandCost(_ count: Int) -> Int { count + 2 * ((count + bus.maxMessageLength - 2) / (bus.maxMessageLength - 1)) }
+    package func commandCost(_ count: Int) -> Int { count + 2 * ((count + bus.maxMessageLength - 2) / (bus.maxMessageLength - 1)) }
 
     /// Data messages of at most the bus's length, each with its address byte and control byte.
-    public var dataFraming: OLEDDataFraming { OLEDDataFraming(bytesPerMessage: bus.maxMessageLength - 1, overhead: 2) }
+    package var dataFraming: OLEDDataFraming { OLEDDataFraming(bytesPerMessage: bus.maxMessageLength - 1, overhead: 2) }
 
     /// Packs whole commands into command-stream messages of at most `limit` bytes, so that no
     /// command is split between two messages.

@@ -4,8 +4,8 @@
 /// The driver keeps each picture as the controller's RAM holds it, in *rows of bytes*: on the
 /// monochrome controllers a row is a page (8 pixel rows, one byte per column, least significant bit
 /// on top); on SSD1327 a row is one pixel row of two pixels a byte. Plans are rectangles of those
-/// bytes (``PageRun``).
-public enum OLEDAddressing: Sendable, Equatable {
+/// bytes (`PageRun`).
+package enum OLEDAddressing: Sendable, Equatable {
     /// Horizontal addressing inside a column × page window (SSD1306 family, commands 0x21 and
     /// 0x22): a rectangle is one window and one data stream that wraps from page to page.
     case pageWindow
@@ -16,16 +16,16 @@ public enum OLEDAddressing: Sendable, Equatable {
     case greyWindow
 
     /// Whether one addressing covers a rectangle of several rows.
-    public var addressesRectangles: Bool { self != .pagesOnly }
+    package var addressesRectangles: Bool { self != .pagesOnly }
 
     /// Whether a pixel has 16 levels.
-    public var isGreyscale: Bool { self == .greyWindow }
+    package var isGreyscale: Bool { self == .greyWindow }
 
     /// Rows of RAM bytes a glass of this height takes.
-    public func rows(height: Int) -> Int { isGreyscale ? height : (height + 7) / 8 }
+    package func rows(height: Int) -> Int { isGreyscale ? height : (height + 7) / 8 }
 
     /// Bytes in one row for a glass of this width.
-    public func rowBytes(width: Int) -> Int { isGreyscale ? (width + 1) / 2 : width }
+    package func rowBytes(width: Int) -> Int { isGreyscale ? (width + 1) / 2 : width }
 
     /// The commands that make the next data bytes land in `run`, on a glass whose first byte column
     /// is RAM column `columnOffset` (in bytes) and whose first row is RAM row `rowOffset`; on

@@ -4,7 +4,7 @@
 /// SSD1327 Rev 1.8 (table 8-1, §9); docs/oled-controllers.md tabulates every controller's set.
 /// SSD1305, SSD1309 and SSD1315 define the SSD1306 commands used here with the same bytes (their
 /// command tables); where a controller differs, its variant row picks another case.
-public enum OLEDCommand: Sendable, Equatable {
+package enum OLEDCommand: Sendable, Equatable {
     // MARK: Fundamental commands (every monochrome controller)
 
     /// 0x81 n: contrast, 0…255 (SSD1306 p.28; SH1106 p.20; SH1107 p.28; SSD1327 p.33).
@@ -117,7 +117,7 @@ public enum OLEDCommand: Sendable, Equatable {
     case functionSelectionB(UInt8)
 
     /// The bytes sent for this command, opcode first.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var bytes: [UInt8] = []
         append(to: &bytes)
         return bytes

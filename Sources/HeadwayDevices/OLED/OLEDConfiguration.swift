@@ -64,7 +64,7 @@ public struct OLEDConfiguration: Sendable, Equatable {
     public var height: Int { rotation.swapsAxes ? module.width : module.height }
 
     /// The controller's facts.
-    public var variant: OLEDVariant { controller.variant }
+    package var variant: OLEDVariant { controller.variant }
 
     /// The first RAM column in bytes shown at the glass's left edge: the glass is bonded to fixed
     /// segment outputs, so turning the picture in hardware moves it to the other end of the RAM.

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// The driver is the one owner of what the glass shows. Each picture is put in the controller's
 /// RAM format, compared with the last one the display acknowledged, and only what changed is
-/// rewritten, by the cheapest plan its addressing allows (see ``PageRunPlanner``), costed on its
+/// rewritten, by the cheapest plan its addressing allows (see `PageRunPlanner`), costed on its
 /// interface. When the driver cannot know what the display holds it initialises it again and sends
 /// the whole picture (a *resynchronisation*):
 /// - after any bus error: the display may have been unplugged and lost power;
@@ -27,9 +27,9 @@ public final class OLEDDisplay: DisplayDevice {
     /// When everything is sent again although no write failed.
     public let resynchronisation: Resynchronisation
     /// The bus it is on: I2C or SPI.
-    public let interface: any OLEDInterface
+    package let interface: any OLEDInterface
     /// What each picture costs to send, on this interface.
-    public let planner: PageRunPlanner
+    package let planner: PageRunPlanner
     private let clock: any ProgressClock
     private let image: OLEDRAMImage
     /// Where the glass starts in the RAM (``OLEDConfiguration``'s offsets, worked out once).
@@ -54,8 +54,8 @@ public final class OLEDDisplay: DisplayDevice {
 
     private let state: Mutex<State>
 
-    /// A module on `interface` (``I2COLEDInterface`` or ``SPIOLEDInterface``).
-    public init(interface: any OLEDInterface, configuration: OLEDConfiguration, clock: any ProgressClock = MonotonicClock(), resynchronisation: Resynchronisation = .standard) {
+    /// A module on `interface` (`I2COLEDInterface` or `SPIOLEDInterface`).
+    package init(interface: any OLEDInterface, configuration: OLEDConfiguration, clock: any ProgressClock = MonotonicClock(), resynchronisation: Resynchronisation = .standard) {
         self.interface = interface
         self.configuration = configuration
         self.clock = clock
@@ -95,9 +95,7 @@ public final class OLEDDisplay: DisplayDevice {
         let now = clock.now
         try state.withLock { (state: inout State) throws(DeviceError) in
             if state.acknowledged != nil {
-                let wakes = resynchronisation.afterBlank && state.acknowledgedIsBlank && !OLEDRAMImage.isBlank(picture)
-                let due = resynchronisation.interval.map { now - state.lastResynchronised >= $0 } ?? false
-                if wakes || due { state.forget() }
+                if resynchronisation.isDue(lastResynchronised: state.lastResynchronised, at: now, lastBlank: state.acknowledgedIsBlank, blank: OLEDRAMImage.isBlank(picture)) { state.forget() }
             }
             if let shown = state.acknowledged, OLEDRAMImage.same(shown, picture) { return }
             do throws(DeviceError) {

@@ -1,5 +1,5 @@
 /// What a driver sends a controller: commands, or bytes for its display RAM.
-public enum OLEDTransfer: Sendable, Equatable {
+package enum OLEDTransfer: Sendable, Equatable {
     /// Commands, each with its parameters.
     case commands([OLEDCommand])
     /// Bytes for the display RAM.
@@ -7,10 +7,10 @@ public enum OLEDTransfer: Sendable, Equatable {
 }
 
 /// How commands and display data reach a controller: I2C with a control byte before each
-/// message (``I2COLEDInterface``), or 4-wire SPI with a D/C line (``SPIOLEDInterface``). Buses are
+/// message (`I2COLEDInterface`), or 4-wire SPI with a D/C line (`SPIOLEDInterface`). Buses are
 /// orthogonal to controllers: every controller takes either, and the planner costs each plan in
 /// the interface's own bytes on the wire.
-public protocol OLEDInterface: Sendable {
+package protocol OLEDInterface: Sendable {
     /// The bus, for messages (`i2c-1 at 0x3C`, `spi0.0`).
     var name: String { get }
     /// Sends `transfers` in order (on I2C as one combined transaction).
@@ -26,27 +26,27 @@ public protocol OLEDInterface: Sendable {
 
 extension OLEDInterface {
     /// Bytes on the wire for `count` bytes of display data.
-    public func dataCost(_ count: Int) -> Int { dataFraming.cost(count) }
+    package func dataCost(_ count: Int) -> Int { dataFraming.cost(count) }
 }
 
 /// How an interface frames display data: in messages of at most `bytesPerMessage` data bytes, each
 /// adding `overhead` bytes on the wire (I2C: the address byte and the control byte; SPI: none).
 /// A value, so that the planner costs its plans without a call through the interface.
-public struct OLEDDataFraming: Sendable, Equatable {
+package struct OLEDDataFraming: Sendable, Equatable {
     /// The most data bytes one message carries.
-    public var bytesPerMessage: Int
+    package var bytesPerMessage: Int
     /// Bytes each message adds on the wire.
-    public var overhead: Int
+    package var overhead: Int
 
     /// Framing of `bytesPerMessage` data bytes a message, each adding `overhead`.
-    public init(bytesPerMessage: Int, overhead: Int) {
+    package init(bytesPerMessage: Int, overhead: Int) {
         self.bytesPerMessage = bytesPerMessage
         self.overhead = overhead
     }
 
     /// Bytes on the wire for `count` bytes of display data.
     @inline(__always)
-    public func cost(_ count: Int) -> Int {
+    package func cost(_ count: Int) -> Int {
         overhead == 0 ? count : count + overhead * ((count + bytesPerMessage - 1) / bytesPerMessage)
     }
 }

@@ -1,5 +1,5 @@
 /// A module as sold: the size of its glass and how the glass is bonded to the controller, as the
-/// maker's own initialisation drives it. One row of a controller's ``OLEDVariant/modules``.
+/// maker's own initialisation drives it. One row of a controller's `OLEDVariant/modules`.
 public struct OLEDModule: Sendable, Equatable {
     /// The glass upright: the picture the controller's RAM columns and rows map to without a turn.
     public var width: Int

@@ -1,7 +1,7 @@
 import HeadwaySurfaces
 
 /// Turns a picture into the bytes the controller's RAM holds for the glass, in rows of bytes
-/// (``OLEDAddressing``): a ``Bitmap``'s bytes are already pages and a ``Greymap``'s already
+/// (`OLEDAddressing`): a ``Bitmap``'s bytes are already pages and a ``Greymap``'s already
 /// 4-bit rows, so only a quarter turn (which the driver does) or a picture of the other depth
 /// needs work.
 struct OLEDRAMImage {

@@ -4,7 +4,7 @@ import HeadwayCore
 /// initialisation follows its datasheet's recommended sequence and the module makers' values.
 extension OLEDController {
     /// The controller's row of the table.
-    public var variant: OLEDVariant {
+    package var variant: OLEDVariant {
         switch self {
         case .ssd1306: Self.ssd1306Row
         case .sh1106: Self.sh1106Row

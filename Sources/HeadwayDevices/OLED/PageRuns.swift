@@ -2,18 +2,20 @@
 /// `firstPage...lastPage` (picture coordinates, before the module's offsets). A row is what the
 /// controller addresses as one: a page of 8 pixel rows on monochrome controllers, one pixel row on
 /// SSD1327 (whose byte columns are pairs of pixels).
-public struct PageRun: Sendable, Equatable {
+package struct PageRun: Sendable, Equatable, RowRectangle {
     /// The first row (page) rewritten.
-    public var firstPage: Int
+    package var firstPage: Int
+    /// The row it starts on, as the planner merges rows.
+    package var firstRow: Int { firstPage }
     /// The last row (page) rewritten.
-    public var lastPage: Int
+    package var lastPage: Int
     /// The first byte column rewritten.
-    public var firstColumn: Int
+    package var firstColumn: Int
     /// The last byte column rewritten.
-    public var lastColumn: Int
+    package var lastColumn: Int
 
     /// The rectangle of rows `firstPage…lastPage` and byte columns `firstColumn…lastColumn`.
-    public init(firstPage: Int, lastPage: Int, firstColumn: Int, lastColumn: Int) {
+    package init(firstPage: Int, lastPage: Int, firstColumn: Int, lastColumn: Int) {
         self.firstPage = firstPage
         self.lastPage = lastPage
         self.firstColumn = firstColumn
@@ -21,14 +23,14 @@ public struct PageRun: Sendable, Equatable {
     }
 
     /// How many byte columns.
-    public var columns: Int { lastColumn - firstColumn + 1 }
+    package var columns: Int { lastColumn - firstColumn + 1 }
     /// How many rows (pages).
-    public var pages: Int { lastPage - firstPage + 1 }
+    package var pages: Int { lastPage - firstPage + 1 }
     /// How many bytes it holds.
-    public var bytes: Int { columns * pages }
+    package var bytes: Int { columns * pages }
 
     /// The smallest rectangle holding both.
-    func union(_ other: PageRun) -> PageRun {
+    package func union(_ other: PageRun) -> PageRun {
         PageRun(
             firstPage: min(firstPage, other.firstPage), lastPage: max(lastPage, other.lastPage),
             firstColumn: min(firstColumn, other.firstColumn), lastColumn: max(lastColumn, other.lastColumn))
@@ -50,19 +52,19 @@ public struct PageRun: Sendable, Equatable {
 /// - **the whole picture**.
 /// Each is costed exactly as ``OLEDDisplay`` sends it on its interface (``cost(of:)``), so no frame
 /// ever costs more than the cheapest of them. Pictures are in RAM format: `rows × rowBytes` bytes.
-public struct PageRunPlanner: Sendable {
+package struct PageRunPlanner: Sendable {
     /// Bytes in one row of the picture, and rows.
-    public let rowBytes: Int
+    package let rowBytes: Int
     /// How many rows.
-    public let rows: Int
+    package let rows: Int
     /// How the controller's RAM is addressed.
-    public let addressing: OLEDAddressing
+    package let addressing: OLEDAddressing
     /// Bytes on the wire for one addressing (of one row on page-only controllers).
-    public let addressingCost: Int
+    package let addressingCost: Int
     private let framing: OLEDDataFraming
 
     /// A planner for pictures of `rows` rows of `rowBytes` bytes, costed on `interface`.
-    public init(rowBytes: Int, rows: Int, addressing: OLEDAddressing, interface: any OLEDInterface) {
+    package init(rowBytes: Int, rows: Int, addressing: OLEDAddressing, interface: any OLEDInterface) {
         self.rowBytes = rowBytes
         self.rows = rows
         self.addressing = addressing
@@ -75,7 +77,7 @@ public struct PageRunPlanner: Sendable {
     var runOverhead: Int { addressingCost + framing.cost(1) - 1 }
 
     /// The cheapest plan that turns `old` into `new`; every byte when there is no old picture.
-    public func runs(from old: [UInt8]?, to new: [UInt8]) -> [PageRun] {
+    package func runs(from old: [UInt8]?, to new: [UInt8]) -> [PageRun] {
         precondition(new.count == rowBytes * rows, "picture size does not match the display")
         let whole = PageRun(firstPage: 0, lastPage: rows - 1, firstColumn: 0, lastColumn: rowBytes - 1)
         guard let old else { return [whole] }
@@ -91,13 +93,13 @@ public struct PageRunPlanner: Sendable {
     }
 
     /// The changed stretches of each row, merged as described above.
-    public func pageRuns(from old: [UInt8], to new: [UInt8]) -> [PageRun] {
+    package func pageRuns(from old: [UInt8], to new: [UInt8]) -> [PageRun] {
         changes(from: old, to: new).runs
     }
 
     /// The bounding rectangles of the changes in each quarter of the picture that changed (top
     /// left, top right, bottom left, bottom right).
-    public func quarterWindows(from old: [UInt8], to new: [UInt8]) -> [PageRun] {
+    package func quarterWindows(from old: [UInt8], to new: [UInt8]) -> [PageRun] {
         changes(from: old, to: new).quarters.windows
     }
 
@@ -186,7 +188,7 @@ public struct PageRunPlanner: Sendable {
                 }
             }
         }
-        return (addressing.addressesRectangles ? mergeDown(runs) : runs, quarters)
+        return (addressing.addressesRectangles ? runs.mergedDown(cost: cost(of:)) : runs, quarters)
     }
 
     /// Whether `blocks` 64-byte blocks of both pictures from `offset` are the same.
@@ -207,7 +209,7 @@ public struct PageRunPlanner: Sendable {
     }
 
     /// The rectangle around `runs` (nil for none).
-    public static func boundingWindow(of runs: [PageRun]) -> PageRun? {
+    package static func boundingWindow(of runs: [PageRun]) -> PageRun? {
         guard let first = runs.first else { return nil }
         return runs.dropFirst().reduce(first) { $0.union($1) }
     }
@@ -215,47 +217,12 @@ public struct PageRunPlanner: Sendable {
     /// Bytes on the wire (framing included) that `runs` cost as ``OLEDDisplay`` sends them: where
     /// the controller addresses rectangles each run is one window and its data one stream; on
     /// page-only controllers each row of a run is addressed and sent on its own.
-    public func cost(of runs: [PageRun]) -> Int {
+    package func cost(of runs: [PageRun]) -> Int {
         runs.reduce(0) { total, run in total + cost(of: run) }
     }
 
     func cost(of run: PageRun) -> Int {
         addressing.addressesRectangles
             ? addressingCost + framing.cost(run.bytes) : run.pages * (addressingCost + framing.cost(run.columns))
-    }
-
-    /// Row runs (in row order) grown into rectangles: each run joins the rectangle that ended on the
-    /// row above when the rectangle around both costs no more than the two apart.
-    private func mergeDown(_ runs: [PageRun]) -> [PageRun] {
-        var merged: [PageRun] = []
-        merged.reserveCapacity(runs.count)
-        // Indices in `merged` of the rectangles ending on the row above, and on this row: a few
-        // at a time, in two buffers that swap as the rows go by.
-        var open: [Int] = [], opening: [Int] = []
-        open.reserveCapacity(8)
-        opening.reserveCapacity(8)
-        var row = -1
-        for run in runs {
-            if run.firstPage != row {
-                if run.firstPage == row + 1 { swap(&open, &opening) } else { open.removeAll(keepingCapacity: true) }
-                opening.removeAll(keepingCapacity: true)
-                row = run.firstPage
-            }
-            let alone = cost(of: run)
-            var best = -1, bestSaving = -1
-            for (position, index) in open.enumerated() {
-                let saving = cost(of: merged[index]) + alone - cost(of: merged[index].union(run))
-                if saving > bestSaving { (best, bestSaving) = (position, saving) }
-            }
-            if best >= 0 {
-                let index = open.remove(at: best)
-                merged[index] = merged[index].union(run)
-                opening.append(index)
-            } else {
-                merged.append(run)
-                opening.append(merged.count - 1)
-            }
-        }
-        return merged
     }
 }

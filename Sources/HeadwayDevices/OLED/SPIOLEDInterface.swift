@@ -1,21 +1,21 @@
 /// An OLED controller on 4-wire SPI (``DataCommandSPI``): its commands and their parameters go
 /// with D/C low, display RAM bytes with D/C high.
-public final class SPIOLEDInterface: OLEDInterface {
+package final class SPIOLEDInterface: OLEDInterface {
     /// The SPI link with its D/C and reset lines.
-    public let link: DataCommandSPI
+    package let link: DataCommandSPI
 
     /// An OLED module on `link`.
-    public init(link: DataCommandSPI) { self.link = link }
+    package init(link: DataCommandSPI) { self.link = link }
 
     /// Requests the D/C line (driven low) and the reset line (released) on `chip`, at `speedHz`
     /// in SPI mode 0.
-    public convenience init(bus: any SPIBus, speedHz: UInt32, chip: any GPIOChip, dataCommand: UInt32, reset: UInt32?, delay: any Delay) throws(DeviceError) {
+    package convenience init(bus: any SPIBus, speedHz: UInt32, chip: any GPIOChip, dataCommand: UInt32, reset: UInt32?, delay: any Delay) throws(DeviceError) {
         self.init(link: try DataCommandSPI(bus: bus, speedHz: speedHz, chip: chip, dataCommand: dataCommand, reset: reset, delay: delay))
     }
 
-    public var name: String { link.bus.name }
+    package var name: String { link.bus.name }
 
-    public func send(_ transfers: [OLEDTransfer]) throws(DeviceError) {
+    package func send(_ transfers: [OLEDTransfer]) throws(DeviceError) {
         try link.send(transfers.map { transfer in
             switch transfer {
             case .commands(let commands):
@@ -28,11 +28,11 @@ public final class SPIOLEDInterface: OLEDInterface {
         })
     }
 
-    public func reset(_ timing: ResetTiming) throws(DeviceError) {
+    package func reset(_ timing: ResetTiming) throws(DeviceError) {
         try link.reset(timing)
     }
 
     /// Command bytes as they are: SPI adds no framing bytes.
-    public func commandCost(_ count: Int) -> Int { count }
-    public var dataFraming: OLEDDataFraming { OLEDDataFraming(bytesPerMessage: link.bus.maxTransferLength, overhead: 0) }
+    package func commandCost(_ count: Int) -> Int { count }
+    package var dataFraming: OLEDDataFraming { OLEDDataFraming(bytesPerMessage: link.bus.maxTransferLength, overhead: 0) }
 }

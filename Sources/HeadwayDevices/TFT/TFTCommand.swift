@@ -1,7 +1,7 @@
 /// The commands this driver sends a TFT controller, with their parameters. Opcodes and parameter
 /// layouts are the same on the ST7789 (V1.3 §9.1), ST7735 (S V1.4 §10.1) and ILI9341 (V1.11 §8.2);
 /// each goes as its opcode with D/C low, then its parameters with D/C high.
-public enum TFTCommand: Sendable, Equatable {
+package enum TFTCommand: Sendable, Equatable {
     /// SWRESET (01h): registers to their reset values, the controller to sleep.
     case softwareReset
     /// SLPOUT (11h): leave sleep; the booster and oscillator start.
@@ -24,7 +24,7 @@ public enum TFTCommand: Sendable, Equatable {
     case colourMode(UInt8)
 
     /// The opcode.
-    public var opcode: UInt8 {
+    package var opcode: UInt8 {
         switch self {
         case .softwareReset: 0x01
         case .sleepOut: 0x11
@@ -40,7 +40,7 @@ public enum TFTCommand: Sendable, Equatable {
     }
 
     /// The parameters sent after the opcode.
-    public var parameters: [UInt8] {
+    package var parameters: [UInt8] {
         switch self {
         case .columns(let first, let last), .rows(let first, let last):
             [UInt8(first >> 8 & 0xFF), UInt8(first & 0xFF), UInt8(last >> 8 & 0xFF), UInt8(last & 0xFF)]

@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// The driver is the one owner of what the glass shows. Each picture is compared with the last one
 /// the display took, and only what changed is rewritten, by the cheapest plan the controller's
-/// rectangle addressing allows on this link (``TFTRectanglePlanner``). When the driver cannot know
+/// rectangle addressing allows on this link (`TFTRectanglePlanner`). When the driver cannot know
 /// what the display holds it sets it up again and sends the whole picture: at first, after a failed
 /// transfer (the module may have lost power: a write-only bus cannot answer), after a blank
 /// picture and at most every ``Resynchronisation/interval``, as ``OLEDDisplay`` does. Only
@@ -26,7 +26,7 @@ public final class TFTDisplay: DisplayDevice {
     /// The backlight.
     public let backlight: TFTBacklight
     /// What each plan costs, and the cheapest.
-    public let planner: TFTRectanglePlanner
+    package let planner: TFTRectanglePlanner
     /// When everything is sent again although no write failed.
     public let resynchronisation: Resynchronisation
     private let clock: any ProgressClock
@@ -93,9 +93,7 @@ public final class TFTDisplay: DisplayDevice {
         try state.withLock { (state: inout State) throws(DeviceError) in
             let bytes = dimmed(colour.bytes, &state)
             if state.acknowledged != nil {
-                let wakes = resynchronisation.afterBlank && state.acknowledgedIsBlank && !colour.isBlank
-                let due = resynchronisation.interval.map { now - state.lastResynchronised >= $0 } ?? false
-                if wakes || due { state.forget() }
+                if resynchronisation.isDue(lastResynchronised: state.lastResynchronised, at: now, lastBlank: state.acknowledgedIsBlank, blank: colour.isBlank) { state.forget() }
             }
             if let shown = state.acknowledged, PixelBytes.equal(shown, bytes) { return }
             do throws(DeviceError) {

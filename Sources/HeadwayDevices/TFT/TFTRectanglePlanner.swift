@@ -8,49 +8,49 @@ import HeadwaySurfaces
 /// message, and pixels go in messages of at most spidev's `bufsiz`. A message costs more than its
 /// bytes: a system call for the transfer and, for each D/C change, one for the GPIO line —
 /// ``messageBytes`` counts that as the bytes the bus could have clocked meanwhile.
-public struct TFTLinkCost: Sendable, Equatable {
+package struct TFTLinkCost: Sendable, Equatable {
     /// The largest SPI message (spidev's bufsiz).
-    public let bufsiz: Int
+    package let bufsiz: Int
     /// Bytes a pixel.
-    public let bytesPerPixel: Int
+    package let bytesPerPixel: Int
     /// What one more message costs, in bytes on the wire at the link's clock.
-    public let messageBytes: Int
+    package let messageBytes: Int
 
     /// What the planner counts one SPI message as, beyond its bytes: the bytes the bus clocks in
     /// 4 µs. A message is a spidev ioctl, and a D/C change a libgpiod call, each some µs on a Pi;
     /// this is a weight, not a measurement: enough that a frame does not scatter into hundreds of
     /// messages, small enough that no frame of headway-bench's sequences sends more bytes than a
     /// peer's method (docs/performance.md).
-    public static let messageOverhead = 4e-6
+    package static let messageOverhead = 4e-6
 
     /// The cost on a link of `bufsiz` at `clockHz`, `bytesPerPixel` a pixel.
-    public init(bufsiz: Int, clockHz: UInt32, bytesPerPixel: Int, messageOverhead: Double = TFTLinkCost.messageOverhead) {
+    package init(bufsiz: Int, clockHz: UInt32, bytesPerPixel: Int, messageOverhead: Double = TFTLinkCost.messageOverhead) {
         self.bufsiz = max(1, bufsiz)
         self.bytesPerPixel = bytesPerPixel
         messageBytes = Int((messageOverhead * Double(clockHz) / 8).rounded())
     }
 
     /// Bytes and messages of one plan.
-    public struct Tally: Sendable, Equatable {
+    package struct Tally: Sendable, Equatable {
         /// Bytes on the wire.
-        public var bytes = 0
+        package var bytes = 0
         /// SPI messages.
-        public var messages = 0
+        package var messages = 0
         /// A tally of `bytes` in `messages`.
-        public init(bytes: Int = 0, messages: Int = 0) {
+        package init(bytes: Int = 0, messages: Int = 0) {
             self.bytes = bytes
             self.messages = messages
         }
     }
 
     /// The window the controller holds: its columns and rows (nil: not known, after a reset).
-    public struct Window: Sendable, Equatable {
+    package struct Window: Sendable, Equatable {
         /// The window's columns (CASET), nil when not known.
-        public var columns: ClosedRange<Int>?
+        package var columns: ClosedRange<Int>?
         /// The window's rows (RASET), nil when not known.
-        public var rows: ClosedRange<Int>?
+        package var rows: ClosedRange<Int>?
         /// A window of `columns` and `rows`.
-        public init(columns: ClosedRange<Int>? = nil, rows: ClosedRange<Int>? = nil) {
+        package init(columns: ClosedRange<Int>? = nil, rows: ClosedRange<Int>? = nil) {
             self.columns = columns
             self.rows = rows
         }
@@ -58,7 +58,7 @@ public struct TFTLinkCost: Sendable, Equatable {
 
     /// What sending `rects` in order costs from `window`, and the window they leave; `offset`
     /// turns picture coordinates into the controller's addresses.
-    public func tally(_ rects: [PixelRect], from window: Window, offset: (column: Int, row: Int) = (0, 0)) -> (Tally, Window) {
+    package func tally(_ rects: [PixelRect], from window: Window, offset: (column: Int, row: Int) = (0, 0)) -> (Tally, Window) {
         var tally = Tally(), window = window
         for rect in rects {
             let columns = (rect.x + offset.column)...(rect.maxX - 1 + offset.column)
@@ -81,7 +81,7 @@ public struct TFTLinkCost: Sendable, Equatable {
     }
 
     /// The cost as one number: bytes, and each message at ``messageBytes``.
-    public func cost(_ tally: Tally) -> Int { tally.bytes + tally.messages * messageBytes }
+    package func cost(_ tally: Tally) -> Int { tally.bytes + tally.messages * messageBytes }
 
     /// A lone rectangle of `width` x `height` with a window of its own.
     func cost(width: Int, height: Int) -> Int {
@@ -91,7 +91,7 @@ public struct TFTLinkCost: Sendable, Equatable {
 }
 
 /// Works out which rectangles of a TFT to rewrite to turn one picture into the next, sending the
-/// cheapest of these plans on its link (``TFTLinkCost``):
+/// cheapest of these plans on its link (`TFTLinkCost`):
 /// - **rectangles**: the changed pixels of each row, two stretches sent as one where the gap
 ///   between them costs less than another rectangle; each row's stretches grown down into the
 ///   rectangle that ended on the row above where that costs less than two; then any two
@@ -100,23 +100,23 @@ public struct TFTLinkCost: Sendable, Equatable {
 /// - **the whole picture** (what Pimoroni's and luma.lcd's ST7789 drivers send).
 /// Each is costed as ``TFTDisplay`` sends it, the window's registers included, so no frame costs
 /// more than the cheapest of them. Pictures are rows of `bytesPerPixel`-byte pixels.
-public struct TFTRectanglePlanner: Sendable {
+package struct TFTRectanglePlanner: Sendable {
     /// The pictures' width.
-    public let width: Int
+    package let width: Int
     /// The pictures' height.
-    public let height: Int
+    package let height: Int
     /// What plans cost on the display's link.
-    public let link: TFTLinkCost
+    package let link: TFTLinkCost
 
     /// A planner for `width` x `height` pictures on `link`.
-    public init(width: Int, height: Int, link: TFTLinkCost) {
+    package init(width: Int, height: Int, link: TFTLinkCost) {
         self.width = width
         self.height = height
         self.link = link
     }
 
     /// The whole picture.
-    public var whole: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
+    package var whole: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
 
     /// Rectangles beyond this many are not merged pair by pair (the cost of trying grows with
     /// their square); the one window or the whole picture is then cheaper anyway.
@@ -124,10 +124,10 @@ public struct TFTRectanglePlanner: Sendable {
 
     /// The cheapest plan from `old` to `new`, from `window`, in sending order; everything when
     /// there is no old picture, nothing when they are the same.
-    public func plan(from old: [UInt8]?, to new: [UInt8], window: TFTLinkCost.Window = .init(), offset: (column: Int, row: Int) = (0, 0)) -> [PixelRect] {
+    package func plan(from old: [UInt8]?, to new: [UInt8], window: TFTLinkCost.Window = .init(), offset: (column: Int, row: Int) = (0, 0)) -> [PixelRect] {
         precondition(new.count == width * height * link.bytesPerPixel, "picture size does not match the display")
         guard let old else { return [whole] }
-        var rects = mergedDown(rowRuns(from: old, to: new))
+        var rects = rowRuns(from: old, to: new).mergedDown(cost: cost)
         guard !rects.isEmpty else { return [] }
         if rects.count <= Self.mostPairwise { rects = mergedPairwise(rects) }
         let bounding = rects.dropFirst().reduce(rects[0]) { $0.union($1) }
@@ -190,36 +190,6 @@ public struct TFTRectanglePlanner: Sendable {
     }
 
     private func cost(_ rect: PixelRect) -> Int { link.cost(width: rect.width, height: rect.height) }
-
-    /// Runs (in row order) grown into rectangles: a run joins the rectangle ending on the row
-    /// above when their bounding rectangle costs no more than the two apart.
-    func mergedDown(_ runs: [PixelRect]) -> [PixelRect] {
-        var merged: [PixelRect] = []
-        var open: [Int] = [], opening: [Int] = []
-        var row = -1
-        for run in runs {
-            if run.y != row {
-                if run.y == row + 1 { swap(&open, &opening) } else { open.removeAll(keepingCapacity: true) }
-                opening.removeAll(keepingCapacity: true)
-                row = run.y
-            }
-            let alone = cost(run)
-            var best = -1, bestSaving = -1
-            for (position, index) in open.enumerated() {
-                let saving = cost(merged[index]) + alone - cost(merged[index].union(run))
-                if saving >= 0, saving > bestSaving { (best, bestSaving) = (position, saving) }
-            }
-            if best >= 0 {
-                let index = open.remove(at: best)
-                merged[index] = merged[index].union(run)
-                opening.append(index)
-            } else {
-                merged.append(run)
-                opening.append(merged.count - 1)
-            }
-        }
-        return merged
-    }
 
     /// Merges the two rectangles whose bounding rectangle saves the most, again and again, while
     /// one saves anything.

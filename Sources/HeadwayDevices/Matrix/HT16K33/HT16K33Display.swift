@@ -76,9 +76,7 @@ public final class HT16K33Display: LEDMatrixDevice {
         let now = clock.now
         try state.withLock { (state: inout State) throws(DeviceError) in
             if state.ram != nil {
-                let wakes = resynchronisation.afterBlank && state.ramIsBlank && ram.contains { $0 != 0 }
-                let due = resynchronisation.interval.map { now - state.lastResynchronised >= $0 } ?? false
-                if wakes || due { state.ram = nil }
+                if resynchronisation.isDue(lastResynchronised: state.lastResynchronised, at: now, lastBlank: state.ramIsBlank, blank: !ram.contains { $0 != 0 }) { state.ram = nil }
             }
             var commands: [HT16K33Command] = []
             if let known = state.ram {

@@ -91,9 +91,7 @@ public final class IS31FL3731Matrix: LEDMatrixDevice {
         let now = clock.now
         try state.withLock { (state: inout State) throws(DeviceError) in
             if state.pwm != nil {
-                let wakes = resynchronisation.afterBlank && state.shownIsBlank && pwm.contains { $0 != 0 }
-                let due = resynchronisation.interval.map { now - state.lastResynchronised >= $0 } ?? false
-                if wakes || due { state.pwm = nil }
+                if resynchronisation.isDue(lastResynchronised: state.lastResynchronised, at: now, lastBlank: state.shownIsBlank, blank: !pwm.contains { $0 != 0 }) { state.pwm = nil }
             }
             do throws(DeviceError) {
                 if let frames = state.pwm {

@@ -90,9 +90,7 @@ public final class MAX7219Chain: LEDMatrixDevice {
         try state.withLock { (state: inout State) throws(DeviceError) in
             let lit = frame.dimming > 0 && !state.blinkClock.isOff(frame.blink, at: now)
             if state.digits != nil {
-                let wakes = resynchronisation.afterBlank && state.digitsAreBlank && digits.contains { $0.contains { $0 != 0 } }
-                let due = resynchronisation.interval.map { now - state.lastResynchronised >= $0 } ?? false
-                if wakes || due { state.digits = nil }
+                if resynchronisation.isDue(lastResynchronised: state.lastResynchronised, at: now, lastBlank: state.digitsAreBlank, blank: !digits.contains { $0.contains { $0 != 0 } }) { state.digits = nil }
             }
             var messages: [[UInt8]] = []
             if let known = state.digits {
