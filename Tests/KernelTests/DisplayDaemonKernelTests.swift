@@ -44,6 +44,26 @@ extension Kernel {
             }
         }
 
+        /// Each colour TFT controller from a configuration file on the VM's spidev, with its D/C,
+        /// reset and backlight on gpio-sim: `--check` opens it.
+        @Test(arguments: ["st7789", "st7735", "ili9341"])
+        func checkOpensEachTFTController(driver: String) throws {
+            let file = try write("""
+                outputs:
+                  - name: tft
+                    driver: \(driver)
+                    bus: \(spi.path)
+                    dc: \(KernelDevices.spiDataCommandLine!)
+                    reset: \(KernelDevices.spiResetLine!)
+                    backlight: 22
+                    chip: \(KernelDevices.gpioLabel!)
+
+                """)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let check = try GuestCommand.run(binaries.appendingPathComponent("headwayd").path, ["--config", file.path, "--check"])
+            #expect(check.hasSuffix("1 outputs and 0 buttons opened"), "\(driver): \(check)")
+        }
+
         /// A D/C line that another program holds is refused with the line named and its fix.
         @Test func aDataCommandLineInUseIsRefusedNamingIt() throws {
             let chip = try GpiodChip(KernelDevices.gpioLabel!)
