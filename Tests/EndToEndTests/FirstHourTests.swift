@@ -204,7 +204,8 @@ struct FirstHourTests {
         TestTime.sleep(0.5)
         service.signal(SIGKILL)
         #expect(watch.waitForExit(seconds: 5) == 1, "\(watch.stderr)")
-        #expect(watch.stderr.contains("closed the connection"), "\(watch.stderr)")
+        // A killed service closes the connection, or resets it when a request was unread.
+        #expect(watch.stderr.contains("closed the connection") || watch.stderr.contains("lost the connection"), "\(watch.stderr)")
     }
 
     // MARK: - Numbers in units; run's own line on the terminal
