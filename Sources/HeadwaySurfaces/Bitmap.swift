@@ -98,3 +98,10 @@ public struct Bitmap: Sendable, Equatable {
         return count
     }
 }
+
+extension Bitmap {
+    /// The same size and pixels, compared a word at a time: pictures are compared every frame.
+    public static func == (a: Bitmap, b: Bitmap) -> Bool {
+        a.width == b.width && a.height == b.height && PixelBytes.equal(a.bytes, b.bytes)
+    }
+}

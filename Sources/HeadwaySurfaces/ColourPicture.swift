@@ -195,3 +195,10 @@ public struct ColourPicture: Sendable, Equatable {
         return grey
     }
 }
+
+extension ColourPicture {
+    /// The same size and pixels, compared a word at a time: pictures are compared every frame.
+    public static func == (a: ColourPicture, b: ColourPicture) -> Bool {
+        a.width == b.width && a.height == b.height && a.format == b.format && PixelBytes.equal(a.bytes, b.bytes)
+    }
+}

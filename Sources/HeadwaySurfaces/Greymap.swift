@@ -118,3 +118,10 @@ public struct Greymap: Sendable, Equatable {
         return bitmap
     }
 }
+
+extension Greymap {
+    /// The same size and pixels, compared a word at a time: pictures are compared every frame.
+    public static func == (a: Greymap, b: Greymap) -> Bool {
+        a.width == b.width && a.height == b.height && PixelBytes.equal(a.storage, b.storage)
+    }
+}

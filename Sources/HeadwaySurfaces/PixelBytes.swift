@@ -4,6 +4,8 @@ public enum PixelBytes {
     /// Whether `a` and `b` hold the same bytes.
     public static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
+        // The same storage (a picture compared with itself, or a copy not yet written to).
+        if a.withUnsafeBufferPointer({ $0.baseAddress }) == b.withUnsafeBufferPointer({ $0.baseAddress }) { return true }
         return a.withUnsafeBytes { a in
             b.withUnsafeBytes { b in
                 var offset = 0

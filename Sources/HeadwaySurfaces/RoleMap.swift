@@ -104,3 +104,10 @@ extension RoleMap: DisplaySurface {
         storage.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
     }
 }
+
+extension RoleMap {
+    /// The same size and pixels, compared a word at a time: pictures are compared every frame.
+    public static func == (a: RoleMap, b: RoleMap) -> Bool {
+        a.width == b.width && a.height == b.height && PixelBytes.equal(a.storage, b.storage)
+    }
+}
