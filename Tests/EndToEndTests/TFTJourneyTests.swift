@@ -63,7 +63,10 @@ extension EndToEnd {
             let hook = served.folder.appendingPathComponent("ci-job.sh")
             try "#!/bin/sh\nheadway --job ci-88 begin --label \"CI main #88\" --total 20\nheadway --job ci-88 set 9\n".write(to: hook, atomically: true, encoding: .utf8)
             chmod(hook.path, 0o755)
-            let ran = try SimulatedService.run(hook, [], environment: path.merging(["HEADWAY_SOCKET": served.socket]) { $1 }, directory: served.folder)
+            // The tests' debug build draws a 320x240 frame far slower than the release build a Pi
+            // runs: on a busy CI machine the hook's 200 ms may pass while the loop draws.
+            let hookEnvironment = path.merging(["HEADWAY_SOCKET": served.socket, "HEADWAY_TIMEOUT_MS": "3000"]) { $1 }
+            let ran = try SimulatedService.run(hook, [], environment: hookEnvironment, directory: served.folder)
             #expect(ran.status == 0 && ran.stderr.isEmpty, "\(ran.stderr)")
             usleep(UInt32(TestTime.scaled(3.0) * 1_000_000))
             #expect(try Self.hasColour(try served.snapshot("hook").appendingPathComponent("display.ppm")), "the job in colour on the TFT")
