@@ -19,7 +19,7 @@ import HeadwaySystem
 ///   sent, so any number of reports from any number of tasks costs a bounded amount of memory,
 ///   and the service always gets the latest. Progress of a job goes out at most 50 times a
 ///   second; beginnings, labels and the end keep their order.
-/// - An absent, stopped or slow service costs a caller that waits for delivery (``begin(_:label:total:name:expected:showsPercent:controls:)``,
+/// - An absent, stopped or slow service costs a caller that waits for delivery (``begin(_:label:total:unit:name:expected:showsPercent:controls:)``,
 ///   ``Job/finish(_:)``, ``flush()``) the ``timeout`` once; from then on the service is
 ///   ``/HeadwayReporting/ConnectionState/unavailable(reason:)``, nothing waits, and reports are kept — not sent —
 ///   until a reconnection, tried with back-off (0.1 s doubling up to 5 s; a broker 0.5 s up to

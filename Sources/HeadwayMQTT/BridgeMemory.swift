@@ -11,10 +11,14 @@ public struct BridgeMemory: Sendable {
     /// A job whose reporter takes commands (`headway run` on another machine): where its commands
     /// go, and whether this display last knew it paused (a command goes out only when that changes).
     public struct Remote: Sendable, Equatable {
+        /// The reporter's source: the topic its commands go to.
         public var source: String
+        /// The job's id at that source.
         public var job: String
+        /// Whether this display last knew the job paused.
         public var paused = false
 
+        /// The job `job` of `source`, paused or not as this display last knew it.
         public init(source: String, job: String, paused: Bool = false) {
             self.source = source
             self.job = job
@@ -42,6 +46,8 @@ public struct BridgeMemory: Sendable {
     /// What is held for a job not begun yet: its last few requests.
     static let heldPerJob = 4
 
+    /// A memory of at most `capacity` jobs, each forgotten after `maxAge` seconds of silence, with
+    /// the requests of at most `maxWaiting` jobs not begun held.
     public init(capacity: Int = 10_000, maxAge: Seconds = 86_400, maxWaiting: Int = 1000) {
         self.capacity = max(1, capacity)
         self.maxAge = maxAge

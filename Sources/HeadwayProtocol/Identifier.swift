@@ -21,7 +21,7 @@ public enum Identifier {
     }
 
     /// `text` as it may name a job: `text` itself when it may; else a stable form of it, the same
-    /// for the same text — what ``DisplayText`` shows of it, cut to fit, then `~` and eight hex
+    /// for the same text — what ``/HeadwayCore/DisplayText`` shows of it, cut to fit, then `~` and eight hex
     /// digits of a hash of the whole text, so that texts that read alike stay apart (`main` and
     /// `main` with a zero-width space, two long branches that differ at their end). Nil for an empty
     /// text. For the names a follower takes from a server (a branch, a project), whose original

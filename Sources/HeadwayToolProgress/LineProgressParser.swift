@@ -1,5 +1,5 @@
 /// Finds progress in any command's output lines: `42%`, `42.5%`, `3/10` (a token of its own),
-/// `[3/10]`, `(3/10)`, `3 of 10` (``ProgressForms``, read from the bytes), or a user's regular
+/// `[3/10]`, `(3/10)`, `3 of 10` (read from the bytes), or a user's regular
 /// expression whose first capture is the value and whose second (if any) is the total. The
 /// fallback for commands no format knows.
 public struct LineProgressParser {

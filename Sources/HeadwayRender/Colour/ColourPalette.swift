@@ -1,7 +1,7 @@
 import HeadwayCore
 import Synchronization
 
-/// The colour of each ``SurfaceRole`` on a colour display at one moment: the appearance's colours,
+/// The colour of each ``/HeadwaySurfaces/SurfaceRole`` on a colour display at one moment: the appearance's colours,
 /// chosen by what the job is doing. Progress is the tint while the job runs, the overdue colour
 /// past its estimate, the stale colour when its reporter lost sight of it, and the outcome's colour
 /// once it finished; a stalled fill is the stalled colour (the stale one for a stale job); an idle

@@ -8,7 +8,7 @@ public struct MatrixCanvas: DisplaySurface {
     public let height: Int
     /// Each pixel's coverage, row by row.
     public private(set) var levels: [UInt8]
-    /// Each pixel's role, row by row (``Shade/Role/off`` where nothing is drawn).
+    /// Each pixel's role, row by row (``/HeadwaySurfaces/SurfaceRole/off`` where nothing is drawn).
     public private(set) var roles: [Shade.Role]
     /// What the next drawing is.
     public var role: Shade.Role = .fill
@@ -28,7 +28,7 @@ public struct MatrixCanvas: DisplaySurface {
         return levels[y * width + x]
     }
 
-    /// The role of the pixel at (`x`, `y`); outside, ``Shade/Role/off``.
+    /// The role of the pixel at (`x`, `y`); outside, ``/HeadwaySurfaces/SurfaceRole/off``.
     public func role(x: Int, y: Int) -> Shade.Role {
         guard x >= 0, y >= 0, x < width, y < height else { return .off }
         return roles[y * width + x]

@@ -2,7 +2,7 @@ import Headway
 import HeadwaySystem
 
 /// Keeps ``DurationHistory`` in the service's state folder (`durations` there), so what past runs
-/// took survives restarts. A success is learned at once and written by the ``StateWriter`` off the
+/// took survives restarts. A success is learned at once and written by the state writer off the
 /// service's loop, at most once a second however many jobs succeed.
 public final class DurationStore {
     /// The runs learned so far.

@@ -1,6 +1,6 @@
 import Headway
 
-/// What a service keeps in its state folder, written off its loop by one ``StateWriter``: the
+/// What a service keeps in its state folder, written off its loop by one state writer: the
 /// durations past runs took, and the jobs it holds, so that a restart loses neither.
 public struct ServiceState {
     /// The learned durations.
