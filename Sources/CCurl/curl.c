@@ -58,7 +58,7 @@ enum {
     OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_ERRORBUFFER = 10010, OPT_WRITEFUNCTION = 20011, OPT_USERAGENT = 10018,
     OPT_HTTPHEADER = 10023, OPT_HEADERDATA = 10029, OPT_FOLLOWLOCATION = 52, OPT_MAXREDIRS = 68, OPT_HEADERFUNCTION = 20079,
     OPT_NOSIGNAL = 99, OPT_ACCEPT_ENCODING = 10102, OPT_PRIVATE = 10103, OPT_TIMEOUT_MS = 155, OPT_CONNECTTIMEOUT_MS = 156,
-    OPT_MAXFILESIZE_LARGE = 30117, OPT_CAINFO_BLOB = 40309, OPT_PROTOCOLS_STR = 10318, OPT_REDIR_PROTOCOLS_STR = 10319,
+    OPT_MAXFILESIZE_LARGE = 30117, OPT_POST = 47, OPT_POSTFIELDSIZE_LARGE = 30120, OPT_COPYPOSTFIELDS = 10165, OPT_CAINFO_BLOB = 40309, OPT_PROTOCOLS_STR = 10318, OPT_REDIR_PROTOCOLS_STR = 10319,
     INFO_RESPONSE_CODE = 0x200000 + 2, INFO_PRIVATE = 0x100000 + 21, INFO_TOTAL_TIME = 0x300000 + 3,
     MOPT_MAX_HOST_CONNECTIONS = 7, MSG_DONE = 1, VERSION_NINTH = 8, BLOB_COPY = 1, ERROR_SIZE = 256,
 };
@@ -245,6 +245,14 @@ static void free_transfer(transfer *t, CURL *easy) {
 
 int hw_http_get(hw_http *client, uint64_t tag, const char *url, const char *const *headers, int header_count, long long max_bytes,
                 long connect_timeout_ms, long timeout_ms, long max_redirects) {
+    return hw_http_request(client, tag, "GET", url, headers, header_count, NULL, 0, max_bytes, connect_timeout_ms, timeout_ms, max_redirects);
+}
+
+int hw_http_request(hw_http *client, uint64_t tag, const char *method, const char *url, const char *const *headers, int header_count,
+                    const void *body, size_t body_length, long long max_bytes, long connect_timeout_ms, long timeout_ms, long max_redirects) {
+    int post = strcmp(method, "POST") == 0;
+    if (!post && strcmp(method, "GET") != 0) return -1;
+    if (post) max_redirects = 0;
     CURL *easy = lib.easy_init();
     transfer *t = calloc(1, sizeof *t);
     hw_http_result *r = calloc(1, sizeof *r);
@@ -286,6 +294,12 @@ int hw_http_get(hw_http *client, uint64_t tag, const char *url, const char *cons
     SET(OPT_REDIR_PROTOCOLS_STR, "http,https")
     // A body whose Content-Length says it is too large is refused before it is read.
     SET(OPT_MAXFILESIZE_LARGE, (long long)max_bytes)
+    if (post) {
+        SET(OPT_POST, 1L)
+        // The size first: COPYPOSTFIELDS copies that many bytes (curl_easy_setopt(3), CURLOPT_COPYPOSTFIELDS).
+        SET(OPT_POSTFIELDSIZE_LARGE, (long long)(body ? body_length : 0))
+        if (body && body_length > 0) SET(OPT_COPYPOSTFIELDS, body)
+    }
     SET(OPT_CONNECTTIMEOUT_MS, connect_timeout_ms)
     SET(OPT_TIMEOUT_MS, timeout_ms)
     if (client->ca) {

@@ -32,6 +32,10 @@ int hw_http_set_ca(hw_http *client, const void *pem, size_t length);
 /// `tag` comes back with the result. 0, or libcurl's error code when an option was refused.
 int hw_http_get(hw_http *client, uint64_t tag, const char *url, const char *const *headers, int header_count, long long max_bytes,
                 long connect_timeout_ms, long timeout_ms, long max_redirects);
+/// As hw_http_get, with `method` ("GET" or "POST") and, for a POST, `body_length` bytes of `body`
+/// (copied; none sent when NULL). A POST is never redirected: a command is sent once, where it was aimed.
+int hw_http_request(hw_http *client, uint64_t tag, const char *method, const char *url, const char *const *headers, int header_count,
+                    const void *body, size_t body_length, long long max_bytes, long connect_timeout_ms, long timeout_ms, long max_redirects);
 
 /// Waits at most `timeout_ms` for the transfers' sockets and the `count` descriptors given (each
 /// readable: `ready[i]` set to 1 when it is), then moves every transfer on. 0, or libcurl's
