@@ -15,7 +15,12 @@ public struct Follower: Sendable {
         public var jobRequests: [Request] = []
         /// One line each: a look that failed (once per kind of failure), a source reachable again.
         public var log: [String] = []
+        /// A look ended with this step (well or not).
+        public var lookEnded = false
     }
+
+    /// The last look failed.
+    public var isFailing: Bool { lastError != nil }
 
     public private(set) var source: any CISource
     public let policy: PollingPolicy
@@ -91,6 +96,7 @@ public struct Follower: Sendable {
         }
         guard inFlight.isEmpty else { return step }
         looking = false
+        step.lookEnded = true
         // Only what this look and the last one asked for is kept for 304s.
         cache = cache.filter { $0.value.usedInLook >= lookNumber - 1 }
         let wall = serverTime ?? now.wall

@@ -153,7 +153,7 @@ public struct HomeAssistantSource: CISource {
                     }
                     if !active, (value ?? 0) < 100 { outcome = .ended }
                 case .remaining:
-                    let seconds = Double(text).flatMap { $0.isFinite && $0 >= 0 ? $0 * Self.unitSeconds(attributes?["unit_of_measurement"]?.string) : nil }
+                    let seconds = Double(text).map { $0 * Self.unitSeconds(attributes?["unit_of_measurement"]?.string) }.flatMap { $0.isFinite && $0 >= 0 && $0 <= WireProtocol.maxSeconds ? $0 : nil }
                     active = (seconds ?? 0) > 0
                     if let seconds, active {
                         now.most = max(now.most, seconds)

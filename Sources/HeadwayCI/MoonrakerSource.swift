@@ -39,7 +39,9 @@ public struct MoonrakerSource: CISource {
         var key: String
         var startedAt: Double
         var determinate = false
-        var sawM73 = false
+        /// The slicer's latest M73 share: `display_status` when it differs from the file position
+        /// (Klipper shows the file position again 5 s after each M73).
+        var m73: Double?
     }
 
     private struct Look {
@@ -143,13 +145,13 @@ public struct MoonrakerSource: CISource {
             if current == nil { interrupted = false }
             let display = status["display_status"]?["progress"]?.number.flatMap(Self.share)
             let position = status["virtual_sdcard"]?["progress"]?.number.flatMap(Self.share)
-            if let display, let position, abs(display - position) > 0.0015 { print.sawM73 = true }
+            if let display, let position, abs(display - position) > 0.0015 { print.m73 = display }
             let heaters = Self.heaters(status)
             let known = metadata[path]
             // The chain of sources, first that is there.
             var share: (value: Double, source: String)?
-            if print.sawM73, let display, display > 0 {
-                share = (display, "M73")
+            if let m73 = print.m73, m73 > 0 {
+                share = (m73, "M73")
             } else if let position, position > 0 {
                 share = (position, "file position")
             } else if let estimate = known?.estimate, duration > 0 {
@@ -157,7 +159,7 @@ public struct MoonrakerSource: CISource {
             } else if let typical = learned[path], duration > 0 {
                 share = (min(duration / typical, 0.99), "past prints")
             }
-            if !print.determinate, share != nil, !heaters.heating || print.sawM73 || (position ?? 0) > 0.03 { print.determinate = true }
+            if !print.determinate, share != nil, !heaters.heating { print.determinate = true }
             var run = CIRun(key: print.key, title: print.file, state: .running, startedAt: print.startedAt, name: print.key)
             run.controllable = true
             run.paused = state == "paused"
@@ -165,11 +167,10 @@ public struct MoonrakerSource: CISource {
             if print.determinate, let share {
                 run.done = (share.value * 1000).rounded() / 10
                 run.total = 100
-                if let total = known?.estimate ?? learned[path] {
-                    run.remaining = max(0, total - duration)
-                } else if share.value >= 0.05 {
-                    run.remaining = duration / share.value - duration
-                }
+                // The time left is the rest of the slicer's estimate or of the learned duration, by
+                // the share shown (the slicer's estimate leaves out the heat-up that
+                // print_duration counts); without either, the service's own estimate from the rate.
+                if let whole = learned[path] ?? known?.estimate { run.remaining = whole * (1 - share.value) }
             }
             if heaters.heating, !print.determinate || share == nil { parts.append(heaters.label) }
             if let layer = stats?["info"]?["current_layer"]?.integer, let layers = stats?["info"]?["total_layer"]?.integer ?? known?.layers, layer >= 0, layers > 0 {

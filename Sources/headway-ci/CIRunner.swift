@@ -84,7 +84,7 @@ final class CIRunner {
             let step = followers[index].step(at: now)
             for line in step.log { log(line) }
             // A look that failed may be a token revoked and replaced in its file: read it again.
-            if !step.log.isEmpty, let file = tokens[index], let token = file.read(), token != followers[index].token {
+            if step.lookEnded, followers[index].isFailing, let file = tokens[index], let token = file.read(), token != followers[index].token {
                 followers[index].token = token
                 log("\(followers[index].source.description): took the new token in \(file.path)")
             }

@@ -49,7 +49,8 @@ final class PrinterServers: @unchecked Sendable {
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardInput = input
         try process.run()
-        _ = BackgroundProcess.eventually(within: 90) { FileManager.default.fileExists(atPath: readyFile.path) || !self.process.isRunning }
+        let launcher = process
+        _ = BackgroundProcess.eventually(within: 90) { FileManager.default.fileExists(atPath: readyFile.path) || !launcher.isRunning }
         let text = (try? String(contentsOf: readyFile, encoding: .utf8)) ?? ""
         ready = (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:]
         guard ready["ready"] as? Bool == true else {
