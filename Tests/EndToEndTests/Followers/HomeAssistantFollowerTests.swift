@@ -55,14 +55,14 @@ extension RealPrograms {
             _ = try service.press(long: false)
             _ = try watch("timer.tea", within: 10) { $0.phase == "active" }
             _ = try service.press(long: true)
-            #expect(try watch("timer.tea", within: 10) { $0.phase != "active" }.last?.phase == "cancelled")
+            #expect(try watch("timer.tea", within: 10) { $0.isOver }.last?.phase == "cancelled")
             #expect(try home.state("timer.tea") == "idle")
         }
 
         @Test func aShortTimerRunsOut() throws {
             _ = try follow(["timer.tea"])
             try home.call("timer.start", #"{"entity_id": "timer.tea", "duration": "00:00:04"}"#)
-            #expect(try watch("timer.tea") { $0.phase != "active" && $0.phase != "queued" }.last?.phase == "succeeded")
+            #expect(try watch("timer.tea") { $0.isOver }.last?.phase == "succeeded")
         }
 
         @Test func aPercentageSensorDrivenByAnInputNumber() throws {
@@ -72,7 +72,7 @@ extension RealPrograms {
             try home.call("input_number.set_value", #"{"entity_id": "input_number.print_progress", "value": 75}"#)
             _ = try watch("sensor.printer_progress") { $0.percent == 75 }
             try home.call("input_number.set_value", #"{"entity_id": "input_number.print_progress", "value": 100}"#)
-            #expect(try watch("sensor.printer_progress") { $0.phase != "active" }.last?.phase == "succeeded")
+            #expect(try watch("sensor.printer_progress") { $0.isOver }.last?.phase == "succeeded")
         }
 
         @Test func aWashersMinutesAndItsRunningSensor() throws {
@@ -87,8 +87,8 @@ extension RealPrograms {
             #expect((66...67).contains(try watch("sensor.washer_remaining_time") { $0.etaSeconds == 900 }.last?.percent ?? 0))
             try home.call("input_number.set_value", #"{"entity_id": "input_number.washer_minutes", "value": 0}"#)
             try home.call("input_boolean.turn_off", #"{"entity_id": "input_boolean.washer_running"}"#)
-            #expect(try watch("sensor.washer_remaining_time") { $0.phase != "active" }.last?.phase == "succeeded")
-            #expect(try watch("binary_sensor.washer") { $0.phase != "active" }.last?.phase == "succeeded")
+            #expect(try watch("sensor.washer_remaining_time") { $0.isOver }.last?.phase == "succeeded")
+            #expect(try watch("binary_sensor.washer") { $0.isOver }.last?.phase == "succeeded")
         }
 
         @Test func anUpdateInstalling() throws {
@@ -100,7 +100,7 @@ extension RealPrograms {
             try home.call("input_number.set_value", #"{"entity_id": "input_number.firmware_percentage", "value": 100}"#)
             _ = try watch("update.hall_light_firmware") { $0.percent == 100 }
             try home.call("input_boolean.turn_off", #"{"entity_id": "input_boolean.firmware_installing"}"#)
-            #expect(try watch("update.hall_light_firmware") { $0.phase != "active" }.last?.phase == "succeeded")
+            #expect(try watch("update.hall_light_firmware") { $0.isOver }.last?.phase == "succeeded")
         }
 
         @Test func aRevokedTokenReadsStaleUntilTheFileHoldsAGoodOne() throws {

@@ -71,18 +71,18 @@ extension RealPrograms {
             _ = try service.press(long: false)
             _ = try watch("cura-m73.gcode", within: 10) { $0.phase == "active" }
             _ = try service.press(long: true)
-            #expect(try watch("cura-m73.gcode", within: 10) { $0.phase != "active" }.last?.phase == "cancelled", "\(follower.stderr)")
+            #expect(try watch("cura-m73.gcode", within: 10) { $0.isOver }.last?.phase == "cancelled", "\(follower.stderr)")
             #expect(follower.stderr.contains("cancel asked for"), "\(follower.stderr)")
         }
 
         @Test func cancelledAtThePrinter() throws {
             try printer.play("cancelled", speed: 30)
-            #expect(try watch("cura-m73.gcode") { $0.phase != "active" }.last?.phase == "cancelled")
+            #expect(try watch("cura-m73.gcode") { $0.isOver }.last?.phase == "cancelled")
         }
 
         @Test func anErrorFailsThePrintWithTheMessage() throws {
             try printer.play("error", speed: 30)
-            let seen = try watch("cura-m73.gcode") { $0.phase != "active" }
+            let seen = try watch("cura-m73.gcode") { $0.isOver }
             #expect(seen.last?.phase == "failed", "\(seen)")
             #expect(seen.last?.label?.contains("Heater extruder not heating") == true, "\(seen)")
         }

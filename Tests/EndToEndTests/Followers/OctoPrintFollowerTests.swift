@@ -42,7 +42,7 @@ extension RealPrograms {
 
         @Test func heatingThenPrintingPausedFromTheButtonResumedAndFinished() throws {
             try startPrint()
-            let heating = try watch { $0.label?.contains("heating") == true }
+            let heating = try watch { $0.label?.contains("heating") == true && $0.phase == "active" }
             #expect(heating.last?.phase == "active" && heating.last?.percent == nil, "indeterminate while heating: \(heating)")
             #expect(heating.last?.label?.contains("°C") == true, "\(heating)")
             let printing = try watch { ($0.percent ?? 0) > 3 && $0.label?.contains("time left by") == true }
@@ -61,7 +61,7 @@ extension RealPrograms {
             _ = try service.press(long: false)
             #expect(BackgroundProcess.eventually(within: 10) { (try? printer.octoprintState()) == "Printing" }, "\(follower.stderr)")
             _ = try watch(within: 10) { $0.phase == "active" && ($0.percent ?? 0) > (held ?? 0) }
-            let finished = try watch(within: 120) { $0.phase != "active" && $0.phase != "paused" }
+            let finished = try watch(within: 120) { $0.isOver }
             #expect(finished.last?.phase == "succeeded", "\(finished.suffix(3)) \(follower.stderr)")
             #expect(follower.stderr.contains("pause asked for \(job) from Headway"), "\(follower.stderr)")
         }
@@ -70,7 +70,7 @@ extension RealPrograms {
             try startPrint()
             _ = try watch { $0.phase == "active" }
             #expect(try service.press(long: true) == [#"{"v":1,"ok":true}"#])
-            let cancelled = try watch(within: 20) { $0.phase != "active" }
+            let cancelled = try watch(within: 20) { $0.isOver }
             #expect(cancelled.last?.phase == "cancelled", "\(cancelled) \(follower.stderr)")
             #expect(BackgroundProcess.eventually(within: 10) { (try? printer.octoprintState()) == "Operational" })
         }
@@ -89,4 +89,9 @@ extension SimulatedService {
         #expect(finished, "\(job): \(seen.suffix(8).map { "\($0.phase) \($0.percent.map(String.init) ?? "-") \($0.label ?? "")" }) \(follower.stderr)")
         return seen
     }
+}
+
+extension JobStatus {
+    /// The job ended, one way or another.
+    var isOver: Bool { ["succeeded", "failed", "cancelled", "ended"].contains(phase) }
 }
