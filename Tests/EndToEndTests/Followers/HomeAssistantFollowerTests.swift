@@ -81,10 +81,11 @@ extension RealPrograms {
             try home.call("input_number.set_value", #"{"entity_id": "input_number.washer_minutes", "value": 45}"#)
             let running = try watch("binary_sensor.washer") { $0.phase == "active" }
             #expect(running.last?.percent == nil, "on/off is indeterminate: \(running)")
-            let minutes = try watch("sensor.washer_remaining_time") { $0.etaSeconds == 2700 }
-            #expect(minutes.last?.percent == 0, "\(minutes)")
+            let minutes = try watch("sensor.washer_remaining_time") { $0.total == 2700 }
+            #expect(minutes.last?.percent == 0 && (2600...2700).contains(minutes.last?.etaSeconds ?? 0), "45 minutes left: \(minutes)")
             try home.call("input_number.set_value", #"{"entity_id": "input_number.washer_minutes", "value": 15}"#)
-            #expect((66...67).contains(try watch("sensor.washer_remaining_time") { $0.etaSeconds == 900 }.last?.percent ?? 0))
+            let third = try watch("sensor.washer_remaining_time") { $0.value == 1800 }.last
+            #expect(third?.total == 2700 && (800...900).contains(third?.etaSeconds ?? 0), "a third of the largest time left: \(String(describing: third))")
             try home.call("input_number.set_value", #"{"entity_id": "input_number.washer_minutes", "value": 0}"#)
             try home.call("input_boolean.turn_off", #"{"entity_id": "input_boolean.washer_running"}"#)
             #expect(try watch("sensor.washer_remaining_time") { $0.isOver }.last?.phase == "succeeded")
@@ -98,7 +99,7 @@ extension RealPrograms {
             let installing = try watch("update.hall_light_firmware") { $0.percent == 20 }
             #expect(installing.last?.label == "Hall light firmware: installing 1.1.0", "\(installing)")
             try home.call("input_number.set_value", #"{"entity_id": "input_number.firmware_percentage", "value": 100}"#)
-            _ = try watch("update.hall_light_firmware") { $0.percent == 100 }
+            _ = try watch("update.hall_light_firmware") { $0.value == 100 }
             try home.call("input_boolean.turn_off", #"{"entity_id": "input_boolean.firmware_installing"}"#)
             #expect(try watch("update.hall_light_firmware") { $0.isOver }.last?.phase == "succeeded")
         }

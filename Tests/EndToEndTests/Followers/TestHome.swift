@@ -110,10 +110,13 @@ final class TestHome: @unchecked Sendable {
         _ = try python("admin = HomeAssistantSocket('\(url)'); admin.auth('\(token)'); admin.command('auth/delete_refresh_token', refresh_token_id='\(id)')")
     }
 
+    private var restarts = 0
+
     /// Restarts Home Assistant (the `homeassistant.restart` action); true once it is back.
     func restart() throws -> Bool {
         _ = try? PrinterServers.call("POST", "\(url)/api/services/homeassistant/restart", json: "{}", headers: ["Authorization: Bearer \(token)"])
-        return try waitReady(count: 2, within: 60)
+        restarts += 1
+        return try waitReady(count: restarts + 1, within: 60)
     }
 }
 
