@@ -3,7 +3,9 @@
 faulty on demand, for the follower's fault tests: it passes each request to the server and its
 answer back, unless the mode file says otherwise. Standard library only.
 
-    fault_relay.py --port N --upstream http://127.0.0.1:M --mode-file PATH
+    fault_relay.py --port N --upstream http://127.0.0.1:M --mode-file PATH [--log PATH]
+
+--log appends one line per request (seconds since 1970, method, path): what the benchmark counts.
 
 Modes (the mode file's first word, read at every request; no file: pass):
   pass       relay the request and the answer
@@ -17,6 +19,7 @@ import http.server
 import os
 import socketserver
 import sys
+import time
 import urllib.error
 import urllib.request
 
@@ -26,6 +29,7 @@ def main():
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--upstream", required=True)
     parser.add_argument("--mode-file", required=True)
+    parser.add_argument("--log")
     options = parser.parse_args()
 
     class Relay(http.server.BaseHTTPRequestHandler):
@@ -49,6 +53,9 @@ def main():
             self.wfile.write(body)
 
         def relay(self, method):
+            if options.log:
+                with open(options.log, "a") as log:
+                    log.write(f"{time.time():.3f} {method} {self.path}\n")
             mode = self.mode()
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else None
