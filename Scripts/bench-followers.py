@@ -15,7 +15,7 @@ stand-in, Home Assistant 2026.2.3) and headway-sim serve --headless:
 Run: swift build --product headway-ci && swift build --product headway-sim && python3 Scripts/bench-followers.py
 (HEADWAY_CI=.build/release/headway-ci for the release build; the servers' venvs as Scripts/test makes them).
 """
-import json, os, socket, statistics, subprocess, sys, tempfile, time, urllib.request
+import json, os, random, socket, statistics, subprocess, sys, tempfile, time, urllib.request
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 follower_binary = os.environ.get("HEADWAY_CI", os.path.join(root, ".build/debug/headway-ci"))
@@ -100,7 +100,10 @@ def requests_between(log, start_time, end_time):
 
 
 def latency(change, server_shows, display_shows):
-    """Seconds from the server showing `change` to the display showing it."""
+    """Seconds from the server showing `change` to the display showing it. A random pause first,
+    so that changes fall anywhere between two looks (not always just after the one that showed
+    the last change)."""
+    time.sleep(random.uniform(0, 3))
     change()
     deadline = time.time() + 30
     at_server = None
@@ -121,11 +124,11 @@ def percentile(values, share):
 results = {}
 
 
-def report(name, values, idle_rate, busy_rate):
+def report(name, first, values, idle_rate, busy_rate):
     values = [v for v in values if v is not None]
     results[name] = values
-    print("%-15s event → display p50 %.2f s  p99 %.2f s  (%d changes)   requests/hour idle %d, during a job %d" % (
-        name, statistics.median(values), percentile(values, 0.99), len(values), idle_rate, busy_rate), flush=True)
+    print("%-15s event → display p50 %.2f s  p99 %.2f s  (%d changes during a job; the first, from idle: %s)   requests/hour idle %d, during a job %d" % (
+        name, statistics.median(values), percentile(values, 0.99), len(values), "%.2f s" % first if first is not None else "-", idle_rate, busy_rate), flush=True)
 
 
 def rate(log, seconds):
@@ -151,7 +154,7 @@ time.sleep(3)
 idle = rate(ha_log, 60)
 job = "home/127.0.0.1:%s/sensor.printer_progress" % ha_url.rsplit(":", 1)[1]
 values = []
-for index in range(rounds):
+for index in range(rounds + 1):
     value = 10 + index * 3
 
     def change(value=value):
@@ -162,7 +165,7 @@ for index in range(rounds):
 
     values.append(latency(change, server, lambda value=value: status().get(job, {}).get("value") == value))
 busy = rate(ha_log, 30)
-report("Home Assistant", values, idle, busy)
+report("Home Assistant", values[0], values[1:], idle, busy)
 ha.terminate()
 
 # --- Moonraker --------------------------------------------------------------------------------
@@ -194,7 +197,7 @@ for index in range(rounds):
     values.append(latency(lambda verb=verb: call("POST", control + "/event", {verb: "bench"}),
                           lambda want=want: moon_state() == want, lambda phase=phase: status().get(job, {}).get("phase") == phase))
 busy = rate(moon_log, 30)
-report("Moonraker", values, idle, busy)
+report("Moonraker", None, values, idle, busy)
 mr.terminate()
 
 # --- OctoPrint --------------------------------------------------------------------------------
@@ -222,7 +225,7 @@ for index in range(octo_rounds):
                           lambda want=want: call("GET", octo["url"] + "/api/job", headers=key)["state"] == want,
                           lambda phase=phase: status().get(job, {}).get("phase") == phase))
 busy = rate(octo_log, 20)
-report("OctoPrint", values, idle, busy)
+report("OctoPrint", None, values, idle, busy)
 op.terminate()
 call("POST", octo["url"] + "/api/job", {"command": "cancel"}, key)
 
