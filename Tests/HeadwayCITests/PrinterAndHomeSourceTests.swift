@@ -178,6 +178,13 @@ struct PrinterAndHomeSourceTests {
         #expect(refused.jobRequests.contains(.stale(job: "home/ha:8123/sensor.washer")))
     }
 
+    @Test func ciRunsTakeNoCommands() throws {
+        var follower = Follower(source: try BuildbotSource(url: "http://bb/", builder: "b"), policy: PollingPolicy(running: 2, idle: 15, budget: 1_000_000))
+        let asked = follower.command(.pause, job: "b/1", at: Self.at(0))
+        #expect(asked == nil)
+        #expect(follower.jobs.controlledJobs.isEmpty)
+    }
+
     @Test func entitiesAreChecked() throws {
         #expect(try HomeEntity(parsing: "sensor.washer_remaining_time=remaining") == HomeEntity(id: "sensor.washer_remaining_time", meaning: .remaining))
         for bad in ["", "timer", "Timer.Tea", "light.kitchen", "sensor.x=minutes", "sensor.x\u{1b}[2J", "timer./"] {
