@@ -207,7 +207,7 @@ struct PrinterAndHomeSourceTests {
                                               .homeassistant(url: "http://ha.local:8123", entities: [HomeEntity(id: "timer.tea"), HomeEntity(id: "sensor.washer_remaining_time", meaning: .remaining)])])
         #expect(file.sources[1].policy(hasToken: false).running == 3)
         #expect(file.sources[0].policy(hasToken: true) == PollingPolicy(running: 2, idle: 15, budget: 20_000, maxBackoff: 60))
-        #expect(throws: CIConfiguration.Problem(line: 4, message: "homeassistant: light.kitchen: light entities are not followed; follow update, timer, sensor, binary_sensor, input_number, input_boolean, switch, number, counter")) {
+        #expect(throws: CIConfiguration.Problem(line: 4, message: "homeassistant: light.kitchen: light entities are not followed; follow update, timer, sensor, binary_sensor, input_number, input_boolean, switch, number")) {
             try CIConfiguration.read("sources:\n  - homeassistant: http://ha\n    entities:\n      - light.kitchen\n")
         }
         #expect(throws: CIConfiguration.Problem(line: 2, message: "a homeassistant source needs entities: (a list, like [timer.tea, sensor.washer_remaining_time=remaining])")) {
