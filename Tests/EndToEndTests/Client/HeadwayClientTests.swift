@@ -248,7 +248,7 @@ struct HeadwayClientTests {
         let cancelOnly = try await client.begin("fetch", total: 10, controls: .cancel)
         try cancelOnly.update(value: 1)
         let events = cancelOnly.events()
-        try await Task.sleep(for: .seconds(TestTime.scaled(0.5)))
+        #expect(await Self.eventually(within: 10) { (try? service.status())?.first { $0.job == "fetch" }?.shown == true })
         _ = try service.press(long: false)
         #expect(await Self.eventually(within: 2) { (try? service.status().first?.phase) == "active" })
         try await Task.sleep(for: .milliseconds(200))
@@ -258,7 +258,8 @@ struct HeadwayClientTests {
         let plain = try await client.begin("plain", total: 10)
         try plain.update(value: 1)
         let plainEvents = plain.events()
-        try await Task.sleep(for: .seconds(TestTime.scaled(0.5)))
+        // The button acts on the job the outputs show: "fetch" lingers as a success first.
+        #expect(await Self.eventually(within: 10) { (try? service.status())?.first { $0.job == "plain" }?.shown == true })
         _ = try service.press(long: true)
         var iterator = plainEvents.makeAsyncIterator()
         let ended = await iterator.next()
