@@ -63,7 +63,7 @@ done
 # Every document a program's --help, a man page or the README names (docs/NAME.md) is installed,
 # and so is every example folder the README names.
 for name in $( (for tool in headway headwayd headway-sim headway-mqtt headway-ci; do "$tool" --help 2>&1; done
-        zcat /usr/share/man/man1/*.gz; zcat /usr/share/doc/headway/README.md.gz) | grep -o 'docs/[a-z0-9-]*\.md' | sort -u); do
+        zcat /usr/share/man/man1/headway*.gz; zcat /usr/share/doc/headway/README.md.gz) | grep -o 'docs/[a-z0-9-]*\.md' | sort -u); do
     # dh_compress leaves documents under 4 KB as they are.
     [ -e "/usr/share/doc/headway/$(basename "$name").gz" ] || [ -e "/usr/share/doc/headway/$(basename "$name")" ] ||
         fail "$name is named but /usr/share/doc/headway/$(basename "$name")[.gz] is not installed"
