@@ -73,7 +73,9 @@ for name in $(zcat /usr/share/doc/headway/README.md.gz | grep -o 'examples/[a-z-
 done
 [ -e /usr/share/doc/headway/examples/ci/ci.yaml ] || fail "no sample ci.yaml"
 # headwayd without arguments reads /etc/headway/config.yaml, as doctor does.
-headwayd --check 2>&1 | grep -q "/etc/headway/config.yaml" || fail "headwayd --check does not read /etc/headway/config.yaml by itself"
+# (Its check fails here, without the hardware: what it names is what counts.)
+checked=$(headwayd --check 2>&1 || true)
+grep -q "/etc/headway/config.yaml" <<<"$checked" || fail "headwayd --check does not read /etc/headway/config.yaml by itself: $checked"
 grep -qx /etc/headway/config.yaml /var/lib/dpkg/info/headway.conffiles || fail "/etc/headway/config.yaml is not a conffile"
 [ -L /etc/systemd/system/sockets.target.wants/headway.socket ] || fail "the socket is not enabled"
 
