@@ -29,7 +29,12 @@ struct BrokerClientTests {
         }, "\(listed)")
         #expect(listed.first.map { $0.label == "Build widgets" && $0.value == 4 && $0.total == 10 && $0.phase == .active } == true, "\(listed)")
         try await job.finish(.succeeded)
-        #expect(await HeadwayClientTests.eventually(within: 3) { display.phase(of: "acme/widgets/gl-1") == "succeeded" })
+        // Succeeded on the outputs, or — when the other program's job stalled first (a sanitized
+        // build is slow) and took the outputs — finished whole behind it.
+        #expect(await HeadwayClientTests.eventually(within: 3) {
+            let shown = (try? display.service.status())?.first { $0.job == "acme/widgets/gl-1" }
+            return shown?.phase == "succeeded" || (shown?.phase == "hidden" && shown?.percent == 100)
+        }, "\(String(describing: try? display.service.status())) \(display.bridge.stderr)")
         #expect(await HeadwayClientTests.eventually(within: 3) { (try? await client.jobs().map(\.id)) == ["lab/render"] })
         try await render.finish(.succeeded)
     }
