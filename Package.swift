@@ -12,7 +12,7 @@ import PackageDescription
 //   Headway          the library product: show progress from a Swift program
 //   HeadwayProtocol  the socket protocol and its transport, shared by client and service
 //   HeadwayYAML      the configuration files' YAML reader (service and headway-ci)
-//   HeadwayCI        CI servers followed as jobs: sources, polling policy, mapping (no I/O)
+//   HeadwayCI        CI servers, printers and a home followed as jobs: sources, polling policy, mapping (no I/O)
 //   HeadwayReporting the one client core: a reporter's jobs, its connection policy, its socket and broker links
 //   HeadwayClient    report to the service (or a broker) from a Swift program: jobs as values
 //   HeadwayFoundation Foundation's Progress, dates and timers on an indicator or a service job

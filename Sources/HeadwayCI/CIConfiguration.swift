@@ -1,8 +1,9 @@
 import HeadwayCore
 import HeadwayYAML
 
-/// headway-ci's configuration file (`/etc/headway/ci.yaml`, docs/ci.md): the sources to follow,
-/// each with its own interval, label and token, and settings every source shares.
+/// headway-ci's configuration file (`/etc/headway/ci.yaml`, docs/ci.md, docs/followers.md): the
+/// sources to follow — CI servers, printers, homes — each with its own interval, label and token,
+/// and settings every source shares.
 ///
 /// ```yaml
 /// interval: 15                 # seconds between looks while something runs (every source)
@@ -15,6 +16,12 @@ import HeadwayYAML
 ///     token-file: /etc/headway/github.token    # or credential: github-token (LoadCredential=)
 ///   - buildbot: http://127.0.0.1:8010/
 ///     builder: runtests
+///   - octoprint: http://octopi.local
+///     token-file: /etc/headway/octoprint.key
+///   - moonraker: http://voron.local:7125
+///   - homeassistant: http://homeassistant.local:8123
+///     entities: [timer.tea, update.hall_light_firmware, sensor.washer_remaining_time=remaining]
+///     token-file: /etc/headway/homeassistant.token
 /// ```
 public struct CIConfiguration: Sendable, Equatable {
     public var sources: [SourceSettings]
@@ -26,8 +33,8 @@ public struct CIConfiguration: Sendable, Equatable {
         public var description: String { line.map { "line \($0): \(message)" } ?? message }
     }
 
-    static let kinds = ["github", "gitlab", "jenkins", "cctray", "buildbot"]
-    static let sourceKeys = ["workflow", "branch", "api", "label", "interval", "idle-interval", "budget", "token-file", "credential", "projects", "builder"]
+    static let kinds = ["github", "gitlab", "jenkins", "cctray", "buildbot", "octoprint", "moonraker", "homeassistant"]
+    static let sourceKeys = ["workflow", "branch", "api", "label", "interval", "idle-interval", "budget", "token-file", "credential", "projects", "builder", "entities"]
     public static let maxSources = 64
 
     public static func read(_ text: String) throws(Problem) -> CIConfiguration {
@@ -61,10 +68,22 @@ public struct CIConfiguration: Sendable, Equatable {
                     for node in list { projects.append(try string(node, "projects")) }
                 }
                 settings.kind = .cctray(url: value, projects: projects)
+            case "octoprint": settings.kind = .octoprint(url: try url(map[kind]!, kind))
+            case "moonraker": settings.kind = .moonraker(url: try url(map[kind]!, kind))
+            case "homeassistant":
+                guard let node = map["entities"] else { throw Problem(line: item.line, message: "a homeassistant source needs entities: (a list, like [timer.tea, sensor.washer_remaining_time=remaining])") }
+                guard let list = node.sequence, !list.isEmpty else { throw Problem(line: node.line, message: "entities: must be a list of entity ids") }
+                var entities: [HomeEntity] = []
+                for node in list {
+                    let text = try string(node, "entities")
+                    do throws(SourceError) { entities.append(try HomeEntity(parsing: text)) } catch { throw Problem(line: node.line, message: error.description) }
+                }
+                settings.kind = .homeassistant(url: value, entities: entities)
             default:
                 guard let builder = map["builder"] else { throw Problem(line: item.line, message: "a buildbot source needs builder: NAME") }
                 settings.kind = .buildbot(url: value, builder: try string(builder, "builder"))
             }
+            if let node = map["entities"], kind != "homeassistant" { throw Problem(line: node.line, message: "entities: is for homeassistant sources") }
             for key in ["workflow", "branch"] where map[key] != nil && kind != "github" && !(kind == "gitlab" && key == "branch") {
                 throw Problem(line: map[key]!.line, message: "\(key): is for github sources\(key == "branch" ? " and gitlab ones" : "")")
             }

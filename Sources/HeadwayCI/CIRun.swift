@@ -27,6 +27,13 @@ public struct CIRun: Sendable, Equatable {
     public var expected: Double?
     /// What runs of the same kind share (workflow and branch), for the service's learned durations.
     public var name: String?
+    /// Paused at the server (a print paused at the printer or from Headway's button).
+    public var paused = false
+    /// Seconds left, when the server says so itself (a printer's estimate, a timer's end): shown as
+    /// the job's estimate in place of one figured from `expected`.
+    public var remaining: Double?
+    /// Whether the server takes pause, resume and cancel for this run (``CISource/command(_:key:)``).
+    public var controllable = false
 
     public init(key: String, title: String, step: String? = nil, state: State, startedAt: Double? = nil,
                 done: Double? = nil, total: Double? = nil, expected: Double? = nil, name: String? = nil) {
@@ -83,6 +90,17 @@ public protocol CISource: Sendable {
     mutating func abandonLook()
     /// An error answer (4xx, 5xx) in the server's own terms, with the fix.
     func explain(status: Int, for request: HTTPRequest, body: [UInt8]) -> String
+    /// The request that carries `command` to the server for the run `key` (nil: it takes none).
+    func command(_ command: JobCommand, key: String) -> HTTPRequest?
+}
+
+extension CISource {
+    public func command(_ command: JobCommand, key: String) -> HTTPRequest? { nil }
+}
+
+/// What a person asked of a job through Headway (its button, `headway stop`), for its server.
+public enum JobCommand: String, Sendable, Equatable {
+    case pause, resume, cancel
 }
 
 /// How a token is sent.
@@ -91,11 +109,14 @@ public enum Authorization: Sendable, Equatable {
     case bearer
     /// `Authorization: Basic base64(USER:TOKEN)` (Jenkins, cctray feeds); the file holds USER:TOKEN.
     case basic
+    /// `X-Api-Key: TOKEN` (OctoPrint's API key; docs.octoprint.org api/general.html "Authorization").
+    case apiKey
 
     public func header(token: String) -> String {
         switch self {
         case .bearer: "Authorization: Bearer \(token)"
         case .basic: "Authorization: Basic \(Base64.encode(Array(token.utf8)))"
+        case .apiKey: "X-Api-Key: \(token)"
         }
     }
 }

@@ -15,11 +15,17 @@ public struct Follower: Sendable {
         public var jobRequests: [Request] = []
         /// One line each: a look that failed (once per kind of failure), a source reachable again.
         public var log: [String] = []
+        /// A look ended with this step (well or not).
+        public var lookEnded = false
     }
+
+    /// The last look failed.
+    public var isFailing: Bool { lastError != nil }
 
     public private(set) var source: any CISource
     public let policy: PollingPolicy
-    private let token: String?
+    /// The token sent with every request; the program puts a new one in place when its file changes.
+    public var token: String?
     public private(set) var jobs: RunJobs
 
     private struct Cached: Sendable {
@@ -90,6 +96,7 @@ public struct Follower: Sendable {
         }
         guard inFlight.isEmpty else { return step }
         looking = false
+        step.lookEnded = true
         // Only what this look and the last one asked for is kept for 304s.
         cache = cache.filter { $0.value.usedInLook >= lookNumber - 1 }
         let wall = serverTime ?? now.wall
@@ -186,6 +193,34 @@ public struct Follower: Sendable {
             if let modified = cached.lastModified { request.headers.append("If-Modified-Since: \(modified)") }
         }
         return request
+    }
+
+    /// The request that carries a person's `command` (the service's pause, resumption or cancel
+    /// request about `job`) to the server; nil when the job is not this follower's, or the
+    /// server takes no such command, or already does what it asks. The next look comes at once.
+    public mutating func command(_ command: JobCommand, job: String, at now: Moment) -> HTTPRequest? {
+        guard let (key, command) = jobs.command(for: command, job: job), let request = source.command(command, key: key) else { return nil }
+        if !looking { nextLookAt = min(nextLookAt, now.monotonic + Self.lookAfterCommand) }
+        var sent = request
+        if let token { sent.headers.append(source.authorization.header(token: token)) }
+        self.sent += 1
+        return sent
+    }
+
+    /// Seconds from a command to the look that shows what the server made of it.
+    static let lookAfterCommand = 1.0
+
+    /// What became of a command: nil when the server took it, else one line for the log.
+    public func commandAnswered(_ result: Result<HTTPResponse, HTTPFailure>, for request: HTTPRequest) -> String? {
+        let what = request.url.split(separator: "/").last.map(String.init) ?? "command"
+        switch result {
+        case .failure(let failure):
+            return "\(source.description): the command (\(what)) did not reach the server: \(failure.description)"
+        case .success(let response) where !(200..<300).contains(response.status):
+            return "\(source.description): the server refused the command (\(what)): \(source.explain(status: response.status, for: request, body: response.body))"
+        case .success:
+            return nil
+        }
     }
 
     /// Every job followed, told that its follower stops looking.

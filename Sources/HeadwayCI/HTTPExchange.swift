@@ -1,15 +1,31 @@
 import HeadwayCore
 
-/// A GET that a source wants made, and what came back: the seam between the sources' logic and
+/// A request that a source wants made — a GET of a look, or a POST that carries a command from
+/// Headway's button to the server — and what came back: the seam between the sources' logic and
 /// the HTTP client (libcurl in headway-ci, canned answers in the tests).
 public struct HTTPRequest: Sendable, Equatable {
+    public enum Method: String, Sendable, Equatable {
+        case get = "GET"
+        case post = "POST"
+    }
+
+    public var method: Method
     public var url: String
     /// Header lines besides the conditional ones, which the follower adds ("Accept: …").
     public var headers: [String]
+    /// A POST's body (JSON, with its `Content-Type` among the headers).
+    public var body: [UInt8]
 
-    public init(url: String, headers: [String] = []) {
+    public init(url: String, headers: [String] = [], method: Method = .get, body: [UInt8] = []) {
+        self.method = method
         self.url = url
         self.headers = headers
+        self.body = body
+    }
+
+    /// A POST of `json` (its text) to `url`.
+    public static func post(_ url: String, json: String? = nil) -> HTTPRequest {
+        HTTPRequest(url: url, headers: json == nil ? [] : ["Content-Type: application/json"], method: .post, body: Array((json ?? "").utf8))
     }
 }
 

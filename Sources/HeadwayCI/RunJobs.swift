@@ -26,7 +26,16 @@ public struct RunJobs: Sendable {
         var done: Double?
         var total: Double?
         var stale = false
+        var paused = false
+        var controllable = false
+        /// A pause or resumption asked through Headway and sent to the server: the looks left for
+        /// the server to show it before the service is told what the server really does.
+        var asked: (paused: Bool, looksLeft: Int)?
     }
+
+    /// Looks a server has to show a pause or resumption asked of it, before the job is shown as
+    /// the server has it again (a printer that refused the pause goes on printing, and says so).
+    static let commandLooks = 5
 
     public init(prefix: String, labelPrefix: String? = nil) {
         self.prefix = prefix
@@ -35,6 +44,28 @@ public struct RunJobs: Sendable {
 
     /// Jobs told of and not finished.
     public var jobs: [String] { told.values.map(\.job).sorted() }
+
+    /// Jobs told of whose server takes pause, resume and cancel: they are begun with those
+    /// controls, so that the button's requests come to the follower.
+    public var controlledJobs: Set<String> { Set(told.values.filter(\.controllable).map(\.job)) }
+
+    /// What the server must be asked after the service's `event` about `job`: nil when the event
+    /// is no request, the job is not one of these, or the server already does what it asks (the
+    /// pause the follower itself told the service of).
+    public mutating func command(for kind: JobCommand, job: String) -> (key: String, command: JobCommand)? {
+        guard let key = told.first(where: { $0.value.job == job })?.key, var was = told[key], was.controllable else { return nil }
+        switch kind {
+        case .pause, .resume:
+            let pause = kind == .pause
+            guard was.paused != pause || (was.asked.map { $0.paused != pause } ?? false) else { return nil }
+            was.asked = (pause, Self.commandLooks)
+            was.paused = pause
+            told[key] = was
+            return (key, kind)
+        case .cancel:
+            return (key, .cancel)
+        }
+    }
 
     /// The job id of a run: `PREFIX/KEY`, or when the server's key makes it one the service would
     /// refuse (an invisible character, too long) a stable form of it (``Identifier/fitted(_:maxBytes:)``).
@@ -64,21 +95,26 @@ public struct RunJobs: Sendable {
             // is cut to it, as the running time is.
             var run = run
             run.expected = run.expected.map { min($0, WireProtocol.maxSeconds) }
-            let eta = run.expected.flatMap { expected in elapsed.flatMap { expected - $0 > 1 ? (expected - $0).rounded() : nil } }
+            let figured = run.expected.flatMap { expected in elapsed.flatMap { expected - $0 > 1 ? (expected - $0).rounded() : nil } }
+            let eta = run.remaining.map { min(max(0, $0.rounded()), WireProtocol.maxSeconds) } ?? figured
             guard var was = told[run.key] else {
                 switch run.state {
                 case .finished:
                     break
                 case .queued:
                     out.append(.begin(job: job, BeginOptions(label: label, name: Self.name(run), follow: follow, queued: true, expected: run.expected)))
-                    told[run.key] = Told(job: job, queued: true, label: label)
+                    told[run.key] = Told(job: job, queued: true, label: label, controllable: run.controllable)
                 case .running:
                     out.append(.begin(job: job, BeginOptions(label: label, name: Self.name(run), follow: follow, elapsed: elapsed.map { min($0, WireProtocol.maxSeconds) }, expected: run.expected)))
-                    var now = Told(job: job, queued: false, label: label)
+                    var now = Told(job: job, queued: false, label: label, controllable: run.controllable)
                     if let done = run.done, let total = run.total, total > 0 {
                         out.append(.update(job: job, value: min(done, total), total: total, label: nil, eta: eta))
                         now.done = done
                         now.total = total
+                    }
+                    if run.paused, run.controllable {
+                        out.append(.pause(job: job))
+                        now.paused = true
                     }
                     told[run.key] = now
                 }
@@ -109,6 +145,7 @@ public struct RunJobs: Sendable {
                     out.append(label == was.label ? .alive(job: job) : .label(job: job, label: label))
                 }
                 was.queued = false
+                if was.controllable { out += pausing(run, &was) }
             }
             was.label = label
             was.stale = false
@@ -119,6 +156,22 @@ public struct RunJobs: Sendable {
             told[key] = nil
         }
         return out
+    }
+
+    /// The service is told of a pause or resumption at the server, unless one asked through
+    /// Headway is still on its way there.
+    private func pausing(_ run: CIRun, _ was: inout Told) -> [Request] {
+        if let asked = was.asked {
+            if asked.paused == run.paused || asked.looksLeft <= 1 {
+                was.asked = nil
+            } else {
+                was.asked = (asked.paused, asked.looksLeft - 1)
+                return []
+            }
+        }
+        guard run.paused != was.paused else { return [] }
+        was.paused = run.paused
+        return [run.paused ? .pause(job: was.job) : .resume(job: was.job)]
     }
 
     /// The server cannot be reached: each job is told once that it is stale.

@@ -1,6 +1,7 @@
 import HeadwayCore
 
-/// One CI server to follow, as the command line or the configuration file names it.
+/// One server to follow — a CI server, a printer, a home — as the command line or the
+/// configuration file names it.
 public struct SourceSettings: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case github(repository: String, workflow: String?, branch: String?)
@@ -8,6 +9,9 @@ public struct SourceSettings: Sendable, Equatable {
         case jenkins(job: String)
         case cctray(url: String, projects: [String])
         case buildbot(url: String, builder: String)
+        case octoprint(url: String)
+        case moonraker(url: String)
+        case homeassistant(url: String, entities: [HomeEntity])
     }
 
     public var kind: Kind
@@ -45,6 +49,9 @@ public struct SourceSettings: Sendable, Equatable {
         case .jenkins(let job): try JenkinsSource(job: job)
         case .cctray(let url, let projects): try CCTraySource(url: url, projects: projects)
         case .buildbot(let url, let builder): try BuildbotSource(url: url, builder: builder)
+        case .octoprint(let url): try OctoPrintSource(url: url)
+        case .moonraker(let url): try MoonrakerSource(url: url)
+        case .homeassistant(let url, let entities): try HomeAssistantSource(url: url, entities: entities)
         }
     }
 
@@ -56,6 +63,7 @@ public struct SourceSettings: Sendable, Equatable {
         case .jenkins(let job): [job]
         case .cctray(let url, _): [url]
         case .buildbot(let url, _): [url]
+        case .octoprint(let url), .moonraker(let url), .homeassistant(let url, _): [url]
         }
     }
 
@@ -68,6 +76,9 @@ public struct SourceSettings: Sendable, Equatable {
         case .github: policy = PollingPolicy(running: 15, idle: 60, budget: hasToken ? 1000 : 50)
         case .gitlab: policy = PollingPolicy(running: 15, idle: 60, budget: 1000)
         case .jenkins, .cctray, .buildbot: policy = PollingPolicy(running: 10, idle: 30, budget: 3600)
+        // A printer or a home on the local network, asked often enough that the display follows
+        // within a few seconds (a look is one to three small requests; a home's, one per entity).
+        case .octoprint, .moonraker, .homeassistant: policy = PollingPolicy(running: 2, idle: 15, budget: 20_000, maxBackoff: 60)
         }
         if let interval { policy.running = interval }
         if let idleInterval { policy.idle = max(idleInterval, policy.running) } else { policy.idle = max(policy.idle, policy.running) }

@@ -54,6 +54,8 @@ package struct ReportedJob {
     // What the current connection knows.
     package var begun = false
     var subscribed = false
+    /// Whether the service holds the job paused, as this connection knows.
+    var sentPaused = false
     var sentLabelVersion = 0
     var sentProgressVersion = 0
     var sentStale = false
@@ -91,6 +93,7 @@ package struct ReportedJob {
     mutating func forgetConnection() {
         begun = false
         subscribed = false
+        sentPaused = false
         sentLabelVersion = 0
         sentProgressVersion = 0
         sentStale = false
@@ -186,6 +189,20 @@ package struct ReportedJob {
         version += 1
     }
 
+    /// The program paused or resumed its work itself (a printer paused at its own screen): the
+    /// service is told, as its controller may tell it. Only for a job that takes pauses.
+    package mutating func setPaused(_ pause: Bool) {
+        guard controls.contains(.pause), pause != paused, outcome == nil else { return }
+        paused = pause
+        version += 1
+    }
+
+    /// The service paused or resumed the job (its button): it knows already.
+    package mutating func pausedByService(_ pause: Bool) {
+        paused = pause
+        sentPaused = pause
+    }
+
     package mutating func finish(_ outcome: Outcome) {
         self.outcome = outcome
         version += 1
@@ -231,7 +248,10 @@ package struct ReportedJob {
         if follows, !subscribed {
             requests.append((.subscribe(job: id, controls: !controls.isEmpty), .subscribe))
             subscribed = true
-            if paused, controls.contains(.pause) { requests.append((.pause(job: id), .quiet)) }
+        }
+        if subscribed, controls.contains(.pause), paused != sentPaused, outcome == nil {
+            requests.append((paused ? .pause(job: id) : .resume(job: id), .quiet))
+            sentPaused = paused
         }
         if resumeOwed {
             requests.append((.resume(job: id), .quiet))

@@ -94,9 +94,9 @@ extension ReporterCore {
                 jobs[event.job] = record
                 return
             }
-            record.paused = true
+            record.pausedByService(true)
         case .resumed:
-            record.paused = false
+            record.pausedByService(false)
         case .cancelRequested:
             guard record.controls.contains(.cancel) else { return }
         case .finished, .lost:

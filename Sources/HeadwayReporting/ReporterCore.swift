@@ -159,7 +159,9 @@ package struct ReporterCore {
 
     /// Applies a request of the protocol to the running job it names, as a reporter that speaks
     /// in requests (headway-ci's followers, `headway run`) reports: a begin begins it (again),
-    /// a report about a job not running here (never begun, over, ended by the service) is dropped.
+    /// a report about a job not running here (never begun, over, ended by the service) is dropped;
+    /// a pause or resumption is the program's own (a printer paused at its screen), for a job that
+    /// takes pauses.
     package mutating func apply(_ request: Request, now: Seconds, follows: Bool = false, controls: JobControls = []) {
         if case .begin(let id, let options) = request {
             _ = begin(id, options: options, follows: follows, controls: controls, now: now)
@@ -175,7 +177,9 @@ package struct ReporterCore {
             case .alive: job.alive()
             case .stale: job.markStale()
             case .finish(_, let outcome): job.finish(outcome)
-            case .begin, .pause, .resume, .stop, .status, .subscribe: break
+            case .pause: job.setPaused(true)
+            case .resume: job.setPaused(false)
+            case .begin, .stop, .status, .subscribe: break
             }
         }
     }

@@ -11,10 +11,15 @@ final class CIRunner {
     private let client: CurlClient
     private let reporter: JobReporter
     private var inFlight: [UInt64: (follower: Int, request: HTTPRequest)] = [:]
+    /// Commands sent to servers (a pause from the button), by tag.
+    private var commands: [UInt64: (follower: Int, request: HTTPRequest)] = [:]
     private var nextTag: UInt64 = 1
+    /// Where each follower's token is read from, so that a token replaced in its file is taken.
+    private let tokens: [TokenFile?]
 
-    init(followers: [Follower], client: CurlClient, reporter: JobReporter) {
+    init(followers: [Follower], tokens: [TokenFile?], client: CurlClient, reporter: JobReporter) {
         self.followers = followers
+        self.tokens = tokens
         self.client = client
         self.reporter = reporter
     }
@@ -34,13 +39,42 @@ final class CIRunner {
                 reporter.stop(within: 2)
                 return
             }
-            reporter.service()
-            let finished = client.finished { self.inFlight[$0].map { hostOf($0.request.url) } ?? "?" }
+            for event in reporter.service() { command(event) }
+            let finished = client.finished { (self.inFlight[$0] ?? self.commands[$0]).map { hostOf($0.request.url) } ?? "?" }
             for (tag, result) in finished {
+                if let (index, request) = commands.removeValue(forKey: tag) {
+                    if let line = followers[index].commandAnswered(result, for: request) { log(line) }
+                    continue
+                }
                 guard let (index, request) = inFlight.removeValue(forKey: tag) else { continue }
                 followers[index].receive(result, for: request, at: Self.now())
                 advance(index, at: Self.now())
             }
+        }
+    }
+
+    /// A person's request about a job (the button's pause, resumption or cancel), carried to the
+    /// server of the follower whose job it is.
+    private func command(_ event: JobEvent) {
+        let kind: JobCommand
+        switch event.kind {
+        case .paused: kind = .pause
+        case .resumed: kind = .resume
+        case .cancelRequested: kind = .cancel
+        default: return
+        }
+        let now = Self.now()
+        for index in followers.indices {
+            guard let request = followers[index].command(kind, job: event.job, at: now) else { continue }
+            log("\(followers[index].source.description): \(kind.rawValue) asked for \(event.job) from Headway")
+            let tag = nextTag
+            nextTag += 1
+            if client.get(request, tag: tag) {
+                commands[tag] = (index, request)
+            } else {
+                log("\(followers[index].source.description): libcurl refused the \(kind.rawValue) request")
+            }
+            return
         }
     }
 
@@ -49,6 +83,11 @@ final class CIRunner {
         while true {
             let step = followers[index].step(at: now)
             for line in step.log { log(line) }
+            // A look that failed may be a token revoked and replaced in its file: read it again.
+            if step.lookEnded, followers[index].isFailing, let file = tokens[index], let token = file.read(), token != followers[index].token {
+                followers[index].token = token
+                log("\(followers[index].source.description): took the new token in \(file.path)")
+            }
             tell(step.jobRequests, from: index)
             guard !step.requests.isEmpty else { return }
             var refused = false
@@ -68,6 +107,6 @@ final class CIRunner {
 
     private func tell(_ requests: [Request], from index: Int) {
         guard !requests.isEmpty else { return }
-        reporter.tell(requests)
+        reporter.tell(requests, controlled: followers[index].jobs.controlledJobs)
     }
 }

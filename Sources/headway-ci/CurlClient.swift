@@ -63,7 +63,8 @@ final class CurlClient {
 
     static var version: String { String(cString: hw_http_version()) }
 
-    /// Starts a GET; false when libcurl refused it (the tag's result will not come).
+    /// Starts the request (a GET, or a command's POST); false when libcurl refused it (the tag's
+    /// result will not come).
     func get(_ request: HTTPRequest, tag: UInt64) -> Bool {
         // The header lines, each ended by a NUL, in one buffer that outlives the call (libcurl
         // copies them when the transfer is added).
@@ -76,8 +77,13 @@ final class CurlClient {
         let code = storage.withUnsafeBufferPointer { buffer in
             let lines: [UnsafePointer<CChar>?] = offsets.map { buffer.baseAddress! + $0 }
             return lines.withUnsafeBufferPointer { headers in
-                hw_http_get(handle, tag, request.url, headers.baseAddress, Int32(headers.count), Int64(Self.maxBody),
-                            Int(min(Self.connectTimeout, timeout) * 1000), Int(timeout * 1000), Self.maxRedirects)
+                request.body.withUnsafeBytes { body in
+                    let connect = Int(min(Self.connectTimeout, timeout) * 1000), whole = Int(timeout * 1000)
+                    // A POST (a printer's command) is sent once, where it was aimed: never redirected.
+                    return request.method == .post
+                        ? hw_http_post(handle, tag, request.url, headers.baseAddress, Int32(headers.count), body.baseAddress, Int64(body.count), Int64(Self.maxBody), connect, whole)
+                        : hw_http_get(handle, tag, request.url, headers.baseAddress, Int32(headers.count), Int64(Self.maxBody), connect, whole, Self.maxRedirects)
+                }
             }
         }
         return code == 0

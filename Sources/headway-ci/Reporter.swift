@@ -41,10 +41,19 @@ final class JobReporter {
         ReporterCore.Settings(timeout: timeout, progressInterval: 0.02, policy: policy, processID: nil, place: place)
     }
 
-    /// Takes what a follower says of its runs.
-    func tell(_ requests: [Request]) {
+    /// Takes what a follower says of its runs. A job in `controlled` is begun taking the button's
+    /// pause and cancel: the service sends those requests here (``service()``) for its server.
+    func tell(_ requests: [Request], controlled: Set<String> = []) {
         let now = reporting.now
-        reporting.withCore { core in for request in requests { core.apply(request, now: now) } }
+        reporting.withCore { core in
+            for request in requests {
+                if case .begin(let id, _) = request, controlled.contains(id) {
+                    core.apply(request, now: now, follows: true, controls: .all)
+                } else {
+                    core.apply(request, now: now)
+                }
+            }
+        }
     }
 
     /// Sends what is due; what to wait for (readable) and until when at most.
@@ -55,10 +64,11 @@ final class JobReporter {
         return (wait.watched.map(\.fd), writing ? min(wait.timeout ?? 0.05, 0.05) : wait.timeout)
     }
 
-    /// Reads and sends what can be now, and says what happened.
-    func service() {
+    /// Reads and sends what can be now, and says what happened; the requests people made of
+    /// controlled jobs (pause, resume, cancel), for their followers.
+    func service() -> [JobEvent] {
         reporting.service()
-        note()
+        return note()
     }
 
     /// Delivers what is left, within `timeout` (the follower stops).
@@ -68,7 +78,8 @@ final class JobReporter {
         reporting.close(within: 0.5)
     }
 
-    private func note() {
+    @discardableResult
+    private func note() -> [JobEvent] {
         let notes = reporting.takeNotes()
         let place = reporting.core.settings.place
         switch reporting.core.connection {
@@ -87,6 +98,7 @@ final class JobReporter {
             if let admitted = refusals.admit(line, kind: "\(refusal.job ?? "")\u{0}\(refusal.error.code)", at: reporting.now) { log(admitted) }
         }
         for job in notes.dismissed { log("\(job) was ended on this display while its run goes on; it is shown again when the run is begun again") }
+        return notes.jobEvents.map(\.1)
     }
 }
 

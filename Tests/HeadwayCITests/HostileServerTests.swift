@@ -18,11 +18,17 @@ struct HostileServerTests {
         #"{"jobs":[{"name":"\u0000\u009b2J","status":"in_progress","steps":[{"name":"x","number":1e308,"status":"in_progress"}]}]}"#,
         #"{"builds":[{"buildid":-1,"number":1e20,"buildrequestid":"x","complete":"yes"}]}"#,
         "[" + String(repeating: "[", count: 40) + "]",
+        #"{"job":{"file":{"name":"\u001b[2Jx.gcode","display":"\u202eevil"}},"progress":{"completion":1e308,"printTime":-5,"printTimeLeft":1e300,"printTimeLeftOrigin":"\u0007"},"state":"Printing","temperature":{"tool0":{"actual":1e308,"target":-1},"bed":{"actual":"hot","target":60}}}"#,
+        #"{"result":{"status":{"print_stats":{"state":"printing","filename":"\u0000a/b.gcode","print_duration":-1e300,"info":{"current_layer":1e20,"total_layer":-3}},"virtual_sdcard":{"progress":7},"display_status":{"progress":-0.5},"extruder":{"temperature":20,"target":200}},"jobs":[{"filename":"x","status":"completed","print_duration":1e308}],"estimated_time":-4}}"#,
+        #"{"entity_id":"timer.tea","state":"active","attributes":{"friendly_name":"\u001b]0;pwned\u0007","duration":"99999999:99:99","finishes_at":"9999-99-99T00:00:00Z","remaining":"-1:00:00","in_progress":true,"update_percentage":1e400,"unit_of_measurement":"min"}}"#,
+        #"{"entity_id":"sensor.w","state":"1e308","attributes":{"unit_of_measurement":"d","device_class":"duration"}}"#,
     ]
 
     static func sources() throws -> [any CISource] {
         [try GitHubSource(repository: "acme/widgets"), try GitLabSource(project: "g/w"), try JenkinsSource(job: "https://ci/job/w"),
-         try CCTraySource(url: "https://ci/cc.xml"), try BuildbotSource(url: "http://bb/", builder: "b")]
+         try CCTraySource(url: "https://ci/cc.xml"), try BuildbotSource(url: "http://bb/", builder: "b"),
+         try OctoPrintSource(url: "http://octopi"), try MoonrakerSource(url: "http://voron:7125"),
+         try HomeAssistantSource(url: "http://ha:8123", entities: ["timer.tea", "sensor.w", "update.u", "binary_sensor.b", "sensor.p=percent"].map { try HomeEntity(parsing: $0) })]
     }
 
     @Test func mangledAnswersNeverTrapAndStayWithinTheRules() throws {

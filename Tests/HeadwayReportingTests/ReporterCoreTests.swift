@@ -64,6 +64,32 @@ struct ReporterCoreTests {
         ])
     }
 
+    /// A follower that controls its job (a printer paused at its own screen) tells the service of
+    /// the pause itself, once; a pause the service made (its button) is not sent back.
+    @Test func aControllerPausesAndResumesItsJobItself() {
+        var core = Self.core(processID: nil)
+        _ = core.begin("printer/cube", options: BeginOptions(label: "cube"), follows: true, controls: .all, now: 0)
+        Self.answer(&core, Self.connect(&core, at: 0).count, at: 0)
+        core.apply(.pause(job: "printer/cube"), now: 1)
+        #expect(core.plan(now: 1, canWrite: true).requests == [.pause(job: "printer/cube")])
+        Self.answer(&core, 1, at: 1)
+        core.apply(.pause(job: "printer/cube"), now: 2)
+        #expect(core.plan(now: 2, canWrite: true).requests == [], "already paused")
+        core.apply(.resume(job: "printer/cube"), now: 3)
+        #expect(core.plan(now: 3, canWrite: true).requests == [.resume(job: "printer/cube")])
+        Self.answer(&core, 1, at: 3)
+        // The button pauses it: the program hears of it, and the service is not told it back.
+        core.received([JobEvent(.paused, job: "printer/cube").line], now: 4)
+        #expect(core.takeNotes().jobEvents.map(\.1) == [JobEvent(.paused, job: "printer/cube")])
+        core.apply(.pause(job: "printer/cube"), now: 5)
+        #expect(core.plan(now: 5, canWrite: true).requests == [])
+        // A job that takes no pauses never sends one.
+        _ = core.begin("ci/run", options: BeginOptions(label: "run"), follows: false, now: 6)
+        Self.answer(&core, core.plan(now: 6, canWrite: true).requests.count, at: 6)
+        core.apply(.pause(job: "ci/run"), now: 7)
+        #expect(core.plan(now: 7, canWrite: true).requests == [])
+    }
+
     @Test func theLatestValueWinsAndProgressWaitsForItsInterval() {
         let (started, key) = Self.running("copy", BeginOptions(total: 1000))
         var core = started

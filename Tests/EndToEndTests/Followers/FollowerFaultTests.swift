@@ -1,0 +1,100 @@
+import Foundation
+import HeadwayProtocol
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A relay in front of a real server that turns faulty on demand (Tests/Followers/fault_relay.py):
+/// down, a huge answer, an answer that is not JSON, bytes that are not HTTP, a hang-up.
+final class FaultRelay {
+    let port = MosquittoBroker.freePort()
+    let folder = EndToEnd.HeadwaySimTests.temporaryFolder()
+    private var process: Process?
+    let upstream: String
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    init(upstream: String) { self.upstream = upstream }
+
+    func start() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [EndToEnd.HeadwaySimTests.packageRoot.appendingPathComponent("Tests/Followers/fault_relay.py").path,
+                             "--port", "\(port)", "--upstream", upstream, "--mode-file", folder.appendingPathComponent("mode").path]
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        try process.run()
+        self.process = process
+        #expect(BackgroundProcess.eventually(within: 10) { MosquittoBroker.accepts(port: self.port) })
+    }
+
+    func mode(_ mode: String) throws { try mode.write(to: folder.appendingPathComponent("mode"), atomically: true, encoding: .utf8) }
+
+    deinit {
+        if let process, process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+extension RealPrograms {
+    /// Faults between headway-ci and a real Home Assistant: the server down when the follower
+    /// starts, then a huge answer, one that is not JSON, bytes that are not HTTP, a hang-up, and
+    /// Home Assistant restarted in the middle of a job. Each is one line in the log, saying what
+    /// and what to do; the job reads stale, and comes back when the server does.
+    @Suite("headway-ci's faults, against a real Home Assistant", .serialized,
+           .enabled(if: try Needed.that(TestHome.available, "Home Assistant (.build-homeassistant: Scripts/lib/homeassistant.sh ensure_homeassistant)"), "no Home Assistant here"))
+    final class FollowerFaultTests {
+        let home: TestHome
+        let service: SimulatedService
+
+        init() throws {
+            home = try TestHome.shared()
+            service = try SimulatedService(linger: 30)
+            try home.call("input_number.set_value", #"{"entity_id": "input_number.print_progress", "value": 40}"#)
+        }
+
+        func lines(_ follower: BackgroundProcess, containing text: String) -> [Substring] {
+            follower.stderr.split(separator: "\n").filter { $0.contains(text) }
+        }
+
+        @Test func eachFaultIsOneLineTheJobReadsStaleAndComesBack() throws {
+            let relay = FaultRelay(upstream: home.url)
+            let follower = try BackgroundProcess(Binaries.url("headway-ci"), ["homeassistant", relay.url, "--token-file", try home.ownTokenFile(), "--entity", "sensor.printer_progress",
+                                                                              "--interval", "1", "--idle-interval", "1", "--socket", service.socket])
+            defer { follower.signal(SIGTERM) }
+            let job = "home/127.0.0.1:\(relay.port)/sensor.printer_progress"
+            func watch(_ done: @escaping (JobStatus) -> Bool) throws -> [JobStatus] { try service.watch(job, within: 30, follower: follower, until: done) }
+
+            // Down at the start: one line; the job appears once the server answers.
+            #expect(BackgroundProcess.eventually(within: 10) { !self.lines(follower, containing: "cannot connect to 127.0.0.1:\(relay.port)").isEmpty }, "\(follower.stderr)")
+            Thread.sleep(forTimeInterval: 2)
+            #expect(lines(follower, containing: "cannot connect").count == 1, "\(follower.stderr)")
+            try relay.start()
+            _ = try watch { $0.phase == "active" && $0.percent == 40 }
+
+            for (mode, said) in [("huge", "sent more than 8 MiB; the answer was refused"), ("malformed", "not the JSON expected"),
+                                 ("garbage", "127.0.0.1:\(relay.port)"), ("hang-up", "127.0.0.1:\(relay.port)")] {
+                let before = follower.stderr.split(separator: "\n").count
+                try relay.mode(mode)
+                _ = try watch { $0.phase == "stale" }
+                Thread.sleep(forTimeInterval: 3)
+                let new = follower.stderr.split(separator: "\n").dropFirst(before)
+                #expect(new.count == 1 && new.first?.contains(said) == true, "\(mode): one line: \(Array(new))")
+                try relay.mode("pass")
+                _ = try watch { $0.phase == "active" }
+                #expect(follower.stderr.split(separator: "\n").last?.contains("reachable again") == true, "\(follower.stderr)")
+            }
+        }
+
+        @Test func homeAssistantRestartedInTheMiddleOfAJob() throws {
+            let follower = try BackgroundProcess(Binaries.url("headway-ci"), ["homeassistant", home.url, "--token-file", try home.ownTokenFile(), "--entity", "sensor.printer_progress",
+                                                                              "--interval", "1", "--idle-interval", "1", "--socket", service.socket])
+            defer { follower.signal(SIGTERM) }
+            let job = "home/\(home.host)/sensor.printer_progress"
+            _ = try service.watch(job, within: 20, follower: follower) { $0.phase == "active" && $0.percent == 40 }
+            #expect(try home.restart(), "Home Assistant did not come back")
+            let seen = try service.watch(job, within: 40, follower: follower) { $0.phase == "active" && $0.percent == 40 && follower.stderr.contains("reachable again") }
+            #expect(follower.stderr.contains("cannot connect") || seen.contains { $0.phase == "stale" }, "\(seen) \(follower.stderr)")
+        }
+    }
+}

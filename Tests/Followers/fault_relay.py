@@ -1,0 +1,106 @@
+#!/usr/bin/python3
+"""An HTTP relay in front of a real server (OctoPrint, Moonraker, Home Assistant) that turns
+faulty on demand, for the follower's fault tests: it passes each request to the server and its
+answer back, unless the mode file says otherwise. Standard library only.
+
+    fault_relay.py --port N --upstream http://127.0.0.1:M --mode-file PATH [--log PATH]
+
+--log appends one line per request (seconds since 1970, method, path): what the benchmark counts.
+
+Modes (the mode file's first word, read at every request; no file: pass):
+  pass       relay the request and the answer
+  huge       answer 200 with a JSON body of 9 MiB (past headway-ci's 8 MiB limit)
+  malformed  answer 200 with a body that is not JSON
+  garbage    answer bytes that are not HTTP, then close
+  hang-up    close the connection without answering
+"""
+import argparse
+import http.server
+import os
+import socketserver
+import sys
+import time
+import urllib.error
+import urllib.request
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--upstream", required=True)
+    parser.add_argument("--mode-file", required=True)
+    parser.add_argument("--log")
+    options = parser.parse_args()
+
+    class Relay(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def mode(self):
+            try:
+                with open(options.mode_file) as f:
+                    return (f.read().split() or ["pass"])[0]
+            except FileNotFoundError:
+                return "pass"
+
+        def answer(self, status, body, kind="application/json"):
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def relay(self, method):
+            if options.log:
+                with open(options.log, "a") as log:
+                    log.write(f"{time.time():.3f} {method} {self.path}\n")
+            mode = self.mode()
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else None
+            if mode == "huge":
+                chunk = b'{"pad":"' + b"x" * 1024 + b'"},'
+                self.answer(200, b"[" + chunk * (9 * 1024) + b"{}]")
+                return
+            if mode == "malformed":
+                self.answer(200, b'{"state": "Printing", "progress": {"completion": 4')
+                return
+            if mode == "garbage":
+                self.wfile.write(b"\x16\x03\x01 not http at all\r\n\r\n")
+                self.close_connection = True
+                return
+            if mode == "hang-up":
+                self.close_connection = True
+                return
+            headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection", "accept-encoding", "content-length")}
+            request = urllib.request.Request(options.upstream + self.path, data=body, method=method, headers=headers)
+            try:
+                with urllib.request.urlopen(request, timeout=20) as reply:
+                    self.answer(reply.status, reply.read(), reply.headers.get("Content-Type", "application/json"))
+            except urllib.error.HTTPError as error:
+                self.answer(error.code, error.read(), error.headers.get("Content-Type", "application/json"))
+            except (urllib.error.URLError, OSError) as error:
+                self.answer(502, str(error).encode(), "text/plain")
+
+        def do_GET(self):
+            self.relay("GET")
+
+        def do_POST(self):
+            self.relay("POST")
+
+    class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+        daemon_threads = True
+        allow_reuse_address = True
+
+    server = Server(("127.0.0.1", options.port), Relay)
+    print("ready", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()
