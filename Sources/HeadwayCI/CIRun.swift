@@ -1,7 +1,7 @@
 import HeadwayCore
 
-/// One run of a CI server as a source sees it at one look: a workflow run, a pipeline, a build.
-/// A run is one job on the display; its label names the step it is at.
+/// One run of a server as a source sees it at one look: a workflow run, a pipeline, a build, a
+/// print, a Home Assistant timer. A run is one job on the display; its label names the step it is at.
 public struct CIRun: Sendable, Equatable {
     public enum State: Sendable, Equatable {
         /// Waiting at the server to start (a queue, a runner to pick it up).
@@ -66,7 +66,7 @@ public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A CI server followed by headway-ci. A look at it is a few GETs made in rounds: the source says
+/// A server followed by headway-ci (a CI server, a printer, a home). A look at it is a few GETs made in rounds: the source says
 /// what it needs (``requests()``), is handed each answer (``receive(_:for:)``), says what else it
 /// needs now that it knows more (a run's jobs once it knows the run), and when it needs nothing
 /// more, says what it saw (``finishLook(serverTime:)``). It keeps what it learned between looks

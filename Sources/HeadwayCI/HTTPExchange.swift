@@ -89,9 +89,9 @@ public enum HTTPFailure: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .tls(let host, let detail): "TLS with \(host) failed (\(detail)); if it uses a private CA, give it with --ca-file"
         case .resolve(let host, let detail): "cannot resolve \(host) (\(detail)); check the address, the network and any proxy (https_proxy)"
-        case .connect(let host, let detail): "cannot connect to \(host) (\(detail))"
-        case .timeout(let host, let seconds): "\(host) did not answer within \(NumberText.compact(seconds)) s"
-        case .tooLarge(let host, let limit): "\(host) sent more than \(limit / 1_048_576) MiB; the answer was refused"
+        case .connect(let host, let detail): "cannot connect to \(host) (\(detail)); is the server running, and the address and port right?"
+        case .timeout(let host, let seconds): "\(host) did not answer within \(NumberText.compact(seconds)) s; a slow server may be given longer with --timeout"
+        case .tooLarge(let host, let limit): "\(host) sent more than \(limit / 1_048_576) MiB; the answer was refused (is the address the API's?)"
         case .redirects(let host, let limit): "\(host) redirected more than \(limit) times; check the address"
         case .other(let host, let detail): "the request to \(host) failed: \(detail)"
         }

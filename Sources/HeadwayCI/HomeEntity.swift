@@ -24,7 +24,7 @@ public struct HomeEntity: Sendable, Equatable {
     }
 
     /// Domains whose entities are followed.
-    static let domains = ["update", "timer", "sensor", "binary_sensor", "input_number", "input_boolean", "switch", "number", "counter"]
+    static let domains = ["update", "timer", "sensor", "binary_sensor", "input_number", "input_boolean", "switch", "number"]
 
     /// `ID` or `ID=MEANING`, checked: an entity id is `domain.object_id` in lower-case letters,
     /// digits and underscores (Home Assistant's `valid_entity_id`).

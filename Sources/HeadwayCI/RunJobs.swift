@@ -8,6 +8,8 @@ import HeadwayProtocol
 /// done of those planned, `label`led with the step it is at, and `finish`ed with the server's
 /// result. A run that disappears from the server unfinished ends as `ended` (`cancelled` when it
 /// was still queued); when the server cannot be reached, each job is told once that it is `stale`.
+/// A run whose server takes commands (a print) is paused and resumed as the server shows it, and
+/// its job is begun taking the button's requests (``controlledJobs``, ``command(for:job:)``).
 ///
 /// Everything from the server that is shown — titles, step names — has been made safe to show by
 /// the source; ids and names are made to fit the protocol's own rule here, stably, so that a

@@ -331,7 +331,7 @@ struct FirstHourTests {
         #expect(short.status == 0 && short.stdout.contains("pressed"), "\(short.stderr)")
         #expect(BackgroundProcess.eventually(within: 3) { (try? desk.status("r"))?.phase == "paused" })
         let sleeper = BackgroundProcess.children(of: run.pid).first
-        #expect(sleeper.flatMap(BackgroundProcess.state(of:)) == "T", "the command is really stopped")
+        #expect(BackgroundProcess.eventually(within: 2) { sleeper.flatMap(BackgroundProcess.state(of:)) == "T" }, "the command is really stopped (SIGSTOP lands when it is next scheduled)")
         #expect(try desk.client(["press"]).status == 0)
         #expect(BackgroundProcess.eventually(within: 3) { (try? desk.status("r"))?.phase == "active" })
         #expect(try desk.client(["press", "--long"]).status == 0)

@@ -87,7 +87,7 @@ extension EndToEnd {
             _ = try served.press(long: false)
             #expect(phase(within: 3, is: "paused"), "A pauses the job")
             let sleeper = BackgroundProcess.children(of: run.pid).first
-            #expect(sleeper.flatMap(BackgroundProcess.state(of:)) == "T", "the command is really stopped")
+            #expect(BackgroundProcess.eventually(within: 2) { sleeper.flatMap(BackgroundProcess.state(of:)) == "T" }, "the command is really stopped (SIGSTOP lands when it is next scheduled)")
             _ = try served.press(long: false)
             #expect(phase(within: 3, is: "active"), "A again resumes it")
             _ = try served.press(long: true)

@@ -50,7 +50,11 @@ def main():
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
-            self.wfile.write(body)
+            try:
+                self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):
+                # The follower refused the answer as it came (its size limit): what is tested.
+                self.close_connection = True
 
         def relay(self, method):
             if options.log:

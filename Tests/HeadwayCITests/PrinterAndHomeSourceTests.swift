@@ -178,6 +178,13 @@ struct PrinterAndHomeSourceTests {
         #expect(refused.jobRequests.contains(.stale(job: "home/ha:8123/sensor.washer")))
     }
 
+    @Test func ciRunsTakeNoCommands() throws {
+        var follower = Follower(source: try BuildbotSource(url: "http://bb/", builder: "b"), policy: PollingPolicy(running: 2, idle: 15, budget: 1_000_000))
+        let asked = follower.command(.pause, job: "b/1", at: Self.at(0))
+        #expect(asked == nil)
+        #expect(follower.jobs.controlledJobs.isEmpty)
+    }
+
     @Test func entitiesAreChecked() throws {
         #expect(try HomeEntity(parsing: "sensor.washer_remaining_time=remaining") == HomeEntity(id: "sensor.washer_remaining_time", meaning: .remaining))
         for bad in ["", "timer", "Timer.Tea", "light.kitchen", "sensor.x=minutes", "sensor.x\u{1b}[2J", "timer./"] {
@@ -200,7 +207,7 @@ struct PrinterAndHomeSourceTests {
                                               .homeassistant(url: "http://ha.local:8123", entities: [HomeEntity(id: "timer.tea"), HomeEntity(id: "sensor.washer_remaining_time", meaning: .remaining)])])
         #expect(file.sources[1].policy(hasToken: false).running == 3)
         #expect(file.sources[0].policy(hasToken: true) == PollingPolicy(running: 2, idle: 15, budget: 20_000, maxBackoff: 60))
-        #expect(throws: CIConfiguration.Problem(line: 4, message: "homeassistant: light.kitchen: light entities are not followed; follow update, timer, sensor, binary_sensor, input_number, input_boolean, switch, number, counter")) {
+        #expect(throws: CIConfiguration.Problem(line: 4, message: "homeassistant: light.kitchen: light entities are not followed; follow update, timer, sensor, binary_sensor, input_number, input_boolean, switch, number")) {
             try CIConfiguration.read("sources:\n  - homeassistant: http://ha\n    entities:\n      - light.kitchen\n")
         }
         #expect(throws: CIConfiguration.Problem(line: 2, message: "a homeassistant source needs entities: (a list, like [timer.tea, sensor.washer_remaining_time=remaining])")) {

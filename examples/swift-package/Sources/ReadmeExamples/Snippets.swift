@@ -27,10 +27,8 @@ func openPiDisplays() throws -> [OLEDDisplay] {
     // snippet oled
     let bus = try LinuxI2CBus(number: 1)                                   // /dev/i2c-1
     let oled = OLEDDisplay(bus: bus, configuration: try OLEDConfiguration(controller: .ssd1306, width: 128, height: 64))
-    let pins = try GpiodChip.first(labelledAnyOf: GpiodChip.raspberryPiHeaderLabels)
-    let link = try SPIOLEDInterface(bus: LinuxSPIBus(bus: 0, chipSelect: 0),   // /dev/spidev0.0
-                                    speedHz: 6_250_000, chip: pins, dataCommand: 24, reset: 25, delay: LinuxDelay())
-    let grey = OLEDDisplay(interface: link, configuration: try OLEDConfiguration(controller: .ssd1327, width: 128, height: 128))
+    let link = DisplayLink.spi(bus: "spi0.0", chip: "auto", dataCommand: 24, reset: 25, speedHz: 6_250_000)  // the header's lines
+    let grey = try OLEDDisplay(on: LinuxBuses(), link: link, configuration: try OLEDConfiguration(controller: .ssd1327, width: 128, height: 128))
     // snippet end
     return [oled, grey]
 }
