@@ -102,7 +102,7 @@ fi
 
 say "every program's --version"
 for program in headway headwayd headway-sim headway-ci; do
-    "$program" --version | grep -qF "$version" || fail "$program --version does not say $version: $("$program" --version)"
+    grep -qF "$version" <<<"$("$program" --version)" || fail "$program --version does not say $version: $("$program" --version)"
 done
 
 say "headwayd --check with the shipped configuration"
@@ -121,11 +121,12 @@ output=$(headway-sim demo --headless --speed 30 2>&1) || fail "headway-sim demo:
 echo "$output" | grep -q "protocol or timing errors: 0" || fail "unexpected demo output: $output"
 
 say "headway-mqtt --help"
-headway-mqtt --help | grep -q "USAGE: headway-mqtt" || fail "headway-mqtt --help"
+grep -q "USAGE: headway-mqtt" <<<"$(headway-mqtt --help)" || fail "headway-mqtt --help"
 
 say "headway-ci --help, and a configuration it refuses with its line"
-headway-ci --help | grep -q "USAGE: headway-ci" || fail "headway-ci --help"
-headway-ci github --help | grep -q "OWNER/REPO" || fail "headway-ci github --help"
+# Read whole before it is searched: grep -q leaving early would break the program's pipe (pipefail).
+grep -q "USAGE: headway-ci" <<<"$(headway-ci --help)" || fail "headway-ci --help: $(headway-ci --help 2>&1 | head -3)"
+grep -q "OWNER/REPO" <<<"$(headway-ci github --help)" || fail "headway-ci github --help"
 printf 'sources:\n  - github: acme\n' >/tmp/elsewhere/ci.yaml
 if output=$(headway-ci --config /tmp/elsewhere/ci.yaml 2>&1); then fail "headway-ci took a broken configuration"; fi
 echo "$output" | grep -q "line 2: github: \"acme\" is not OWNER/REPO" || fail "unexpected headway-ci refusal: $output"
@@ -161,7 +162,7 @@ if [ -z "${HEADWAY_EMULATED:-}" ]; then
     say "  headway set, start to exit: $(awk -v from="$started" -v to="$EPOCHREALTIME" 'BEGIN { printf "%.2f", to - from }') ms a run over 1000 runs"
 fi
 headway --strict --job install-check set 5 || fail "headway set"
-headway status | grep -q "Install check" || fail "headway status does not list the job: $(headway status)"
+grep -q "Install check" <<<"$(headway status)" || fail "headway status does not list the job: $(headway status)"
 headway --strict --job install-check done || fail "headway done"
 [ -s /tmp/elsewhere/leds0 ] || fail "headwayd drew nothing on the ring"
 kill -TERM "$daemon" && wait "$daemon" || true
