@@ -209,7 +209,9 @@ class Check:
         self.poll_until("finished", lambda j, p: j["state"] == "Operational", 120)
         done_job, done_printer = self.samples[-1][1], self.samples[-1][2]
         seen = self.states(started)
-        expect(seen[0] == "Printing" and "Paused" in seen and seen[-1] == "Operational", "states %s" % seen)
+        # Before "Printing" a poll may catch the upload's "Operational" or OctoPrint's transient "Starting".
+        lead = seen[:seen.index("Printing")] if "Printing" in seen else seen
+        expect(set(lead) <= {"Operational", "Starting"} and "Paused" in seen and seen[-1] == "Operational", "states %s" % seen)
         expect(done_job["progress"]["completion"] == 100, "completion at the end %r" % done_job["progress"]["completion"])
         origins = sorted({job["progress"]["printTimeLeftOrigin"] for t, job, _ in self.samples if t >= started and job["state"] == "Printing"},
                          key=str)
