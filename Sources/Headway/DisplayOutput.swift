@@ -18,14 +18,13 @@ public final class DisplayOutput: IndicatorOutput, RecordsShownFrames {
         var brightness: Double?
         /// The last picture rendered (before it was placed) and the brightness it was asked for,
         /// and when either last changed: a change of light is a change people see.
-        var picture: [UInt8]?
+        var picture: DisplayPicture?
         var askedBrightness: Double?
         var changedAt = -Double.infinity
         /// Whether the panel was turned off for a blank picture.
         var asleep = false
-        /// On colour glass, the last drawing, its palette and its colours: the next frame's rows
-        /// that did not change keep their colours.
-        var lastColour: (roles: RoleMap, palette: ColourPalette, picture: ColourPicture)?
+        /// On colour glass, the last frames: the next is drawn over them where it changed.
+        var colourFrames = ColourFrames()
     }
 
     /// The display drawn on.
@@ -70,8 +69,8 @@ public final class DisplayOutput: IndicatorOutput, RecordsShownFrames {
     private func draw(_ configuration: ProgressStyleConfiguration, _ state: inout State) throws(DeviceError) {
         let time = configuration.time
         let picture = render(configuration, width: device.width - care.shift, height: device.height - care.shift, &state)
-        if !(state.picture.map { PixelBytes.equal($0, picture.bytes) } ?? false) || state.askedBrightness != configuration.appearance.brightness {
-            state.picture = picture.bytes
+        if state.picture != picture || state.askedBrightness != configuration.appearance.brightness {
+            state.picture = picture
             state.askedBrightness = configuration.appearance.brightness
             state.changedAt = time
         }
@@ -105,16 +104,9 @@ public final class DisplayOutput: IndicatorOutput, RecordsShownFrames {
     private func render(_ configuration: ProgressStyleConfiguration, width: Int, height: Int, _ state: inout State) -> DisplayPicture {
         switch look {
         case .anyDepth(let style) where device.pixelFormat.isColour:
-            var roles = RoleMap(width: width, height: height)
+            var roles = state.colourFrames.canvas(width: width, height: height)
             style.render(configuration, into: &roles)
-            let palette = ColourPalette(configuration)
-            let picture = if let last = state.lastColour, last.palette == palette {
-                palette.picture(roles, format: device.pixelFormat, previous: (last.roles, last.picture))
-            } else {
-                palette.picture(roles, format: device.pixelFormat)
-            }
-            state.lastColour = (roles, palette, picture)
-            return .colour(picture)
+            return .colour(state.colourFrames.picture(of: roles, palette: ColourPalette(configuration), format: device.pixelFormat))
         case .anyDepth(let style) where device.pixelFormat.hasLevels:
             var picture = Greymap(width: width, height: height)
             style.render(configuration, into: &picture)

@@ -25,7 +25,7 @@ public struct Resynchronisation: Sendable, Equatable {
     /// Whether the next picture is sent whole, the driver's knowledge of the module forgotten: the
     /// last picture sent (at `last`) was blank and this one is not (`lastBlank`, `blank`), or the
     /// interval has passed by `now`.
-    public func isDue(lastResynchronised last: Seconds, at now: Seconds, lastBlank: Bool, blank: Bool) -> Bool {
-        (afterBlank && lastBlank && !blank) || (interval.map { now - last >= $0 } ?? false)
+    public func isDue(lastResynchronised last: Seconds, at now: Seconds, lastBlank: Bool, blank: @autoclosure () -> Bool) -> Bool {
+        (afterBlank && lastBlank && !blank()) || (interval.map { now - last >= $0 } ?? false)
     }
 }

@@ -12,6 +12,11 @@ public struct ColourPicture: Sendable, Equatable {
     public let format: PixelFormat
     /// `width × height × bytesPerPixel` bytes.
     public private(set) var bytes: [UInt8]
+    /// This content's generation: every picture drawn or changed takes a new one, so two pictures
+    /// of one generation hold the same pixels (``PictureDamage``).
+    package private(set) var generation = PictureGenerations.next()
+    /// Where this picture may differ from the one it was drawn over, when it was drawn over one.
+    package var damage: PictureDamage?
 
     /// A black picture of `width` × `height` pixels (both above 0) in `format` (a colour format).
     public init(width: Int, height: Int, format: PixelFormat = .rgb565) {
@@ -56,52 +61,30 @@ public struct ColourPicture: Sendable, Equatable {
         }
     }
 
-    /// This picture, drawn from `old`, redrawn from `new` through `lookup` where their rows differ:
-    /// a frame mostly repeats the last one, and a row that did not change keeps its colours.
-    public func updated(from old: RoleMap, to new: RoleMap, lookup: [UInt8]) -> ColourPicture {
-        guard old.width == width, old.height == height, new.width == width, new.height == height else {
-            return ColourPicture(new, format: format, lookup: lookup)
-        }
-        var out = self
+    /// Redraws `stretches` from `roles` (a map of this picture's size) through `lookup`, as
+    /// ``init(_:format:lookup:)`` draws the whole: a frame mostly repeats an earlier one, whose
+    /// picture then only needs the rows that changed since. The picture takes a new generation and
+    /// no damage.
+    package mutating func redraw(_ stretches: some Sequence<RowStretch>, from roles: RoleMap, lookup: [UInt8]) {
+        precondition(roles.width == width && roles.height == height, "a map of the picture's size")
         let size = bytesPerPixel, stride = width
         precondition(lookup.count == 256 * size, "one entry per byte value")
-        out.bytes.withUnsafeMutableBytes { out in
+        bytes.withUnsafeMutableBytes { out in
             lookup.withUnsafeBytes { table in
-                old.storage.withUnsafeBytes { before in
-                    new.storage.withUnsafeBytes { after in
-                        for row in 0..<height {
-                            let start = row * stride
-                            if Self.equal(before, after, at: start, count: stride) { continue }
-                            // Only the stretch of the row between its first and last change.
-                            var first = start, last = start + stride - 1
-                            while before[first] == after[first] { first += 1 }
-                            while before[last] == after[last] { last -= 1 }
-                            for index in first...last {
-                                let entry = Int(after[index]) &* size
-                                out.storeBytes(of: table.loadUnaligned(fromByteOffset: entry, as: UInt16.self), toByteOffset: index &* size, as: UInt16.self)
-                                if size == 3 { out[index &* 3 &+ 2] = table[entry &+ 2] }
-                            }
+                roles.storage.withUnsafeBytes { source in
+                    for stretch in stretches {
+                        let start = stretch.row * stride
+                        for index in (start + stretch.first)...(start + stretch.last) {
+                            let entry = Int(source[index]) &* size
+                            out.storeBytes(of: table.loadUnaligned(fromByteOffset: entry, as: UInt16.self), toByteOffset: index &* size, as: UInt16.self)
+                            if size == 3 { out[index &* 3 &+ 2] = table[entry &+ 2] }
                         }
                     }
                 }
             }
         }
-        return out
-    }
-
-    /// Whether `count` bytes from `offset` of both buffers are the same, eight at a time.
-    @inline(__always)
-    static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, at offset: Int, count: Int) -> Bool {
-        var index = 0, difference: UInt64 = 0
-        while index + 8 <= count {
-            difference |= a.loadUnaligned(fromByteOffset: offset + index, as: UInt64.self) ^ b.loadUnaligned(fromByteOffset: offset + index, as: UInt64.self)
-            index += 8
-        }
-        while index < count {
-            difference |= UInt64(a[offset + index] ^ b[offset + index])
-            index += 1
-        }
-        return difference == 0
+        generation = PictureGenerations.next()
+        damage = nil
     }
 
     /// The same picture in colour: each grey level (0…15) as that share of `colour`'s light is
@@ -113,8 +96,8 @@ public struct ColourPicture: Sendable, Equatable {
             for x in 0..<width {
                 let level = UInt16(greymap[x, y])
                 guard level > 0 else { continue }
-                self[x, y] = RGB8(red: UInt8(UInt16(colour.red) * level / 15), green: UInt8(UInt16(colour.green) * level / 15),
-                                  blue: UInt8(UInt16(colour.blue) * level / 15))
+                store(RGB8(red: UInt8(UInt16(colour.red) * level / 15), green: UInt8(UInt16(colour.green) * level / 15),
+                           blue: UInt8(UInt16(colour.blue) * level / 15)), x: x, y: y)
             }
         }
     }
@@ -123,7 +106,7 @@ public struct ColourPicture: Sendable, Equatable {
     public init(_ bitmap: Bitmap, colour: RGB8 = RGB8(red: 255, green: 255, blue: 255), format: PixelFormat = .rgb565) {
         self.init(width: bitmap.width, height: bitmap.height, format: format)
         for y in 0..<height {
-            for x in 0..<width where bitmap[x, y] { self[x, y] = colour }
+            for x in 0..<width where bitmap[x, y] { store(colour, x: x, y: y) }
         }
     }
 
@@ -158,10 +141,17 @@ public struct ColourPicture: Sendable, Equatable {
             return RGB8(red: widen(bytes[index]), green: widen(bytes[index + 1]), blue: widen(bytes[index + 2]))
         }
         set {
-            guard x >= 0, y >= 0, x < width, y < height else { return }
-            let index = (y * width + x) * bytesPerPixel
-            for (offset, byte) in Self.encode(newValue, as: format).enumerated() { bytes[index + offset] = byte }
+            store(newValue, x: x, y: y)
+            generation = PictureGenerations.next()
+            damage = nil
         }
+    }
+
+    /// Sets a pixel without taking a new generation: for drawing a new picture, which has its own.
+    private mutating func store(_ colour: RGB8, x: Int, y: Int) {
+        guard x >= 0, y >= 0, x < width, y < height else { return }
+        let index = (y * width + x) * bytesPerPixel
+        for (offset, byte) in Self.encode(colour, as: format).enumerated() { bytes[index + offset] = byte }
     }
 
     /// This picture with its top-left corner at (`x`, `y`) of a black `width` × `height` one; it
@@ -197,8 +187,18 @@ public struct ColourPicture: Sendable, Equatable {
 }
 
 extension ColourPicture {
-    /// The same size and pixels, compared a word at a time: pictures are compared every frame.
+    /// The same size and pixels. Pictures are compared every frame: one of the same generation is
+    /// the same, one drawn over the other differs at most in its damage, and otherwise they are
+    /// compared a word at a time.
     public static func == (a: ColourPicture, b: ColourPicture) -> Bool {
-        a.width == b.width && a.height == b.height && a.format == b.format && PixelBytes.equal(a.bytes, b.bytes)
+        guard a.width == b.width, a.height == b.height, a.format == b.format else { return false }
+        if a.generation == b.generation { return true }
+        if let damage = b.damage, damage.base == a.generation {
+            return PixelBytes.equal(a.bytes, b.bytes, in: damage.rows, bytesPerRow: a.bytesPerRow, bytesPerPixel: a.bytesPerPixel)
+        }
+        if let damage = a.damage, damage.base == b.generation {
+            return PixelBytes.equal(a.bytes, b.bytes, in: damage.rows, bytesPerRow: a.bytesPerRow, bytesPerPixel: a.bytesPerPixel)
+        }
+        return PixelBytes.equal(a.bytes, b.bytes)
     }
 }

@@ -35,6 +35,9 @@ public final class TFTDisplay: DisplayDevice {
     private struct State {
         /// The bytes the glass shows (after dimming), as far as the driver knows.
         var acknowledged: [UInt8]?
+        /// The generation of the picture whose bytes those are, when they are its own (not dimmed):
+        /// a picture drawn over that one differs from the glass only in its damage.
+        var acknowledgedGeneration: UInt64?
         var acknowledgedIsBlank = false
         var initialised = false
         var needsReset = true
@@ -49,6 +52,7 @@ public final class TFTDisplay: DisplayDevice {
 
         mutating func forget() {
             acknowledged = nil
+            acknowledgedGeneration = nil
             initialised = false
             window = TFTLinkCost.Window()
         }
@@ -92,12 +96,26 @@ public final class TFTDisplay: DisplayDevice {
         let now = clock.now
         try state.withLock { (state: inout State) throws(DeviceError) in
             let bytes = dimmed(colour.bytes, &state)
+            let own = bytes.withUnsafeBufferPointer { $0.baseAddress } == colour.bytes.withUnsafeBufferPointer { $0.baseAddress }
             if state.acknowledged != nil {
                 if resynchronisation.isDue(lastResynchronised: state.lastResynchronised, at: now, lastBlank: state.acknowledgedIsBlank, blank: colour.isBlank) { state.forget() }
             }
-            if let shown = state.acknowledged, PixelBytes.equal(shown, bytes) { return }
+            // Drawn over what the glass shows: only its damage can differ.
+            let damage = colour.damage.flatMap { own && $0.base == state.acknowledgedGeneration ? $0.rows : nil }
+            if let shown = state.acknowledged {
+                if let damage {
+                    if PixelBytes.equal(shown, bytes, in: damage, bytesPerRow: colour.bytesPerRow, bytesPerPixel: colour.bytesPerPixel) {
+                        state.acknowledgedGeneration = colour.generation
+                        return
+                    }
+                } else if PixelBytes.equal(shown, bytes) {
+                    state.acknowledgedGeneration = own ? colour.generation : nil
+                    return
+                }
+            }
             do throws(DeviceError) {
-                try send(bytes, &state, at: now)
+                try send(bytes, damage: damage, &state, at: now)
+                state.acknowledgedGeneration = own ? colour.generation : nil
                 state.acknowledgedIsBlank = resynchronisation.afterBlank && colour.isBlank
             } catch {
                 state.forget()
@@ -144,7 +162,9 @@ public final class TFTDisplay: DisplayDevice {
         }
     }
 
-    private func send(_ bytes: [UInt8], _ state: inout State, at now: Seconds) throws(DeviceError) {
+    /// Sends what changed from the acknowledged bytes to `bytes`, which differ only in `damage`
+    /// when it is given.
+    private func send(_ bytes: [UInt8], damage: [RowStretch]?, _ state: inout State, at now: Seconds) throws(DeviceError) {
         let firstFrame = !state.initialised
         if firstFrame {
             try initialise(&state)
@@ -152,7 +172,7 @@ public final class TFTDisplay: DisplayDevice {
         }
         let orientation = configuration.orientation
         let offset = (orientation.column, orientation.row)
-        let rects = planner.plan(from: state.acknowledged, to: bytes, window: state.window, offset: offset)
+        let rects = planner.plan(from: state.acknowledged, to: bytes, within: damage, window: state.window, offset: offset)
         var parts: [DataCommandSPI.Part] = []
         let rowBytes = width * configuration.bytesPerPixel
         for rect in rects {
@@ -200,6 +220,7 @@ public final class TFTDisplay: DisplayDevice {
         ].flatMap(\.parts))
         state.window = TFTLinkCost.Window()
         state.acknowledged = nil
+        state.acknowledgedGeneration = nil
         state.initialised = true
         state.setUp = true
     }

@@ -123,11 +123,13 @@ package struct TFTRectanglePlanner: Sendable {
     static let mostPairwise = 48
 
     /// The cheapest plan from `old` to `new`, from `window`, in sending order; everything when
-    /// there is no old picture, nothing when they are the same.
-    package func plan(from old: [UInt8]?, to new: [UInt8], window: TFTLinkCost.Window = .init(), offset: (column: Int, row: Int) = (0, 0)) -> [PixelRect] {
+    /// there is no old picture, nothing when they are the same. When `damage` is given, the
+    /// pictures differ at most in its stretches, and only those are compared.
+    package func plan(from old: [UInt8]?, to new: [UInt8], within damage: [RowStretch]? = nil, window: TFTLinkCost.Window = .init(),
+                      offset: (column: Int, row: Int) = (0, 0)) -> [PixelRect] {
         precondition(new.count == width * height * link.bytesPerPixel, "picture size does not match the display")
         guard let old else { return [whole] }
-        var rects = rowRuns(from: old, to: new).mergedDown(cost: cost)
+        var rects = rowRuns(from: old, to: new, within: damage).mergedDown(cost: cost)
         guard !rects.isEmpty else { return [] }
         if rects.count <= Self.mostPairwise { rects = mergedPairwise(rects) }
         let bounding = rects.dropFirst().reduce(rects[0]) { $0.union($1) }
@@ -138,55 +140,66 @@ package struct TFTRectanglePlanner: Sendable {
 
     /// Each row's changed stretches of pixels, as one-row rectangles; a gap is bridged where its
     /// pixels cost less than a new rectangle beside it (its window, RAMWR and their messages).
-    func rowRuns(from old: [UInt8], to new: [UInt8]) -> [PixelRect] {
-        let size = link.bytesPerPixel, rowBytes = width * size
-        let bridge = (10 + 5 * link.messageBytes) / size
+    /// Only `damage`'s stretches are compared when it is given.
+    func rowRuns(from old: [UInt8], to new: [UInt8], within damage: [RowStretch]? = nil) -> [PixelRect] {
+        let size = link.bytesPerPixel
         var runs: [PixelRect] = []
         old.withUnsafeBytes { old in
             new.withUnsafeBytes { new in
-                for y in 0..<height {
-                    let start = y * rowBytes
-                    // Most rows did not change: 32 bytes at a time say so.
-                    var same = true, offset = 0
-                    while same, offset + 32 <= rowBytes {
-                        var difference: UInt64 = 0
-                        for word in 0..<4 {
-                            difference |= old.loadUnaligned(fromByteOffset: start + offset + word * 8, as: UInt64.self)
-                                ^ new.loadUnaligned(fromByteOffset: start + offset + word * 8, as: UInt64.self)
-                        }
-                        same = difference == 0
-                        offset += 32
+                if let damage {
+                    for stretch in damage {
+                        rowRuns(old, new, row: stretch.row, pixels: stretch.first...stretch.last, into: &runs)
                     }
-                    if same, offset == rowBytes || old[(start + offset)..<(start + rowBytes)].elementsEqual(new[(start + offset)..<(start + rowBytes)]) {
-                        continue
-                    }
-                    var first = -1, last = -1
-                    var byte = 0
-                    while byte < rowBytes {
-                        if byte + 8 <= rowBytes, old.loadUnaligned(fromByteOffset: start + byte, as: UInt64.self)
-                            == new.loadUnaligned(fromByteOffset: start + byte, as: UInt64.self) {
-                            byte += 8
-                            continue
-                        }
-                        if old[start + byte] == new[start + byte] {
-                            byte += 1
-                            continue
-                        }
-                        let pixel = byte / size
-                        if first >= 0, pixel - last - 1 > bridge {
-                            runs.append(PixelRect(x: first, y: y, width: last - first + 1, height: 1))
-                            first = pixel
-                        } else if first < 0 {
-                            first = pixel
-                        }
-                        last = pixel
-                        byte = (pixel + 1) * size
-                    }
-                    if first >= 0 { runs.append(PixelRect(x: first, y: y, width: last - first + 1, height: 1)) }
+                } else {
+                    for y in 0..<height { rowRuns(old, new, row: y, pixels: 0...(width - 1), into: &runs) }
                 }
             }
         }
         return runs
+    }
+
+    /// The changed stretches of `pixels` of row `y`, appended to `runs`.
+    private func rowRuns(_ old: UnsafeRawBufferPointer, _ new: UnsafeRawBufferPointer, row y: Int, pixels: ClosedRange<Int>, into runs: inout [PixelRect]) {
+        let size = link.bytesPerPixel
+        let bridge = (10 + 5 * link.messageBytes) / size
+        let start = (y * width + pixels.lowerBound) * size, count = pixels.count * size
+        // Most rows did not change: 32 bytes at a time say so.
+        var same = true, offset = 0
+        while same, offset + 32 <= count {
+            var difference: UInt64 = 0
+            for word in 0..<4 {
+                difference |= old.loadUnaligned(fromByteOffset: start + offset + word * 8, as: UInt64.self)
+                    ^ new.loadUnaligned(fromByteOffset: start + offset + word * 8, as: UInt64.self)
+            }
+            same = difference == 0
+            offset += 32
+        }
+        if same, offset >= count || old[(start + offset)..<(start + count)].elementsEqual(new[(start + offset)..<(start + count)]) {
+            return
+        }
+        var first = -1, last = -1
+        var byte = 0
+        while byte < count {
+            if byte + 8 <= count, old.loadUnaligned(fromByteOffset: start + byte, as: UInt64.self)
+                == new.loadUnaligned(fromByteOffset: start + byte, as: UInt64.self) {
+                byte += 8
+                continue
+            }
+            if old[start + byte] == new[start + byte] {
+                byte += 1
+                continue
+            }
+            let pixel = pixels.lowerBound + byte / size
+            if first >= 0, pixel - last - 1 > bridge {
+                runs.append(PixelRect(x: first, y: y, width: last - first + 1, height: 1))
+                first = pixel
+            } else if first < 0 {
+                first = pixel
+            }
+            last = pixel
+            byte = (pixel - pixels.lowerBound + 1) * size
+        }
+        if first >= 0 { runs.append(PixelRect(x: first, y: y, width: last - first + 1, height: 1)) }
     }
 
     private func cost(_ rect: PixelRect) -> Int { link.cost(width: rect.width, height: rect.height) }

@@ -93,13 +93,6 @@ public struct ColourPalette: Sendable, Hashable {
         ColourPicture(roles, format: format, lookup: cachedLookup(format))
     }
 
-    /// `roles` in this palette's colours, reusing the rows of `previous` — the picture this
-    /// palette made of `previousRoles` — that did not change.
-    public func picture(_ roles: RoleMap, format: PixelFormat, previous: (roles: RoleMap, picture: ColourPicture)) -> ColourPicture {
-        guard previous.picture.format == format else { return picture(roles, format: format) }
-        return previous.picture.updated(from: previous.roles, to: roles, lookup: cachedLookup(format))
-    }
-
     /// The look-ups of the palettes drawn lately: a display's palette changes with the job's phase
     /// only, and working one out costs hundreds of powers.
     private static let lookups = Mutex<[Key: [UInt8]]>([:])
@@ -109,7 +102,8 @@ public struct ColourPalette: Sendable, Hashable {
         let sixBits: Bool
     }
 
-    private func cachedLookup(_ format: PixelFormat) -> [UInt8] {
+    /// ``lookup(_:)``, worked out once for the palettes drawn lately.
+    package func cachedLookup(_ format: PixelFormat) -> [UInt8] {
         let key = Key(palette: self, sixBits: format == .rgb666)
         if let table = Self.lookups.withLock({ $0[key] }) { return table }
         let table = lookup(format)

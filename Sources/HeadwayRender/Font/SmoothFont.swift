@@ -34,6 +34,8 @@ public struct SmoothFont: Sendable {
     /// The glyphs of printable ASCII (0x20…0x7E), by code − 0x20, for text that needs no lookup.
     private let ascii: [Glyph?]
     private let coverage: [UInt8]
+    /// The rows, from the line's top, that any glyph draws on.
+    let inkRows: Range<Int>
 
     /// The font packed in `encoded` (base64 of: size, ascent, descent, glyph count; a record per
     /// glyph; the coverage in nibbles), as Scripts/font/smooth_to_swift.py writes it.
@@ -62,6 +64,7 @@ public struct SmoothFont: Sendable {
         }
         self.glyphs = glyphs
         self.coverage = coverage
+        inkRows = (glyphs.values.map(\.top).min() ?? 0)..<(glyphs.values.map { $0.top + $0.height }.max() ?? 0)
         ascii = (UInt32(0x20)...0x7E).map { glyphs[$0] }
     }
 
@@ -205,7 +208,7 @@ extension RoleMap {
     @discardableResult
     public mutating func draw(_ text: String, x: Int, y: Int, font: SmoothFont, shade: Shade = .text) -> Int {
         let role = shade.role.rawValue << 5, width = self.width, height = self.height
-        return withUnsafeMutablePixels { pixels in
+        return withUnsafeMutablePixels(rows: (y + font.inkRows.lowerBound)..<(y + font.inkRows.upperBound)) { pixels in
             font.layOut(text, x: x, y: y, width: width, height: height) { px, py, coverage in
                 // 16 coverage levels onto 32: 15 → 31.
                 let level = coverage &* 2 &+ 1

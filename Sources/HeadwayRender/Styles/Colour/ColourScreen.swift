@@ -10,7 +10,7 @@ enum ColourScreen {
     /// and the time left; a spinner and a sweeping block when indeterminate, a hatched bar when still.
     static func bar(_ configuration: ProgressStyleConfiguration, _ roles: inout RoleMap) {
         roles.clear()
-        let layout = ColourScreenLayout(width: roles.width, height: roles.height)
+        let layout = ColourScreenLayout.of(width: roles.width, height: roles.height)
         let snapshot = configuration.snapshot
         guard snapshot.isVisible else { return notices(configuration.notices, layout, &roles) }
         defer { otherJobs(configuration.otherJobs, layout, &roles) }
@@ -68,7 +68,7 @@ enum ColourScreen {
     /// the label, value and time beside or under it as the glass's shape allows.
     static func ring(_ configuration: ProgressStyleConfiguration, _ roles: inout RoleMap) {
         roles.clear()
-        let layout = ColourScreenLayout(width: roles.width, height: roles.height)
+        let layout = ColourScreenLayout.of(width: roles.width, height: roles.height)
         let snapshot = configuration.snapshot
         guard snapshot.isVisible else { return notices(configuration.notices, layout, &roles) }
         defer { otherJobs(configuration.otherJobs, layout, &roles) }

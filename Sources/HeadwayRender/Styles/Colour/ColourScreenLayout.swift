@@ -1,8 +1,10 @@
+import Synchronization
+
 /// The sizes and shape of a colour display's screen, from its glass: 320x240 (Display HAT Mini,
 /// PiTFT 2.8"), 240x240 (Mini PiTFT 1.3", Waveshare 1.3"), 240x135 (Mini PiTFT 1.14"), 128x128
 /// (Waveshare 1.44") and 160x80 or 80x160 (the 0.96" ST7735 modules), and any size between.
 /// Text, figures, margins and the bar scale with the glass; the shape decides where a ring goes.
-struct ColourScreenLayout {
+struct ColourScreenLayout: Sendable {
     /// How the glass is proportioned.
     enum Shape {
         /// At least 1.6 times as wide as tall (240x135, 160x80): a ring at the left, text beside it.
@@ -47,6 +49,27 @@ struct ColourScreenLayout {
         figures = candidates.last { Double($0.figureHeight) <= tallest && $0.width(of: "100%") <= room * 2 / 3 } ?? candidates[0]
         barHeight = max(6, Int(Double(height) * 0.14))
     }
+
+    /// The layout of `width` x `height` glass, worked out once a size: every frame needs it, and
+    /// fitting the fonts costs more than drawing the bar.
+    static func of(width: Int, height: Int) -> ColourScreenLayout {
+        let size = Size(width: width, height: height)
+        if let layout = laidOut.withLock({ $0[size] }) { return layout }
+        let layout = ColourScreenLayout(width: width, height: height)
+        laidOut.withLock { laidOut in
+            // A display has one size (two with care's shift); a bound all the same.
+            if laidOut.count >= 16 { laidOut.removeAll() }
+            laidOut[size] = layout
+        }
+        return layout
+    }
+
+    private struct Size: Hashable {
+        let width: Int
+        let height: Int
+    }
+
+    private static let laidOut = Mutex<[Size: ColourScreenLayout]>([:])
 
     /// The width stripes and dots of a still or estimated fill are drawn at.
     var patternScale: Int { max(1, min(width, height) / 40) }

@@ -34,7 +34,7 @@ extension RoleMap {
     mutating func paint(_ x: Int, _ y: Int, _ role: SurfaceRole, coverage: Double) {
         guard x >= 0, y >= 0, x < width, y < height else { return }
         let index = y * width + x
-        withUnsafeMutablePixels { Self.paint($0, index, role.rawValue << 5, coverage: coverage) }
+        withUnsafeMutablePixels(rows: y..<(y + 1)) { Self.paint($0, index, role.rawValue << 5, coverage: coverage) }
     }
 
     /// A bar with round ends filling `rect`, its ends half circles of the rect's height; only its
@@ -49,39 +49,49 @@ extension RoleMap {
         let lastColumn = Swift.min(area.maxX, Int(limit.rounded(.up)))
         guard lastColumn > area.x else { return }
         let code = role.rawValue << 5, width = self.width
-        // Columns wholly on the straight part and left of the limit: one coverage for the row.
-        let straightFirst = Swift.max(area.x, Int(left.rounded(.up))), straightEnd = Swift.min(lastColumn, Int(right.rounded(.down)), Int(limit.rounded(.down)))
-        withUnsafeMutablePixels { pixels in
+        // Columns before this one are wholly left of the limit.
+        let beforeLimit = Swift.min(lastColumn, Int(limit.rounded(.down)))
+        let outer = radius + 0.5, inner = radius - 0.5
+        withUnsafeMutablePixels(rows: area.y..<area.maxY) { pixels in
             for y in area.y..<area.maxY {
                 let dy = abs(Double(y) + 0.5 - centreY)
+                guard dy < outer else { continue }
                 let straight = Swift.min(1, Swift.max(0, radius - dy + 0.5))
                 let row = y * width
-                let level = UInt8(Swift.min(31, straight * 31 + 0.5))
-                // A wholly covered row of a solid fill: whatever was there, it is now this; only
-                // the round ends and the limit's column are worked out pixel by pixel.
-                var columns = [area.x..<lastColumn]
-                if level == 31, pattern == .solid, straightFirst < straightEnd {
-                    pixels[(row + straightFirst)..<(row + straightEnd)].update(repeating: code | 31)
-                    columns = [area.x..<straightFirst, straightEnd..<lastColumn]
+                // A pixel's share: the row's across the straight part, the distance from an end's
+                // centre across the round ends, and never more than its share left of the limit.
+                func edge(_ columns: Range<Int>) {
+                    for x in columns where pattern.lights(x, y, scale: patternScale) {
+                        let px = Double(x) + 0.5
+                        let across: Double
+                        if px < left || px > right {
+                            let dx = px < left ? left - px : px - right
+                            across = Swift.min(1, Swift.max(0, radius - (dx * dx + dy * dy).squareRoot() + 0.5))
+                        } else {
+                            across = straight
+                        }
+                        Self.paint(pixels, row + x, code, coverage: Swift.min(across, Swift.min(1, limit - Double(x))))
+                    }
                 }
-                for x in columns.joined() {
-                    guard pattern.lights(x, y, scale: patternScale) else { continue }
-                    if x >= straightFirst, x < straightEnd {
-                        guard level > 0 else { continue }
-                        let old = pixels[row + x]
-                        if old >> 5 != code >> 5 || level > old & 0x1F { pixels[row + x] = code | level }
-                        continue
-                    }
-                    let px = Double(x) + 0.5
-                    let across: Double
-                    if px < left || px > right {
-                        let dx = px < left ? left - px : px - right
-                        across = Swift.min(1, Swift.max(0, radius - (dx * dx + dy * dy).squareRoot() + 0.5))
-                    } else {
-                        across = straight
-                    }
-                    let along = Swift.min(1, limit - Double(x))
-                    Self.paint(pixels, row + x, code, coverage: Swift.min(across, along))
+                // The columns the row touches at all: within the outer circle around each end.
+                let reach = (outer * outer - dy * dy).squareRoot()
+                let from = Swift.max(area.x, Int((left - reach - 0.5).rounded(.down)))
+                let to = Swift.min(lastColumn, Int((right + reach - 0.5).rounded(.down)) + 2)
+                guard from < to else { continue }
+                // Those it covers whole, filled in one go: within the inner circle of the ends.
+                var whole = to..<to
+                if pattern == .solid, dy <= inner, left <= right {
+                    let chord = (inner * inner - dy * dy).squareRoot()
+                    let first = Swift.max(from, Int((left - chord - 0.5).rounded(.up)))
+                    let end = Swift.min(to, beforeLimit, Int((right + chord - 0.5).rounded(.down)) + 1)
+                    if first < end { whole = first..<end }
+                }
+                if whole.isEmpty {
+                    edge(from..<to)
+                } else {
+                    edge(from..<whole.lowerBound)
+                    pixels[(row + whole.lowerBound)..<(row + whole.upperBound)].update(repeating: code | 31)
+                    edge(whole.upperBound..<to)
                 }
             }
         }
@@ -98,7 +108,7 @@ extension RoleMap {
         guard !area.isEmpty else { return }
         let code = role.rawValue << 5, width = self.width
         let reach = outer + 0.5, hole = Swift.max(0, inner - 0.5)
-        withUnsafeMutablePixels { pixels in
+        withUnsafeMutablePixels(rows: area.y..<area.maxY) { pixels in
             for y in area.y..<area.maxY {
                 let dy = Double(y) + 0.5 - centreY
                 guard abs(dy) < reach else { continue }
@@ -131,7 +141,7 @@ extension RoleMap {
         let vx = end.x - start.x, vy = end.y - start.y
         let length = vx * vx + vy * vy
         let code = role.rawValue << 5, width = self.width
-        withUnsafeMutablePixels { pixels in
+        withUnsafeMutablePixels(rows: area.y..<area.maxY) { pixels in
             for y in area.y..<area.maxY {
                 for x in area.x..<area.maxX {
                     let px = Double(x) + 0.5 - start.x, py = Double(y) + 0.5 - start.y
