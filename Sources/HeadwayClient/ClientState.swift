@@ -174,6 +174,7 @@ struct ClientState {
         for (ticket, waiter) in waiters where now >= waiter.deadline {
             wakeups.done.append(waiter.continuation)
             waiters[ticket] = nil
+            core.waitedInVain()
         }
         let urgency = ReporterCore.Urgency(keys: Set(waiters.values.compactMap(\.key)), all: waiters.values.contains { $0.key == nil })
         var plan = core.plan(now: now, canWrite: canWrite, urgent: urgency)

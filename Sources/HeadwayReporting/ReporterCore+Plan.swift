@@ -65,9 +65,7 @@ extension ReporterCore {
                 lost("\(settings.place) did not answer for \(DurationText.short(settings.patience))", now: now, quietly: false)
                 return plan
             }
-            if now - oldest.sentAt >= settings.timeout, connection.allowsWaiting {
-                becomeUnavailable("\(settings.place) did not answer within \(milliseconds(settings.timeout)) ms")
-            }
+            if now - oldest.sentAt >= settings.timeout, connection.allowsWaiting { becomeUnavailable() }
             deadlines.append(oldest.sentAt + (connection.allowsWaiting ? settings.timeout : settings.patience))
         }
         // A service that is behind gets nothing more until it answers: reports are kept, not queued.
@@ -132,6 +130,18 @@ extension ReporterCore {
         failQuestions(reason)
         // Jobs that ended while the other end was away and were never shown are let go.
         for id in Array(jobs.keys) { settle(id) }
+    }
+
+    /// Someone waited the whole timeout for what is in flight to be answered: the other end is
+    /// unavailable from now on, as it becomes a moment later when the oldest report's own timeout
+    /// (counted from its sending, after the wait began) runs out — no later wait costs it again.
+    package mutating func waitedInVain() {
+        guard linkOpen, !inFlight.isEmpty, connection.allowsWaiting else { return }
+        becomeUnavailable()
+    }
+
+    private mutating func becomeUnavailable() {
+        connection = .unavailable(reason: "\(settings.place) did not answer within \(milliseconds(settings.timeout)) ms")
     }
 
     /// Questions whose time ran out.

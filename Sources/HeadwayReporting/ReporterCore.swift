@@ -247,8 +247,4 @@ package struct ReporterCore {
             backoff.answered()
         }
     }
-
-    mutating func becomeUnavailable(_ reason: String) {
-        connection = .unavailable(reason: reason)
-    }
 }

@@ -46,6 +46,10 @@ struct ConnectionMemoryTests {
         // The bound, in KB: the input a connection may hold, the backlog, one reply, one block.
         let bound = Double(64 * 1024 + 256 * 1024 + replyBytes + 16 * 1024) / 1024
         #expect(each <= bound * 1.1, "each client that never reads costs \(Int(each)) KB; the bound is \(Int(bound)) KB (a reply is \(replyBytes / 1024) KB)")
+        // SIGTERM with every client stuck: the service lets them go and keeps its 10,000 jobs on the
+        // way out (one write of them all, which a loaded machine may take seconds over).
+        service.signal(SIGTERM)
+        #expect(service.waitForExit(seconds: 15) == 0, "the service stops on SIGTERM with 60 clients that never read")
         withExtendedLifetime(clients) {}
     }
 }
