@@ -71,9 +71,16 @@ final class CommandJob {
     private func takeEvents() -> [JobEvent] {
         guard let reporting else { return [] }
         let notes = reporting.takeNotes()
-        if case .unavailable(let reason) = reporting.core.connection, !warnedUnavailable {
+        switch reporting.core.connection {
+        case .unavailable(let reason) where !warnedUnavailable:
             warnedUnavailable = true
             say(client.warning(reason))
+        case .connected where warnedUnavailable:
+            // The warning said progress was not shown: the service has the job's latest state now.
+            warnedUnavailable = false
+            say("headway: the service answers again; the job's progress is shown")
+        default:
+            break
         }
         if let refusal = notes.refusals.first, !warnedRefusal {
             warnedRefusal = true

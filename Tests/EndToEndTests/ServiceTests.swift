@@ -150,6 +150,25 @@ struct ServiceTests {
         #expect(try BackgroundProcess.eventually(within: 3) { try service.status().first { $0.job == "hook" }?.phase == "succeeded" }, "\(service.logged)")
     }
 
+    /// A service that stops answering for a moment (a daemon killed and started again by
+    /// systemd): `headway run` warns once, and says when the job's progress is shown again, so
+    /// its output does not leave the impression that it went unshown for good.
+    @Test func runSaysWhenTheServiceAnswersAgain() throws {
+        let service = try SimulatedService()
+        let environment = ["HEADWAY_SOCKET": service.socket, "HEADWAY_TIMEOUT_MS": "300"]
+        let counting = "i=0; while [ $i -lt 25 ]; do i=$((i+1)); echo $i/25; sleep 0.2; done"
+        let run = try BackgroundProcess(Binaries.url("headway"), ["--job", "blip", "run", "--", "sh", "-c", counting], environment: environment)
+        #expect(try BackgroundProcess.eventually(within: 3) { try service.status().contains { $0.job == "blip" } })
+        service.signal(SIGSTOP)
+        #expect(try BackgroundProcess.eventually(within: 3) { run.stderr.contains("progress not shown") }, "\(run.stderr)")
+        service.signal(SIGCONT)
+        #expect(run.waitForExit(seconds: 15) == 0)
+        let said = run.stderr
+        let warned = said.range(of: "progress not shown"), back = said.range(of: "the service answers again; the job's progress is shown")
+        #expect(warned != nil && back != nil && warned!.lowerBound < back!.lowerBound, "\(said)")
+        #expect(try BackgroundProcess.eventually(within: 3) { try service.status().first { $0.job == "blip" }?.phase == "succeeded" }, "\(service.logged)")
+    }
+
     @Test func pipeCountsBytes() throws {
         let service = try SimulatedService(grace: 0)
         let data = Data(repeating: 7, count: 300_000)

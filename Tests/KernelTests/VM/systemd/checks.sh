@@ -85,8 +85,9 @@ check "the job is still there after the reload" bash -c '[ "$(job_phase)" = acti
 wait "$build_shell"
 check "the build shell (hooks included) exited 0" [ $? -eq 0 ]
 check "the job succeeded" eventually 10 finished gl-4711 succeeded
+finished gl-4711 succeeded || { echo "   headway watch wrote:"; sed 's/^/     /' /run/events /run/events.err | tail -20; }
 
-echo "== a restart in the middle of jobs: systemctl restart"
+echo "== a restart in the middle of jobs: systemctl restart, then kill -9"
 # A 20-minute job from a hook (its total the seconds it takes), a headway run job, and the ring's
 # frames timed as they go out: the jobs come back with their values and elapsed time, nothing a
 # client sends is refused, and the glass shows the job again soon after the daemon is back.
@@ -109,17 +110,32 @@ wait $set_during
 check "a hook's set during the restart was not refused (it waited on the socket systemd holds)" bash -c "[ \$(grep -c . /run/set-during.out) -eq 0 ]" || cat /run/set-during.out
 check "the hook's job came back at 110 of 1200" eventually 10 bash -c 'as_runner headway status | grep -Eq "^gl-5150 +active .*9% \(110/1200\)"'
 check "headway run's job is still there" bash -c 'as_runner headway status | grep -q "^copy "'
+pid=$(systemctl show -P MainPID headway.service)
+kill_at=$(date +%s.%N)
+check "kill -9 headwayd ($pid)" kill -9 "$pid"
+back() { local now; now=$(systemctl show -P MainPID headway.service); [ "$now" != "$1" ] && [ "$now" != 0 ] && systemctl is-active --quiet headway.service; }
+export -f back
+check "systemd brings it back (Restart=on-failure)" eventually 15 back "$pid"
+back "$pid" || { systemctl status headway.service --no-pager; journalctl -u headway.service -n 40 --no-pager; }
+back_at=$(date +%s.%N)
 check "the hook's next set lands on the kept job" hookjob set 130 --strict
+check "it reads 130 of 1200" eventually 10 bash -c 'as_runner headway status | grep -Eq "^gl-5150 +active .*10% \(130/1200\)"'
+check "headway run's job came back after the kill and goes on" eventually 10 bash -c 'as_runner headway status | grep -Eq "^copy +active"'
 sleep 2
 kill $frame_sampler
 # The glass's gaps: the longest pause in the ring's frames after each event, and how long after
 # the daemon was back the first frame went out.
 gap_after() { awk -v t="$1" '$1 > t { if (prev && !done) { print $1 - prev; done = 1 } } { prev = $1 }' /run/frames; }
+first_after() { awk -v t="$1" '$1 > t { print $1 - t; exit }' /run/frames; }
 echo "   restart: last frame before to first after: $(gap_after "$restart_at") s"
+echo "   kill -9: last frame before to first after: $(gap_after "$kill_at") s; first frame $(first_after "$back_at") s after the daemon was back"
+check "the glass showed the job again within a second of the daemon's return" awk -v s="$(first_after "$back_at")" 'BEGIN { exit !(s != "" && s < 1.0) }'
 check "the hook ends its job" hookjob done
 wait "$run_pid"
 check "headway run ended 0 through both" [ $? -eq 0 ]
-check "and was not told its progress went unshown for good" bash -c '! grep -q "progress not shown" /run/run.err'
+check "and was not told its progress went unshown for good (a warning is followed by \"answers again\")" \
+    awk '/progress not shown/ { w = 1 } /answers again/ { w = 0 } END { exit w }' /run/run.err
+echo "   headway run's standard error:"; sed 's/^/     /' /run/run.err | tail -10
 # The state file's write rate under a job updated as fast as a hook can: at most one write a second.
 ( for i in $(seq 1 400); do hookjob set $((i * 3)) >/dev/null 2>&1; done ) &
 flood=$!
