@@ -40,7 +40,7 @@ struct ProtocolTests {
         let given = ProcessInfo.processInfo.environment["HEADWAY_TEST_SEED"].flatMap { UInt64($0) }
         let seed = given ?? UInt64.random(in: 0...UInt64.max)
         print("randomBytesNeverTrap: seed \(seed) (HEADWAY_TEST_SEED=\(seed) replays it)")
-        var random = SeededRandom(state: seed)
+        var random = SeededRandom(seed: seed)
         let alphabet = Array(#"{}[]":,\u0123456789abcdefABCDEF+-.eE truefalsnul"#.utf8) + [0x00, 0x1B, 0xC3, 0xA9, 0xED, 0xA0, 0x80, 0xFF]
         for _ in 0..<20_000 {
             let length = Int.random(in: 0...40, using: &random)
@@ -177,16 +177,3 @@ struct ProtocolTests {
     }
 }
 
-/// SplitMix64: a generator whose sequence a seed fixes, so that a random test's failure can be
-/// replayed from the seed it printed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

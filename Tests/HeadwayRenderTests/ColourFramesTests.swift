@@ -8,20 +8,9 @@ import Testing
 /// changes, clearing and comparisons look only where something was drawn.
 @Suite("Colour frames drawn over the last")
 struct ColourFramesTests {
-    /// SplitMix64: the same "random" maps on every run.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// A few rectangles of random roles and levels, and a stray pixel.
-    static func draw(_ roles: inout RoleMap, _ random: inout SplitMix) {
+    static func draw(_ roles: inout RoleMap, _ random: inout SeededRandom) {
         for _ in 0..<Int.random(in: 0...4, using: &random) {
             let w = Int.random(in: 1...roles.width, using: &random), h = Int.random(in: 1...max(1, roles.height / 3), using: &random)
             let rect = PixelRect(x: Int.random(in: 0...(roles.width - w), using: &random), y: Int.random(in: 0...(roles.height - h), using: &random), width: w, height: h)
@@ -37,7 +26,7 @@ struct ColourFramesTests {
 
     @Test(arguments: [(320, 240, PixelFormat.rgb565), (37, 13, .rgb666), (1, 1, .rgb565)])
     func eachPictureIsTheWholeDrawingAndItsDamageCoversEveryChange(_ width: Int, _ height: Int, _ format: PixelFormat) {
-        var random = SplitMix(state: UInt64(width * 1000 + height))
+        var random = SeededRandom(seed: UInt64(width * 1000 + height))
         var frames = ColourFrames()
         var last: (roles: RoleMap, picture: ColourPicture)?
         var drawnOver = 0
@@ -70,7 +59,7 @@ struct ColourFramesTests {
     }
 
     @Test func changesAreTheFirstAndLastDifferingPixelOfEachRow() {
-        var random = SplitMix(state: 7)
+        var random = SeededRandom(seed: 7)
         for width in [1, 7, 8, 9, 31, 33, 64, 70] {
             for _ in 0..<20 {
                 var a = RoleMap(width: width, height: 5), b = RoleMap(width: width, height: 5)

@@ -1,3 +1,5 @@
+import HeadwayCore
+
 /// Random YAML documents made of the forms configuration files are written with, for the oracle
 /// test: block mappings and lists (a list at its key's column or indented, `- key: value` items),
 /// flow collections, plain, quoted, multi-line and block scalars, comments, anchors, aliases and
@@ -8,23 +10,16 @@ struct YAMLCorpus {
         return (0..<count).map { _ in corpus.document() }
     }
 
-    private var state: UInt64
+    private var random: SeededRandom
     private var anchors: [String] = []
     private var mappingAnchors: [String] = []
     private var nextAnchor = 0
 
     private init(seed: UInt64) {
-        state = seed
+        random = SeededRandom(seed: seed)
     }
 
-    /// SplitMix64.
-    private mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private mutating func next() -> UInt64 { random.next() }
 
     private mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
     private mutating func chance(_ percent: Int) -> Bool { below(100) < percent }

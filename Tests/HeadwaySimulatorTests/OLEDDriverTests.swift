@@ -96,19 +96,8 @@ struct OLEDDriverTests {
         return count
     }
 
-    /// A deterministic generator, so a failing sequence can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
-    static func mutate(_ frame: inout Greymap, _ random: inout SplitMix) {
+    static func mutate(_ frame: inout Greymap, _ random: inout SeededRandom) {
         switch Int.random(in: 0..<10, using: &random) {
         case 0:  // a whole new picture
             for y in 0..<frame.height { for x in 0..<frame.width { frame[x, y] = UInt8.random(in: 0...15, using: &random) } }
@@ -126,7 +115,7 @@ struct OLEDDriverTests {
     @Test(arguments: modules)
     func glassShowsEveryFrameSent(module: Module) throws {
         let rig = try Rig(module)
-        var random = SplitMix(state: 0x5EED)
+        var random = SeededRandom(seed: 0x5EED)
         var frame = Greymap(width: rig.width, height: rig.height)
         for step in 0..<60 {
             rig.clock.advance(by: 0.04)
@@ -140,7 +129,7 @@ struct OLEDDriverTests {
     @Test(arguments: uprightOnI2C)
     func faultsEndInTheRightPicture(module: Module) throws {
         let rig = try Rig(module)
-        var random = SplitMix(state: 0xFA17)
+        var random = SeededRandom(seed: 0xFA17)
         var frame = Greymap(width: rig.width, height: rig.height)
         var failures = 0
         for step in 0..<90 {

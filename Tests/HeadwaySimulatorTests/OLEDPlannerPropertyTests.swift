@@ -15,7 +15,6 @@ import Testing
 @Suite("OLED planner: never more than a peer")
 struct OLEDPlannerPropertyTests {
     typealias Link = OLEDDriverTests.Link
-    typealias SplitMix = OLEDDriverTests.SplitMix
 
     struct Setup: CustomTestStringConvertible, Sendable {
         var controller: OLEDController
@@ -30,7 +29,7 @@ struct OLEDPlannerPropertyTests {
 
     /// The next 1-bit frame: a few small changes, a moved bar, text, a clear, a big rectangle,
     /// changes far apart, or nothing.
-    static func mutate(_ bitmap: inout Bitmap, _ random: inout SplitMix) {
+    static func mutate(_ bitmap: inout Bitmap, _ random: inout SeededRandom) {
         let width = bitmap.width, height = bitmap.height
         func rect() -> PixelRect {
             let x = Int.random(in: 0..<width, using: &random), y = Int.random(in: 0..<height, using: &random)
@@ -64,7 +63,7 @@ struct OLEDPlannerPropertyTests {
     /// The next grey frame, changed as the display styles change theirs: an anti-aliased arc turned
     /// (a spinner), a bar whose leading edge moves with its partly lit column, grey text, a whole
     /// style screen, a cleared screen, scattered levels, small changes in different quarters.
-    static func mutate(_ greymap: inout Greymap, _ random: inout SplitMix) {
+    static func mutate(_ greymap: inout Greymap, _ random: inout SeededRandom) {
         let width = greymap.width, height = greymap.height
         func shade() -> Shade { Shade(Double(Int.random(in: 1...15, using: &random)) / 15) }
         switch Int.random(in: 0..<10, using: &random) {
@@ -144,7 +143,7 @@ struct OLEDPlannerPropertyTests {
     @Test(arguments: setups)
     func everyFrameCostsNoMoreThanEachPeerAndTheGlassShowsIt(_ setup: Setup) throws {
         let seed = ProcessInfo.processInfo.environment["HEADWAY_PROPERTY_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
-        var random = SplitMix(state: seed)
+        var random = SeededRandom(seed: seed)
         let glass = setup.controller.variant.modules[0]
         let rig = try OLEDDriverTests.Rig(.init(controller: setup.controller, width: glass.width, height: glass.height, link: setup.link), resynchronisation: .onErrorsOnly)
         let link = Self.link(rig)

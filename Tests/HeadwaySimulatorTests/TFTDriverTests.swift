@@ -91,7 +91,7 @@ struct TFTDriverTests {
         let module = try #require(TFTModule.named(name))
         let tft = try SimulatedTFT(configuration: try TFTConfiguration(module: module, rotation: .quarter))
         let (width, height) = (tft.driver.width, tft.driver.height)
-        var random = OLEDDriverTests.SplitMix(state: 42)
+        var random = SeededRandom(seed: 42)
         var picture = Self.grid(width: width, height: height)
         try tft.driver.show(.colour(picture))
         tft.bus.endFrame()
