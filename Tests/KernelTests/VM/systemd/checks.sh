@@ -71,8 +71,11 @@ i2c_before=$(i2c_messages)
 # outcome is shown for 3 s only, too short to catch with `headway status` in an emulated machine
 # on a busy host.
 runuser -u gitlab-runner -- env -u INVOCATION_ID headway watch >/run/events 2>/run/events.err &
-finished() { grep -qx "$1: finished ($2)" /run/events; }
-export -f finished
+# A line of `headway watch`: the time, the job, what happened (an outcome when it ended), …
+finished() { awk -v job="$1" -v outcome="$2" '$2 == job && $3 == outcome { found = 1 } END { exit !found }' /run/events; }
+# How many times `headway watch` said the job ended, however it ended (lost included).
+ends() { awk -v job="$1" '$2 == job && $3 ~ /^(succeeded|failed|cancelled|ended|lost)$/ { n++ } END { print n + 0 }' /run/events; }
+export -f finished ends
 # The build shell: the pre-build hook, the job's script (which reports progress), the post-build hook.
 as_runner bash -c "bash $hooks/pre_build_script.sh && headway set 3/10 && sleep 30 && CI_JOB_STATUS=success bash $hooks/post_build_script.sh" &
 build_shell=$!
@@ -212,7 +215,7 @@ check "sudo systemctl reload headway in the middle of the backup (as pi)" as_pi 
 check "the failing unit shows failed, with systemd's reason" eventually 30 seen " nightly-encode.service +failed .*Nightly encode \(exit status 3\)"
 check "the backup ends succeeded when the unit does" eventually 60 seen " backup.service +succeeded "
 check "the reload kept the backup's job: it ended once, as succeeded, and was never lost" bash -c \
-    '[ $(grep -c "^backup.service: finished" /run/events) -eq 1 ] && finished backup.service succeeded && ! grep -q "^backup.service: lost" /run/events'
+    '[ $(ends backup.service) -eq 1 ] && finished backup.service succeeded'
 sleep 1
 kill $sampler
 check "one job for the unit at every moment: no duplicate" bash -c \
