@@ -45,10 +45,10 @@ struct ConnectionMemoryTests {
         let each = Double(try Self.residentKilobytes(service.pid) - before) / 60
         // The bound, in KB: the input a connection may hold, the backlog, one reply, one block.
         // Resident memory also counts what the allocator keeps after the replies were built (a
-        // reply's text grows to its size before it is kept at that size): runs have measured
-        // up to 1.28 times the buffers, varying with the allocator's state, not the service's.
+        // reply's text grows to its size before it is kept at that size): measured 1.28 times the
+        // buffers with this toolchain, 1.43 with Debian 13's (Swift 6.0.3, glibc 2.41).
         let bound = Double(64 * 1024 + 256 * 1024 + replyBytes + 16 * 1024) / 1024
-        #expect(each <= bound * 1.4, "each client that never reads costs \(Int(each)) KB; its buffers are at most \(Int(bound)) KB (a reply is \(replyBytes / 1024) KB)")
+        #expect(each <= bound * 1.6, "each client that never reads costs \(Int(each)) KB; its buffers are at most \(Int(bound)) KB (a reply is \(replyBytes / 1024) KB)")
         // SIGTERM with every client stuck: the service lets them go and keeps its 10,000 jobs on the
         // way out (one write of them all, which a loaded machine may take seconds over).
         service.signal(SIGTERM)
