@@ -131,7 +131,7 @@ struct ServiceTests {
     /// connection just before its runner ends.
     @Test func anOutcomeSentJustBeforeTheProcessEndsIsKept() throws {
         let service = try SimulatedService()
-        let environment = ["HEADWAY_SOCKET": service.socket, "HEADWAY_TIMEOUT_MS": "300"]
+        let environment = ["HEADWAY_SOCKET": service.socket, "HEADWAY_TIMEOUT_MS": String(Int(300 * TestTime.scale))]
         let run = try BackgroundProcess(Binaries.url("headway"), ["--job", "run", "run", "--", "sleep", "1"], environment: environment)
         #expect(try BackgroundProcess.eventually(within: 3) { try service.status().contains { $0.job == "run" } })
         service.signal(SIGSTOP)
@@ -155,7 +155,7 @@ struct ServiceTests {
     /// its output does not leave the impression that it went unshown for good.
     @Test func runSaysWhenTheServiceAnswersAgain() throws {
         let service = try SimulatedService()
-        let environment = ["HEADWAY_SOCKET": service.socket, "HEADWAY_TIMEOUT_MS": "300"]
+        let environment = ["HEADWAY_SOCKET": service.socket, "HEADWAY_TIMEOUT_MS": String(Int(300 * TestTime.scale))]
         let counting = "i=0; while [ $i -lt 25 ]; do i=$((i+1)); echo $i/25; sleep 0.2; done"
         let run = try BackgroundProcess(Binaries.url("headway"), ["--job", "blip", "run", "--", "sh", "-c", counting], environment: environment)
         #expect(try BackgroundProcess.eventually(within: 3) { try service.status().contains { $0.job == "blip" } })
