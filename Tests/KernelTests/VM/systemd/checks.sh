@@ -140,13 +140,14 @@ check "and was not told its progress went unshown for good (a warning is followe
     awk '/progress not shown/ { w = 1 } /answers again/ { w = 0 } END { exit w }' /run/run.err
 echo "   headway run's standard error:"; sed 's/^/     /' /run/run.err | tail -10
 # The state file's write rate under a job updated as fast as a hook can: at most one write a second.
-( for i in $(seq 1 400); do hookjob set $((i * 3)) >/dev/null 2>&1; done ) &
+# Hooks are processes, slow in an emulated machine: as many as 20 s allows, at most 400.
+( until=$((SECONDS + 20)); i=0; while [ $i -lt 400 ] && [ $SECONDS -lt $until ]; do i=$((i + 1)); hookjob set $((i * 3)) >/dev/null 2>&1; echo $i > /run/flood-count; done ) &
 flood=$!
 ( last=""; while kill -0 $flood 2>/dev/null; do m=$(stat -c %y /var/lib/headway/jobs.json 2>/dev/null); [ "$m" != "$last" ] && echo "$(date +%s.%N) $m"; last=$m; sleep 0.05; done ) > /run/writes
 wait $flood
 writes=$(grep -c . /run/writes)
 span=$(awk 'NR == 1 { a = $1 } { b = $1 } END { print b - a }' /run/writes)
-echo "   jobs.json: $writes writes in $span s while a hook sent 400 updates"
+echo "   jobs.json: $writes writes in $span s while a hook sent $(cat /run/flood-count) updates"
 check "jobs.json is written at most about once a second" awk -v w="$writes" -v s="$span" 'BEGIN { exit !(w <= s + 2) }'
 
 echo "== README: runners on other machines, headway-mqtt.service beside the daemon"
