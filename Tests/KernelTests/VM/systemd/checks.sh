@@ -70,7 +70,8 @@ i2c_before=$(i2c_messages)
 # systemd service's INVOCATION_ID as these checks have — `headway watch` follows them all): an
 # outcome is shown for 3 s only, too short to catch with `headway status` in an emulated machine
 # on a busy host.
-runuser -u gitlab-runner -- env -u INVOCATION_ID headway watch >/run/events 2>/run/events.err &
+# `headway watch` ends when the service goes away (the restarts below): it is started again.
+( while true; do runuser -u gitlab-runner -- env -u INVOCATION_ID headway watch; sleep 0.2; done ) >/run/events 2>/run/events.err &
 # A line of `headway watch`: the time, the job, what happened (an outcome when it ended), …
 finished() { awk -v job="$1" -v outcome="$2" '$2 == job && $3 == outcome { found = 1 } END { exit !found }' /run/events; }
 # How many times `headway watch` said the job ended, however it ended (lost included).
@@ -215,7 +216,7 @@ check "sudo systemctl enable --now backup.timer (as pi)" as_pi sudo systemctl en
 check "headway status shows the timer's next elapse" eventually 10 seen "backup.timer  next [0-9]{2}:[0-9]{2} \(in [0-9]+s\), starts backup.service"
 check "the failing unit and the report start (as pi)" as_pi sudo systemctl start --no-block nightly-encode.service report.service
 check "the timer starts the backup: a job labelled by its Description" eventually 30 seen " backup.service +(pending|active) .*Nightly backup"
-check "headway run inside it reports restic's progress into the unit's job" eventually 40 seen " backup.service +active +[0-9]+% \([0-9]+/[0-9]+\)"
+check "headway run inside it reports restic's progress into the unit's job" eventually 40 seen " backup.service +active +[0-9]+% \([0-9.]+/[0-9.]+ [KMGT]?i?B\)"
 check "sudo systemctl reload headway in the middle of the backup (as pi)" as_pi sudo systemctl reload headway
 check "the failing unit shows failed, with systemd's reason" eventually 30 seen " nightly-encode.service +failed .*Nightly encode \(exit status 3\)"
 check "the backup ends succeeded when the unit does" eventually 60 seen " backup.service +succeeded "
