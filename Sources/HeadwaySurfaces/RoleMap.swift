@@ -38,7 +38,11 @@ public struct RoleMap: Sendable, Equatable {
 
     /// Whether row `row` may hold anything but background.
     @inlinable
-    func isDrawn(_ row: Int) -> Bool { drawnRows[row >> 6] & 1 << UInt64(row & 63) != 0 }
+    func isDrawn(_ row: Int) -> Bool { Self.isDrawn(row, in: drawnRows) }
+
+    /// Whether `row`'s bit is set in `drawnRows`.
+    @inlinable
+    static func isDrawn(_ row: Int, in drawnRows: [UInt64]) -> Bool { drawnRows[row >> 6] & 1 << UInt64(row & 63) != 0 }
 
     /// The whole picture as a rectangle.
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
@@ -131,7 +135,7 @@ extension RoleMap: DisplaySurface {
         guard drawnRows.contains(where: { $0 != 0 }) else { return }
         let width = self.width, height = self.height, drawn = drawnRows
         storage.withUnsafeMutableBufferPointer { bytes in
-            for row in 0..<height where drawn[row >> 6] & 1 << UInt64(row & 63) != 0 {
+            for row in 0..<height where Self.isDrawn(row, in: drawn) {
                 bytes[(row * width)..<((row + 1) * width)].update(repeating: 0)
             }
         }
