@@ -44,14 +44,15 @@ extension Kernel {
             }
         }
 
-        /// Each colour TFT controller from a configuration file on the VM's spidev, with its D/C,
-        /// reset and backlight on gpio-sim: `--check` opens it.
-        @Test(arguments: ["st7789", "st7735", "ili9341"])
-        func checkOpensEachTFTController(driver: String) throws {
+        /// Each colour TFT controller, at a size it is sold in, from a configuration file on the
+        /// VM's spidev, with its D/C, reset and backlight on gpio-sim: `--check` opens it.
+        @Test(arguments: [("st7789", "240x240"), ("st7735", "128x160"), ("ili9341", "320x240")])
+        func checkOpensEachTFTController(driver: String, size: String) throws {
             let file = try write("""
                 outputs:
                   - name: tft
                     driver: \(driver)
+                    size: \(size)
                     bus: \(spi.path)
                     dc: \(KernelDevices.spiDataCommandLine!)
                     reset: \(KernelDevices.spiResetLine!)
