@@ -40,7 +40,8 @@ struct ConnectionMemoryTests {
             clients.append(client)
         }
         // Once every client's replies are queued, the service answers others again.
-        #expect(try BackgroundProcess.eventually(within: 20) { (try? service.status().count) ?? 0 > 0 })
+        let answering = BackgroundProcess.eventually(within: 20) { (try? service.status().count) ?? 0 > 0 }
+        #expect(answering)
         TestTime.sleep(1)
         let each = Double(try Self.residentKilobytes(service.pid) - before) / 60
         // The bound, in KB: the input a connection may hold, the backlog, one reply, one block.

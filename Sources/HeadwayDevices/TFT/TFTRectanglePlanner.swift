@@ -142,7 +142,6 @@ package struct TFTRectanglePlanner: Sendable {
     /// pixels cost less than a new rectangle beside it (its window, RAMWR and their messages).
     /// Only `damage`'s stretches are compared when it is given.
     func rowRuns(from old: [UInt8], to new: [UInt8], within damage: [RowStretch]? = nil) -> [PixelRect] {
-        let size = link.bytesPerPixel
         var runs: [PixelRect] = []
         old.withUnsafeBytes { old in
             new.withUnsafeBytes { new in
