@@ -160,8 +160,8 @@ struct ServiceTests {
         let run = try BackgroundProcess(Binaries.url("headway"), ["--job", "blip", "run", "--", "sh", "-c", counting], environment: environment)
         #expect(try BackgroundProcess.eventually(within: 3) { try service.status().contains { $0.job == "blip" } })
         service.signal(SIGSTOP)
-        let warned = BackgroundProcess.eventually(within: 3) { run.stderr.contains("progress not shown") }
-        #expect(warned, "\(run.stderr)")
+        let warnedWhileStopped = BackgroundProcess.eventually(within: 3) { run.stderr.contains("progress not shown") }
+        #expect(warnedWhileStopped, "\(run.stderr)")
         service.signal(SIGCONT)
         #expect(run.waitForExit(seconds: 15) == 0)
         let said = run.stderr
