@@ -57,9 +57,9 @@ typedef struct {
 enum {
     OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_ERRORBUFFER = 10010, OPT_WRITEFUNCTION = 20011, OPT_USERAGENT = 10018,
     OPT_HTTPHEADER = 10023, OPT_HEADERDATA = 10029, OPT_FOLLOWLOCATION = 52, OPT_MAXREDIRS = 68, OPT_HEADERFUNCTION = 20079,
-    OPT_NOSIGNAL = 99, OPT_ACCEPT_ENCODING = 10102, OPT_PRIVATE = 10103, OPT_TIMEOUT_MS = 155, OPT_CONNECTTIMEOUT_MS = 156,
+    OPT_NOSIGNAL = 99, OPT_CONNECT_ONLY = 141, OPT_ACCEPT_ENCODING = 10102, OPT_PRIVATE = 10103, OPT_TIMEOUT_MS = 155, OPT_CONNECTTIMEOUT_MS = 156,
     OPT_MAXFILESIZE_LARGE = 30117, OPT_POSTFIELDSIZE_LARGE = 30120, OPT_COPYPOSTFIELDS = 10165, OPT_CAINFO_BLOB = 40309, OPT_PROTOCOLS_STR = 10318, OPT_REDIR_PROTOCOLS_STR = 10319,
-    INFO_RESPONSE_CODE = 0x200000 + 2, INFO_PRIVATE = 0x100000 + 21, INFO_TOTAL_TIME = 0x300000 + 3,
+    INFO_RESPONSE_CODE = 0x200000 + 2, INFO_PRIVATE = 0x100000 + 21, INFO_TOTAL_TIME = 0x300000 + 3, INFO_ACTIVESOCKET = 0x500000 + 44,
     MOPT_MAX_HOST_CONNECTIONS = 7, MSG_DONE = 1, VERSION_NINTH = 8, BLOB_COPY = 1, ERROR_SIZE = 256,
 };
 
@@ -69,6 +69,8 @@ static struct {
     int (*easy_setopt)(CURL *, int, ...);
     int (*easy_getinfo)(CURL *, int, ...);
     const char *(*easy_strerror)(int);
+    int (*easy_send)(CURL *, const void *, size_t, size_t *);
+    int (*easy_recv)(CURL *, void *, size_t, size_t *);
     CURLM *(*multi_init)(void);
     int (*multi_cleanup)(CURLM *);
     int (*multi_setopt)(CURLM *, int, ...);
@@ -104,6 +106,8 @@ static void load(void) {
     FIND(easy_setopt, "curl_easy_setopt")
     FIND(easy_getinfo, "curl_easy_getinfo")
     FIND(easy_strerror, "curl_easy_strerror")
+    FIND(easy_send, "curl_easy_send")
+    FIND(easy_recv, "curl_easy_recv")
     FIND(multi_init, "curl_multi_init")
     FIND(multi_cleanup, "curl_multi_cleanup")
     FIND(multi_setopt, "curl_multi_setopt")
@@ -150,7 +154,15 @@ typedef struct transfer {
     size_t headers_capacity;
     struct curl_slist *headers;
     struct transfer *next;
+    int connect_only;
 } transfer;
+
+// A connection made for the caller's own protocol. Its easy handle stays in the multi handle:
+// libcurl keeps a CONNECT_ONLY connection only while its handle is there.
+struct hw_http_connection {
+    hw_http *client;
+    CURL *easy;
+};
 
 typedef struct done {
     hw_http_result *result;
@@ -244,7 +256,7 @@ static void free_transfer(transfer *t, CURL *easy) {
 }
 
 static int start(hw_http *client, uint64_t tag, const char *url, const char *const *headers, int header_count, long long max_bytes,
-                 long connect_timeout_ms, long timeout_ms, long max_redirects, const void *body, long long body_length) {
+                 long connect_timeout_ms, long timeout_ms, long max_redirects, const void *body, long long body_length, int connect_only) {
     CURL *easy = lib.easy_init();
     transfer *t = calloc(1, sizeof *t);
     hw_http_result *r = calloc(1, sizeof *r);
@@ -256,6 +268,7 @@ static int start(hw_http *client, uint64_t tag, const char *url, const char *con
     }
     t->result = r;
     t->max_bytes = max_bytes;
+    t->connect_only = connect_only;
     r->tag = tag;
     for (int i = 0; i < header_count; i++) {
         struct curl_slist *list = lib.slist_append(t->headers, headers[i]);
@@ -287,7 +300,11 @@ static int start(hw_http *client, uint64_t tag, const char *url, const char *con
     // A body whose Content-Length says it is too large is refused before it is read.
     SET(OPT_MAXFILESIZE_LARGE, (long long)max_bytes)
     SET(OPT_CONNECTTIMEOUT_MS, connect_timeout_ms)
-    SET(OPT_TIMEOUT_MS, timeout_ms)
+    if (connect_only) {
+        SET(OPT_CONNECT_ONLY, 1L)
+    } else {
+        SET(OPT_TIMEOUT_MS, timeout_ms)
+    }
     if (client->ca) {
         struct curl_blob blob = {client->ca, client->ca_length, BLOB_COPY};
         SET(OPT_CAINFO_BLOB, &blob)
@@ -309,12 +326,39 @@ static int start(hw_http *client, uint64_t tag, const char *url, const char *con
 
 int hw_http_get(hw_http *client, uint64_t tag, const char *url, const char *const *headers, int header_count, long long max_bytes,
                 long connect_timeout_ms, long timeout_ms, long max_redirects) {
-    return start(client, tag, url, headers, header_count, max_bytes, connect_timeout_ms, timeout_ms, max_redirects, NULL, 0);
+    return start(client, tag, url, headers, header_count, max_bytes, connect_timeout_ms, timeout_ms, max_redirects, NULL, 0, 0);
 }
 
 int hw_http_post(hw_http *client, uint64_t tag, const char *url, const char *const *headers, int header_count, const void *body,
                  long long body_length, long long max_bytes, long connect_timeout_ms, long timeout_ms) {
-    return start(client, tag, url, headers, header_count, max_bytes, connect_timeout_ms, timeout_ms, 0, body ? body : "", body_length);
+    return start(client, tag, url, headers, header_count, max_bytes, connect_timeout_ms, timeout_ms, 0, body ? body : "", body_length, 0);
+}
+
+int hw_http_connect(hw_http *client, uint64_t tag, const char *url, long connect_timeout_ms) {
+    return start(client, tag, url, NULL, 0, 0, connect_timeout_ms, 0, 0, NULL, 0, 1);
+}
+
+int hw_http_connection_socket(hw_http_connection *connection) {
+    int socket = -1;  // curl_socket_t: an int on Linux
+    lib.easy_getinfo(connection->easy, INFO_ACTIVESOCKET, &socket);
+    return socket;
+}
+
+int hw_http_connection_send(hw_http_connection *connection, const void *bytes, size_t length, size_t *sent) {
+    *sent = 0;
+    return lib.easy_send(connection->easy, bytes, length, sent);
+}
+
+int hw_http_connection_receive(hw_http_connection *connection, void *buffer, size_t length, size_t *received) {
+    *received = 0;
+    return lib.easy_recv(connection->easy, buffer, length, received);
+}
+
+void hw_http_connection_close(hw_http_connection *connection) {
+    if (!connection) return;
+    lib.multi_remove_handle(connection->client->multi, connection->easy);
+    lib.easy_cleanup(connection->easy);
+    free(connection);
 }
 
 static void collect(hw_http *client) {
@@ -330,7 +374,19 @@ static void collect(hw_http *client) {
         lib.easy_getinfo(easy, INFO_RESPONSE_CODE, &r->status);
         lib.easy_getinfo(easy, INFO_TOTAL_TIME, &r->seconds);
         if (r->code != 0 && r->error[0] == 0) snprintf(r->error, sizeof r->error, "%s", lib.easy_strerror(r->code));
-        lib.multi_remove_handle(client->multi, easy);
+        int keep = 0;
+        if (t->connect_only && r->code == 0) {
+            hw_http_connection *connection = calloc(1, sizeof *connection);
+            if (connection) {
+                connection->client = client;
+                connection->easy = easy;
+                r->connection = connection;
+                keep = 1;
+            } else {
+                r->code = 27;  // CURLE_OUT_OF_MEMORY
+            }
+        }
+        if (!keep) lib.multi_remove_handle(client->multi, easy);
         done *item = calloc(1, sizeof *item);
         if (item) {
             item->result = r;
@@ -338,14 +394,16 @@ static void collect(hw_http *client) {
             if (client->tail) client->tail->next = item; else client->head = item;
             client->tail = item;
         }
-        free_transfer(t, easy);
+        free_transfer(t, keep ? NULL : easy);
         client->running--;
     }
 }
 
 int hw_http_poll(hw_http *client, int timeout_ms, const int *fds, int *ready, int count) {
-    struct curl_waitfd extra[8];
-    if (count > 8) count = 8;
+    // The signal pipe, the service's socket and one WebSocket per source: a few dozen at most.
+    enum { MAX_EXTRA = 256 };
+    struct curl_waitfd extra[MAX_EXTRA];
+    if (count > MAX_EXTRA) count = MAX_EXTRA;
     for (int i = 0; i < count; i++) {
         extra[i].fd = fds[i];
         extra[i].events = 0x001;  // POLLIN

@@ -57,6 +57,11 @@ public struct Follower: Sendable {
     /// Requests sent since the follower started, and answers 304 (for the log and the benches).
     public private(set) var sent = 0
     public private(set) var notModified = 0
+    /// The source's WebSocket is subscribed and says when to look (``PushSource``).
+    public private(set) var pushing = false
+    /// The socket said something changed while a look was under way: look again after it.
+    private var pushedDuringLook = false
+    private var lookStartedAt = -Double.infinity
 
     public init(source: any CISource, policy: PollingPolicy, token: String? = nil, labelPrefix: String? = nil) {
         self.source = source
@@ -72,6 +77,60 @@ public struct Follower: Sendable {
         return policy.delay(requests: max(lookRequests, 1), busy: true, failures: 0, limit: limit, wall: wall)
     }
 
+    /// The policy as it applies now: while the source's socket says when to look, an idle source
+    /// is asked only to be sure.
+    private var pacing: PollingPolicy {
+        guard pushing else { return policy }
+        var pacing = policy
+        pacing.idle = max(policy.idle, PollingPolicy.pushSafety)
+        return pacing
+    }
+
+    /// The source's WebSocket address, when it has one.
+    public var pushURL: String? { (source as? any PushSource)?.pushURL }
+
+    /// The upgrade request's header lines: the token, as the source's requests carry it.
+    public var pushHeaders: [String] { token.map { [source.authorization.header(token: $0)] } ?? [] }
+
+    /// The source's socket is open: what to send on it.
+    public mutating func pushOpened() -> [String] {
+        guard var push = source as? any PushSource else { return [] }
+        defer { source = push }
+        return push.pushOpened(token: token)
+    }
+
+    /// A message on the source's socket: the follower looks when it says something changed.
+    public mutating func pushReceived(_ text: String, at now: Moment) -> PushReaction {
+        guard var push = source as? any PushSource else { return PushReaction() }
+        let reaction = push.pushReceived(text, token: token)
+        source = push
+        if reaction.subscribed { pushing = true }
+        if reaction.changed { pushed(at: now) }
+        return reaction
+    }
+
+    /// The socket ended: the source is asked at the policy's intervals again.
+    public mutating func pushEnded(at now: Moment) {
+        guard pushing else { return }
+        pushing = false
+        if !looking { nextLookAt = min(nextLookAt, now.monotonic + (busy ? policy.running : policy.idle)) }
+    }
+
+    /// The socket said something changed: a look now, or once the one under way has ended — at
+    /// most one every ``pushGap`` seconds however often the server speaks, and after failed looks
+    /// one every ``pushGapFailing`` (the socket shows the server is there, not that it answers).
+    mutating func pushed(at now: Moment) {
+        if looking {
+            pushedDuringLook = true
+        } else {
+            nextLookAt = min(nextLookAt, max(now.monotonic, lookStartedAt + (failures == 0 ? Self.pushGap : Self.pushGapFailing)))
+        }
+    }
+
+    /// The fewest seconds between two looks the socket asked for.
+    static let pushGap = 0.5
+    static let pushGapFailing = 5.0
+
     /// When the follower next needs to be stepped without an answer coming (nil while a look waits
     /// for answers).
     public var wakeAt: Double? { looking ? nil : nextLookAt }
@@ -81,6 +140,7 @@ public struct Follower: Sendable {
         if !looking {
             guard now.monotonic >= nextLookAt else { return step }
             looking = true
+            lookStartedAt = now.monotonic
             lookNumber += 1
             lookRequests = 0
             lookError = nil
@@ -110,6 +170,8 @@ public struct Follower: Sendable {
             var retry = limit ?? RateLimit()
             if let at = error.retryAt { retry.retryAt = max(retry.retryAt ?? at, at) }
             nextLookAt = now.monotonic + policy.delay(requests: lookRequests, busy: busy, failures: failures, limit: retry, wall: wall)
+            if pushedDuringLook, error.retryAt == nil { nextLookAt = min(nextLookAt, max(now.monotonic, lookStartedAt + Self.pushGapFailing)) }
+            pushedDuringLook = false
             return step
         }
         if lastError != nil { step.log.append("\(source.description): reachable again") }
@@ -122,7 +184,11 @@ public struct Follower: Sendable {
         busy = runs.contains { $0.isActive }
         lastServerTime = wall
         step.jobRequests = jobs.look(runs, serverTime: wall, follow: followInterval)
-        nextLookAt = now.monotonic + policy.delay(requests: lookRequests, busy: busy, failures: 0, limit: limit, wall: wall)
+        nextLookAt = now.monotonic + pacing.delay(requests: lookRequests, busy: busy, failures: 0, limit: limit, wall: wall)
+        if pushedDuringLook {
+            pushedDuringLook = false
+            nextLookAt = min(nextLookAt, max(now.monotonic, lookStartedAt + Self.pushGap))
+        }
         return step
     }
 

@@ -22,6 +22,10 @@ public struct PollingPolicy: Sendable, Equatable {
         self.maxBackoff = maxBackoff
     }
 
+    /// Seconds between the looks a follower makes of its own while its source's WebSocket says
+    /// when to look: to be sure nothing was missed.
+    public static let pushSafety = 60.0
+
     /// The share of what the server still allows that a follower leaves to the token's other uses.
     static let serverReserve = 0.5
 

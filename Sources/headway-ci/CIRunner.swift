@@ -16,12 +16,20 @@ final class CIRunner {
     private var nextTag: UInt64 = 1
     /// Where each follower's token is read from, so that a token replaced in its file is taken.
     private let tokens: [TokenFile?]
+    /// The WebSockets of the sources that say when something changed.
+    private let pushes: PushSockets
 
     init(followers: [Follower], tokens: [TokenFile?], client: CurlClient, reporter: JobReporter) {
         self.followers = followers
         self.tokens = tokens
         self.client = client
         self.reporter = reporter
+        pushes = PushSockets(client: client, followers: followers)
+    }
+
+    private func newTag() -> UInt64 {
+        defer { nextTag += 1 }
+        return nextTag
     }
 
     static func now() -> Moment { Moment(monotonic: MonotonicClock().now, wall: WallClock.now) }
@@ -31,17 +39,26 @@ final class CIRunner {
         while true {
             let now = Self.now()
             for index in followers.indices { advance(index, at: now) }
-            let wake = followers.compactMap(\.wakeAt).min().map { $0 - Self.now().monotonic } ?? 5
+            pushes.connect(followers, at: now.monotonic, tags: newTag)
+            let wake = (followers.compactMap(\.wakeAt) + [pushes.wakeAt].compactMap { $0 }).min().map { $0 - Self.now().monotonic } ?? 5
             let link = reporter.prepare()
-            let ready = client.poll(timeout: min(max(wake, 0), link.timeout ?? 5, 5), descriptors: [signals.readEnd] + link.descriptors)
+            let sockets = pushes.descriptors
+            let ready = client.poll(timeout: min(max(wake, 0), link.timeout ?? 5, 5), descriptors: [signals.readEnd] + link.descriptors + sockets.map(\.socket))
             if ready[0], signals.drain().contains(where: { $0.number == SignalNumber.terminate || $0.number == SignalNumber.interrupt }) {
+                pushes.close()
                 for index in followers.indices { tell(followers[index].stopping(), from: index) }
                 reporter.stop(within: 2)
                 return
             }
             for event in reporter.service() { command(event) }
-            let finished = client.finished { (self.inFlight[$0] ?? self.commands[$0]).map { hostOf($0.request.url) } ?? "?" }
-            for (tag, result) in finished {
+            let readable = zip(sockets, ready.suffix(sockets.count)).filter(\.1).map(\.0.index)
+            pushes.read(readable, followers: &followers, at: Self.now())
+            let finished = client.finished { (self.inFlight[$0] ?? self.commands[$0]).map { hostOf($0.request.url) } ?? self.pushes.host(of: $0) ?? "?" }
+            for (tag, result, connection) in finished {
+                if pushes.owns(tag) {
+                    pushes.connected(tag, result, connection, followers: &followers, at: Self.now())
+                    continue
+                }
                 if let (index, request) = commands.removeValue(forKey: tag) {
                     if let line = followers[index].commandAnswered(result, for: request) { log(line) }
                     continue

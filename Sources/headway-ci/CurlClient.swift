@@ -98,21 +98,30 @@ final class CurlClient {
         return ready.map { $0 != 0 }
     }
 
-    /// The transfers finished since the last call: their tag and what came.
-    func finished(hosts: (UInt64) -> String) -> [(tag: UInt64, result: Result<HTTPResponse, HTTPFailure>)] {
-        var out: [(UInt64, Result<HTTPResponse, HTTPFailure>)] = []
+    /// Starts a connection to `url`'s host (http or https) for a WebSocket; false when libcurl
+    /// refused it. Its result comes from ``finished(hosts:)`` with the connection.
+    func connect(_ url: String, tag: UInt64) -> Bool {
+        hw_http_connect(handle, tag, url, Int(min(Self.connectTimeout, timeout) * 1000)) == 0
+    }
+
+    /// The transfers and connections finished since the last call: their tag and what came (a
+    /// connection's result is a 200 without a body).
+    func finished(hosts: (UInt64) -> String) -> [(tag: UInt64, result: Result<HTTPResponse, HTTPFailure>, connection: CurlConnection?)] {
+        var out: [(UInt64, Result<HTTPResponse, HTTPFailure>, CurlConnection?)] = []
         while let pointer = hw_http_next(handle) {
             let r = pointer.pointee
             let host = hosts(r.tag)
             let error = withUnsafeBytes(of: r.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if r.too_large != 0 || r.code == 63 {
-                out.append((r.tag, .failure(.tooLarge(host: host, limit: Self.maxBody))))
+            if let connection = r.connection {
+                out.append((r.tag, .success(HTTPResponse(status: 200)), CurlConnection(connection)))
+            } else if r.too_large != 0 || r.code == 63 {
+                out.append((r.tag, .failure(.tooLarge(host: host, limit: Self.maxBody)), nil))
             } else if r.code != 0 {
-                out.append((r.tag, .failure(Self.failure(code: r.code, host: host, detail: error, timeout: timeout))))
+                out.append((r.tag, .failure(Self.failure(code: r.code, host: host, detail: error, timeout: timeout)), nil))
             } else {
                 let headers = r.headers.map { String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: r.headers_length), as: UTF8.self) } ?? ""
                 let body = r.body.map { Array(UnsafeBufferPointer(start: $0, count: r.body_length)) } ?? []
-                out.append((r.tag, .success(HTTPResponse(status: Int(r.status), headers: HTTPHeaders(lines: headers), body: body))))
+                out.append((r.tag, .success(HTTPResponse(status: Int(r.status), headers: HTTPHeaders(lines: headers), body: body)), nil))
             }
             hw_http_result_free(pointer)
         }
@@ -131,4 +140,53 @@ final class CurlClient {
         default: return .other(host: host, detail: detail)
         }
     }
+}
+
+/// A connection libcurl made (TCP, TLS for https) over which headway-ci speaks a WebSocket:
+/// bytes out and in, never blocking.
+final class CurlConnection {
+    private let pointer: OpaquePointer
+
+    fileprivate init(_ pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    deinit { hw_http_connection_close(pointer) }
+
+    /// The socket to wait on for reading.
+    var socket: Int32 { hw_http_connection_socket(pointer) }
+
+    enum Received {
+        case bytes([UInt8])
+        /// Nothing has arrived.
+        case nothing
+        /// The server closed the connection.
+        case closed
+        case failed(String)
+    }
+
+    /// What has arrived, at most `limit` bytes.
+    func receive(limit: Int = 65536) -> Received {
+        var buffer = [UInt8](repeating: 0, count: limit)
+        var count = 0
+        let code = buffer.withUnsafeMutableBytes { hw_http_connection_receive(pointer, $0.baseAddress, limit, &count) }
+        switch code {
+        case 0: return count == 0 ? .closed : .bytes(Array(buffer.prefix(count)))
+        case Self.again: return .nothing
+        default: return .failed(String(cString: hw_http_strerror(code)))
+        }
+    }
+
+    /// Sends what the socket takes now of `bytes`: how many it took, or why it failed.
+    func send(_ bytes: ArraySlice<UInt8>) -> Result<Int, CurlClient.Failure> {
+        var sent = 0
+        let code = bytes.withUnsafeBytes { hw_http_connection_send(pointer, $0.baseAddress, $0.count, &sent) }
+        switch code {
+        case 0, Self.again: return .success(sent)
+        default: return .failure(CurlClient.Failure(description: String(cString: hw_http_strerror(code))))
+        }
+    }
+
+    /// CURLE_AGAIN: nothing to read, or no room to send, now.
+    private static let again: Int32 = 81
 }

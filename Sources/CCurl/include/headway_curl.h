@@ -45,6 +45,8 @@ int hw_http_poll(hw_http *client, int timeout_ms, const int *fds, int *ready, in
 /// Transfers started and not yet finished.
 int hw_http_running(hw_http *client);
 
+typedef struct hw_http_connection hw_http_connection;
+
 typedef struct {
     uint64_t tag;
     /// libcurl's result (0: a response came, whatever its status).
@@ -60,7 +62,26 @@ typedef struct {
     size_t headers_length;
     /// Seconds the transfer took.
     double seconds;
+    /// A connection hw_http_connect made, the caller's to close (NULL for a transfer, or when it
+    /// failed: `code` says why).
+    hw_http_connection *connection;
 } hw_http_result;
+
+/// Starts a connection to the host and port of `url` (http: plain TCP, https: TLS checked as for
+/// transfers, a proxy as the environment names) for a protocol the caller speaks over it — a
+/// WebSocket's upgrade and frames. Its result comes like a transfer's, `connection` set when it
+/// was made. 0, or libcurl's error code when an option was refused.
+int hw_http_connect(hw_http *client, uint64_t tag, const char *url, long connect_timeout_ms);
+/// The connection's socket, to wait on for reading (hw_http_poll's descriptors).
+int hw_http_connection_socket(hw_http_connection *connection);
+/// Sends what the socket takes now of `length` bytes; `*sent` says how many. 0, 81 (CURLE_AGAIN:
+/// nothing could be sent now), or libcurl's error code.
+int hw_http_connection_send(hw_http_connection *connection, const void *bytes, size_t length, size_t *sent);
+/// Reads what has arrived, at most `length` bytes. 0 with `*received` 0: the server closed the
+/// connection; 81 (CURLE_AGAIN): nothing now; else libcurl's error code.
+int hw_http_connection_receive(hw_http_connection *connection, void *buffer, size_t length, size_t *received);
+/// Closes the connection and frees it.
+void hw_http_connection_close(hw_http_connection *connection);
 
 /// The oldest finished transfer, or NULL; free it with hw_http_result_free.
 hw_http_result *hw_http_next(hw_http *client);
