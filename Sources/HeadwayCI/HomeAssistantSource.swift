@@ -3,9 +3,8 @@ import HeadwayProtocol
 
 /// Home Assistant: named entities as jobs, each asked through the REST API at every look
 /// (`GET /api/states/<entity_id>` with `Authorization: Bearer` and a long-lived token;
-/// developers.home-assistant.io/docs/api/rest). Its WebSocket API would tell changes as they
-/// happen, but needs a WebSocket client, and headway-ci's HTTP client has none on every system it
-/// runs on.
+/// developers.home-assistant.io/docs/api/rest); its WebSocket says when one of them changed
+/// (HomeAssistantSource+Push.swift).
 ///
 /// What each kind of entity is, from Home Assistant's entity documentation
 /// (developers.home-assistant.io/docs/core/entity/update, the timer integration's attributes),

@@ -2,8 +2,7 @@ import HeadwayCore
 import HeadwayProtocol
 
 /// Moonraker, Klipper's API server: the print of one printer through its HTTP API, asked at every
-/// look (its JSON-RPC subscription needs a WebSocket client, and headway-ci's HTTP client has none
-/// on every system it runs on; the HTTP routes answer the same objects).
+/// look; its WebSocket says when to look (MoonrakerSource+Push.swift).
 ///
 /// What is read, from Moonraker's docs/external_api (printer.md "Query printer object status",
 /// file_manager.md "Get GCode Metadata", history.md "Get job list") and Klipper's

@@ -1,8 +1,8 @@
 import HeadwayCore
 import HeadwayProtocol
 
-/// OctoPrint: the print of one printer through its REST API, asked at every look (the push socket
-/// needs a WebSocket client, and headway-ci's HTTP client has none on every system it runs on).
+/// OctoPrint: the print of one printer through its REST API, asked at every look (its push socket
+/// authenticates with a login session, docs.octoprint.org api/push.html "auth", so it is not used).
 ///
 /// What is read, from OctoPrint's API documentation (docs.octoprint.org, api/job.html "Retrieve
 /// information about the current job", api/printer.html "Retrieve the current printer state",

@@ -4,7 +4,10 @@ import HeadwayCore
 /// The WebSockets of the sources that have one (``PushSource``), one per follower: connected
 /// through the loop's libcurl handle, read when their socket is readable, each message handed to
 /// its follower. A socket that fails or is refused is tried again later (5 s, doubling to 5 min),
-/// the source polled meanwhile; each reason is said once until the socket is up again.
+/// the source asked at its intervals meanwhile. A refusal (an upgrade a proxy does not pass, a
+/// token refused, a broken frame) is said once until the socket is up again; a connection lost
+/// or not made is not said, nor anything while the source's looks fail: their own line says what
+/// is wrong with the server, once.
 final class PushSockets {
     private struct Socket {
         var channel: WebSocketChannel?
@@ -62,13 +65,12 @@ final class PushSockets {
         }
     }
 
-    /// A connection libcurl made, or why it could not (`result`'s failure).
-    func connected(_ tag: UInt64, _ result: Result<HTTPResponse, HTTPFailure>, _ connection: CurlConnection?, followers: inout [Follower], at now: Moment) {
+    /// The connection libcurl made, or nil when it could not (the looks say why, if it matters).
+    func connected(_ tag: UInt64, _ connection: CurlConnection?, followers: inout [Follower], at now: Moment) {
         guard let index = sockets.first(where: { $0.value.connecting == tag })?.key, let url = urls[index] else { return }
         sockets[index]?.connecting = nil
         guard let connection else {
-            let why = if case .failure(let failure) = result { failure.description } else { "libcurl made no connection" }
-            failed(index, followers[index], why: why, at: now.monotonic)
+            failed(index, followers[index], why: nil, at: now.monotonic)
             return
         }
         let channel = WebSocketChannel(url: url, headers: followers[index].pushHeaders)
@@ -112,21 +114,23 @@ final class PushSockets {
                     sockets[index]?.said = nil
                 }
                 for text in reaction.send { handle(channel.send(text), index, &followers, at: now) }
-            case .ended(let why):
+            case .lost, .refused:
                 sockets[index]?.channel = nil
                 followers[index].pushEnded(at: now)
+                let why: String? = if case .refused(let why) = event { why } else { nil }
                 failed(index, followers[index], why: why, at: now.monotonic)
                 return
             }
         }
     }
 
-    private func failed(_ index: Int, _ follower: Follower, why: String, at now: Double) {
+    /// The socket is down: tried again later; `why`, a refusal, said once unless the looks fail.
+    private func failed(_ index: Int, _ follower: Follower, why: String?, at now: Double) {
         guard var socket = sockets[index] else { return }
         socket.failures += 1
         let wait = min(Self.firstRetry * Double(1 << min(socket.failures - 1, 10)), Self.maxRetry)
         socket.retryAt = now + wait
-        if socket.said != why {
+        if let why, socket.said != why, !follower.isFailing {
             log("\(follower.source.description): its WebSocket: \(why); asked at intervals meanwhile, the socket tried again in \(DurationText.short(wait))")
             socket.said = why
         }

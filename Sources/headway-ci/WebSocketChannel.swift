@@ -9,8 +9,11 @@ final class WebSocketChannel {
         /// The upgrade was accepted: messages may be sent.
         case opened
         case text(String)
-        /// The channel ended: why, in one line.
-        case ended(String)
+        /// The connection was lost (closed, reset, a send that failed): the server or the network is
+        /// gone, which the source's looks say too.
+        case lost(String)
+        /// The server refused the upgrade or broke the protocol: why, in one line.
+        case refused(String)
     }
 
     /// The address as given (ws:// or wss://).
@@ -26,6 +29,8 @@ final class WebSocketChannel {
 
     /// The largest message taken (Moonraker's subscription answer, a Home Assistant state).
     static let maxMessage = 4 << 20
+    /// The most bytes waiting to be sent (a few subscription and pong messages).
+    static let maxOutgoing = 1 << 20
 
     /// A channel to `url` (ws:// or wss://), the upgrade request carrying `headers` (a token's).
     init(url: String, headers: [String]) {
@@ -49,7 +54,7 @@ final class WebSocketChannel {
 
     /// The connection libcurl made: the upgrade request goes out.
     func connected(_ connection: CurlConnection) -> [Event] {
-        guard let parts = Self.parts(of: url) else { return end("\(url) is not a ws:// or wss:// address") }
+        guard let parts = Self.parts(of: url) else { return end(.refused("\(url) is not a ws:// or wss:// address")) }
         self.connection = connection
         outgoing += handshake.request(host: parts.host, path: parts.path, headers: headers)
         return flush()
@@ -61,8 +66,8 @@ final class WebSocketChannel {
         while !ended, let connection {
             switch connection.receive() {
             case .nothing: return events + flush()
-            case .closed: return events + end("the server closed the connection")
-            case .failed(let why): return events + end("the connection failed (\(why))")
+            case .closed: return events + end(.lost("the server closed the connection"))
+            case .failed(let why): return events + end(.lost("the connection failed (\(why))"))
             case .bytes(let bytes): events += take(bytes)
             }
         }
@@ -94,7 +99,7 @@ final class WebSocketChannel {
                 isOpen = true
                 return [.opened] + (rest.isEmpty ? [] : take(rest))
             } catch {
-                return end(Self.words(error))
+                return end(.refused(Self.words(error)))
             }
         }
         do throws(WebSocketFrameError) {
@@ -108,14 +113,14 @@ final class WebSocketChannel {
                     outgoing += WebSocketFrameWriter.close(code ?? 1000, using: &random)
                     _ = flush()
                     let said = reason.isEmpty ? "" : ": \(DisplayText.sanitised(String(reason.prefix(120))))"
-                    return events + end("the server closed the WebSocket (\(code.map(String.init) ?? "no code")\(said))")
+                    return events + end(.lost("the server closed the WebSocket (\(code.map(String.init) ?? "no code")\(said))"))
                 }
             }
             return events
         } catch {
             outgoing += WebSocketFrameWriter.close(error.closeCode, using: &random)
             _ = flush()
-            return end("the server sent \(error.description); the WebSocket was closed")
+            return end(.refused("the server sent \(error.description); the WebSocket was closed"))
         }
     }
 
@@ -123,17 +128,19 @@ final class WebSocketChannel {
         guard let connection, !outgoing.isEmpty else { return [] }
         switch connection.send(outgoing[...]) {
         case .success(let sent): outgoing.removeFirst(sent)
-        case .failure(let failure): return end("sending failed (\(failure.description))")
+        case .failure(let failure): return end(.lost("sending failed (\(failure.description))"))
         }
+        // A server that takes nothing more (the socket's buffer full) while messages pile up.
+        if outgoing.count > Self.maxOutgoing { return end(.refused("the server did not read what was sent")) }
         return []
     }
 
-    private func end(_ why: String) -> [Event] {
+    private func end(_ event: Event) -> [Event] {
         guard !ended else { return [] }
         ended = true
         isOpen = false
         connection = nil
-        return [.ended(why)]
+        return [event]
     }
 
     private static func words(_ refusal: WebSocketHandshake.Refusal) -> String {

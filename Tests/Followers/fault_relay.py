@@ -8,7 +8,9 @@ answer back, unless the mode file says otherwise. Standard library only.
 --log appends one line per request (seconds since 1970, method, path): what the benchmark counts.
 
 Modes (the mode file's first word, read at every request; no file: pass):
-  pass       relay the request and the answer
+  pass       relay the request and the answer; a WebSocket upgrade becomes a tunnel of bytes both
+             ways to the server (as a proxy that passes upgrades does), kept until either side
+             closes, whatever the mode becomes
   huge       answer 200 with a JSON body of 9 MiB (past headway-ci's 8 MiB limit)
   malformed  answer 200 with a body that is not JSON
   garbage    answer bytes that are not HTTP, then close
@@ -17,9 +19,12 @@ Modes (the mode file's first word, read at every request; no file: pass):
 import argparse
 import http.server
 import os
+import select
+import socket
 import socketserver
 import sys
 import time
+import urllib.parse
 import urllib.error
 import urllib.request
 
@@ -77,6 +82,9 @@ def main():
             if mode == "hang-up":
                 self.close_connection = True
                 return
+            if self.headers.get("Upgrade", "").lower() == "websocket":
+                self.tunnel()
+                return
             headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection", "accept-encoding", "content-length")}
             request = urllib.request.Request(options.upstream + self.path, data=body, method=method, headers=headers)
             try:
@@ -86,6 +94,32 @@ def main():
                 self.answer(error.code, error.read(), error.headers.get("Content-Type", "application/json"))
             except (urllib.error.URLError, OSError) as error:
                 self.answer(502, str(error).encode(), "text/plain")
+
+        def tunnel(self):
+            """The upgrade request to the server as it came, then bytes both ways until one closes."""
+            target = urllib.parse.urlsplit(options.upstream)
+            try:
+                upstream = socket.create_connection((target.hostname, target.port or 80), timeout=10)
+            except OSError as error:
+                self.answer(502, str(error).encode(), "text/plain")
+                return
+            head = "%s %s HTTP/1.1\r\n" % (self.command, self.path)
+            head += "".join("%s: %s\r\n" % (k, v) for k, v in self.headers.items()) + "\r\n"
+            upstream.sendall(head.encode("latin-1"))
+            self.close_connection = True
+            ends = [self.connection, upstream]
+            try:
+                while True:
+                    readable, _, _ = select.select(ends, [], [], 60)
+                    for end in readable:
+                        data = end.recv(65536)
+                        if not data:
+                            return
+                        (upstream if end is self.connection else self.connection).sendall(data)
+            except OSError:
+                return
+            finally:
+                upstream.close()
 
         def do_GET(self):
             self.relay("GET")

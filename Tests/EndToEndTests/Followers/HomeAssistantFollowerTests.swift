@@ -31,9 +31,9 @@ extension RealPrograms {
 
         deinit { follower?.signal(SIGTERM) }
 
-        func follow(_ entities: [String], tokenFile: String? = nil) throws -> BackgroundProcess {
+        func follow(_ entities: [String], tokenFile: String? = nil, interval: Int = 1) throws -> BackgroundProcess {
             let process = try BackgroundProcess(Binaries.url("headway-ci"), ["homeassistant", home.url, "--token-file", try tokenFile ?? home.ownTokenFile(),
-                                                                             "--interval", "1", "--idle-interval", "1", "--socket", service.socket] + entities.flatMap { ["--entity", $0] })
+                                                                             "--interval", "\(interval)", "--idle-interval", "\(interval)", "--socket", service.socket] + entities.flatMap { ["--entity", $0] })
             follower = process
             Thread.sleep(forTimeInterval: 1.5)
             return process
@@ -57,6 +57,19 @@ extension RealPrograms {
             _ = try service.press(long: true)
             #expect(try watch("timer.tea", within: 10) { $0.isOver }.last?.phase == "cancelled")
             #expect(try home.state("timer.tea") == "idle")
+        }
+
+        /// Told over Home Assistant's WebSocket: with a minute between the looks of its own, a
+        /// timer started in Home Assistant reaches the display within moments.
+        @Test func aTimerStartedIsShownAtOnceThoughLooksAreAMinuteApart() throws {
+            let told = try follow(["timer.tea"], interval: 60)
+            #expect(BackgroundProcess.eventually(within: 10) { told.stderr.contains("told of changes over its WebSocket") }, "\(told.stderr)")
+            Thread.sleep(forTimeInterval: 1)
+            try home.call("timer.start", #"{"entity_id": "timer.tea", "duration": "00:00:40"}"#)
+            let started = Date()
+            _ = try watch("timer.tea") { $0.phase == "active" }
+            let shown = Date().timeIntervalSince(started)
+            #expect(shown < TestTime.scaled(3), "shown \(shown) s after the timer started: \(told.stderr)")
         }
 
         @Test func aShortTimerRunsOut() throws {

@@ -46,6 +46,22 @@ extension RealPrograms {
             #expect(percents == percents.sorted(), "the share never goes back: \(percents)")
         }
 
+        /// Told over Moonraker's WebSocket: with a minute between the looks of its own, a print
+        /// started at the printer reaches the display within moments.
+        @Test func aPrintStartedIsShownAtOnceThoughLooksAreAMinuteApart() throws {
+            let quiet = try SimulatedService(linger: 30)
+            let told = try BackgroundProcess(Binaries.url("headway-ci"), ["moonraker", printer.moonrakerURL, "--interval", "60", "--idle-interval", "60", "--socket", quiet.socket])
+            defer { told.signal(SIGTERM) }
+            #expect(BackgroundProcess.eventually(within: 10) { told.stderr.contains("told of changes over its WebSocket") }, "\(told.stderr)")
+            // Its first look (at the subscription) is over before the print starts.
+            Thread.sleep(forTimeInterval: 1)
+            try printer.play("m73-complete", speed: 20)
+            let played = Date()
+            _ = try quiet.watch(job("prusaslicer-m73.gcode"), within: 20, follower: told) { _ in true }
+            let shown = Date().timeIntervalSince(played)
+            #expect(shown < TestTime.scaled(3), "shown \(shown) s after the print started: \(told.stderr)")
+        }
+
         @Test func aPrintWithoutM73ShowsTheFilePosition() throws {
             try printer.play("no-m73-complete", speed: 30)
             let seen = try watch("cura-no-m73.gcode", until: { $0.phase == "succeeded" })
