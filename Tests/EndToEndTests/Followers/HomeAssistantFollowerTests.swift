@@ -94,7 +94,8 @@ extension RealPrograms {
             try home.call("input_number.set_value", #"{"entity_id": "input_number.washer_minutes", "value": 45}"#)
             let running = try watch("binary_sensor.washer") { $0.phase == "active" }
             #expect(running.last?.percent == nil, "on/off is indeterminate: \(running)")
-            let minutes = try watch("sensor.washer_remaining_time") { $0.total == 2700 }
+            // The job begins, then takes its time left: watched until both are there.
+            let minutes = try watch("sensor.washer_remaining_time") { $0.total == 2700 && $0.etaSeconds != nil }
             #expect(minutes.last?.percent == 0 && (2600...2700).contains(minutes.last?.etaSeconds ?? 0), "45 minutes left: \(minutes)")
             try home.call("input_number.set_value", #"{"entity_id": "input_number.washer_minutes", "value": 15}"#)
             let third = try watch("sensor.washer_remaining_time") { $0.value == 1800 }.last
