@@ -92,6 +92,20 @@ public struct Follower: Sendable {
     /// The upgrade request's header lines: the token, as the source's requests carry it.
     public var pushHeaders: [String] { token.map { [source.authorization.header(token: $0)] } ?? [] }
 
+    /// The request to make before the source's socket (a login), with the token; nil: none.
+    public var pushLogin: HTTPRequest? {
+        guard var request = (source as? any PushSource)?.pushLogin() else { return nil }
+        if let token { request.headers.append(source.authorization.header(token: token)) }
+        return request
+    }
+
+    /// The answer to that request: nil when the socket may be made, else why not.
+    public mutating func pushLoggedIn(_ response: HTTPResponse) -> String? {
+        guard var push = source as? any PushSource else { return nil }
+        defer { source = push }
+        return push.pushLoggedIn(response)
+    }
+
     /// The source's socket is open: what to send on it.
     public mutating func pushOpened() -> [String] {
         guard var push = source as? any PushSource else { return [] }

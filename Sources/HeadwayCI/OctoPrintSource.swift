@@ -1,8 +1,8 @@
 import HeadwayCore
 import HeadwayProtocol
 
-/// OctoPrint: the print of one printer through its REST API, asked at every look (its push socket
-/// authenticates with a login session, docs.octoprint.org api/push.html "auth", so it is not used).
+/// OctoPrint: the print of one printer through its REST API, asked at every look; its push socket
+/// says when to look (OctoPrintSource+Push.swift).
 ///
 /// What is read, from OctoPrint's API documentation (docs.octoprint.org, api/job.html "Retrieve
 /// information about the current job", api/printer.html "Retrieve the current printer state",
@@ -25,6 +25,8 @@ public struct OctoPrintSource: CISource {
     public let root: String
     private var current: Print?
     private var look = Look()
+    /// "user:session" from the passive login, for the push socket's `auth` message.
+    var pushAuth: String?
 
     struct Print: Sendable {
         var file: String

@@ -56,7 +56,7 @@ final class CIRunner {
             let finished = client.finished { (self.inFlight[$0] ?? self.commands[$0]).map { hostOf($0.request.url) } ?? self.pushes.host(of: $0) ?? "?" }
             for (tag, result, connection) in finished {
                 if pushes.owns(tag) {
-                    pushes.connected(tag, connection, followers: &followers, at: Self.now())
+                    pushes.finished(tag, result, connection, followers: &followers, at: Self.now(), tags: newTag)
                     continue
                 }
                 if let (index, request) = commands.removeValue(forKey: tag) {

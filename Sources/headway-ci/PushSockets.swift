@@ -11,10 +11,15 @@ import HeadwayCore
 final class PushSockets {
     private struct Socket {
         var channel: WebSocketChannel?
+        /// The login before the socket, then the connection, under way.
+        var loggingIn: UInt64?
         var connecting: UInt64?
         var retryAt = 0.0
         var failures = 0
         var said: String?
+
+        /// Neither open nor on its way.
+        var isIdle: Bool { channel == nil && loggingIn == nil && connecting == nil }
     }
 
     private var sockets: [Int: Socket] = [:]
@@ -40,34 +45,55 @@ final class PushSockets {
 
     /// When a socket is next to be tried (nil: none waits).
     var wakeAt: Double? {
-        sockets.values.filter { $0.channel == nil && $0.connecting == nil }.map(\.retryAt).min()
+        sockets.values.filter(\.isIdle).map(\.retryAt).min()
     }
 
-    /// Whether `tag` is a connection this asked for.
-    func owns(_ tag: UInt64) -> Bool { sockets.values.contains { $0.connecting == tag } }
+    /// Whether `tag` is a login or a connection this asked for.
+    func owns(_ tag: UInt64) -> Bool { index(of: tag) != nil }
 
-    /// The host a connection `tag` goes to, for messages.
-    func host(of tag: UInt64) -> String? {
-        sockets.first { $0.value.connecting == tag }.flatMap { urls[$0.key] }.map(hostOf)
+    /// The host a login or connection `tag` goes to, for messages.
+    func host(of tag: UInt64) -> String? { index(of: tag).flatMap { urls[$0] }.map(hostOf) }
+
+    private func index(of tag: UInt64) -> Int? {
+        sockets.first { $0.value.connecting == tag || $0.value.loggingIn == tag }?.key
     }
 
-    /// Starts the connections whose time has come.
+    /// Starts the logins and connections whose time has come.
     func connect(_ followers: [Follower], at now: Double, tags: () -> UInt64) {
-        for (index, socket) in sockets where socket.channel == nil && socket.connecting == nil && now >= socket.retryAt {
-            guard let url = urls[index], let parts = WebSocketChannel.parts(of: url) else { continue }
+        for (index, socket) in sockets where socket.isIdle && now >= socket.retryAt {
             let tag = tags()
-            if client.connect(parts.connect, tag: tag) {
-                sockets[index]?.connecting = tag
-                sockets[index]?.channel = nil
+            if let login = followers[index].pushLogin {
+                if client.get(login, tag: tag) { sockets[index]?.loggingIn = tag } else { failed(index, followers[index], why: "libcurl refused the login", at: now) }
             } else {
-                failed(index, followers[index], why: "libcurl refused the connection", at: now)
+                open(index, followers[index], tag: tag, at: now)
             }
         }
     }
 
-    /// The connection libcurl made, or nil when it could not (the looks say why, if it matters).
-    func connected(_ tag: UInt64, _ connection: CurlConnection?, followers: inout [Follower], at now: Moment) {
-        guard let index = sockets.first(where: { $0.value.connecting == tag })?.key, let url = urls[index] else { return }
+    private func open(_ index: Int, _ follower: Follower, tag: UInt64, at now: Double) {
+        guard let url = urls[index], let parts = WebSocketChannel.parts(of: url) else { return }
+        if client.connect(parts.connect, tag: tag) {
+            sockets[index]?.connecting = tag
+        } else {
+            failed(index, follower, why: "libcurl refused the connection", at: now)
+        }
+    }
+
+    /// A login's answer, or the connection libcurl made (nil when it could not: the looks say
+    /// why, if it matters).
+    func finished(_ tag: UInt64, _ result: Result<HTTPResponse, HTTPFailure>, _ connection: CurlConnection?, followers: inout [Follower], at now: Moment,
+                  tags: () -> UInt64) {
+        guard let index = index(of: tag), let url = urls[index] else { return }
+        if sockets[index]?.loggingIn == tag {
+            sockets[index]?.loggingIn = nil
+            switch result.map({ followers[index].pushLoggedIn($0) }) {
+            case .failure: failed(index, followers[index], why: nil, at: now.monotonic)
+            case .success(let refused?): failed(index, followers[index], why: refused, at: now.monotonic)
+            case .success(nil):
+                open(index, followers[index], tag: tags(), at: now.monotonic)
+            }
+            return
+        }
         sockets[index]?.connecting = nil
         guard let connection else {
             failed(index, followers[index], why: nil, at: now.monotonic)

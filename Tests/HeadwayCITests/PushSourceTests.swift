@@ -50,6 +50,26 @@ struct PushSourceTests {
         #expect(source.pushReceived(#"{"id":7,"type":"event","event":{}}"#, token: "T") == PushReaction())
     }
 
+    @Test func octoPrintLogsInThenAuthenticatesAndSubscribesToThePrintsEvents() throws {
+        var source = try OctoPrintSource(url: "http://octopi.local/")
+        #expect(source.pushURL == "ws://octopi.local/sockjs/websocket")
+        let login = try #require(source.pushLogin())
+        #expect(login.method == .post && login.url == "http://octopi.local/api/login" && String(decoding: login.body, as: UTF8.self) == #"{"passive":true}"#)
+        #expect(source.pushReceived(#"{"connected":{"version":"1.11.8"}}"#, token: "K").refused == "no login session for OctoPrint's push socket")
+        #expect(source.pushLoggedIn(HTTPResponse(status: 403))?.contains("refused the API key") == true)
+        #expect(source.pushLoggedIn(HTTPResponse(status: 200, body: Array(#"{"name":"_api","active":true}"#.utf8)))?.contains("no user and session") == true)
+        #expect(source.pushLoggedIn(HTTPResponse(status: 200, body: Array(#"{"name":"headway","session":"LGZ0trf8By","admin":true}"#.utf8))) == nil)
+        let greeted = source.pushReceived(#"{"connected":{"version":"1.11.8","apikey":null}}"#, token: "K")
+        #expect(greeted.subscribed && greeted.changed)
+        #expect(greeted.send.first == #"{"auth":"headway:LGZ0trf8By"}"#)
+        let subscribe = try JSONValue.parse(try #require(greeted.send.last))
+        #expect(subscribe["subscribe"]?["state"] == .bool(false) && subscribe["subscribe"]?["events"]?.array?.contains(.string("PrintPaused")) == true)
+        #expect(source.pushReceived(#"{"event":{"type":"PrintPaused","payload":{"name":"cube.gcode"}}}"#, token: "K") == PushReaction(changed: true))
+        #expect(source.pushReceived(#"{"event":{"type":"ZChange","payload":{"new":0.4}}}"#, token: "K") == PushReaction())
+        #expect(source.pushReceived(#"{"current":{"state":{"text":"Printing"}}}"#, token: "K") == PushReaction())
+        #expect(source.pushReceived(#"{"reauthRequired":{"reason":"stale"}}"#, token: "K").refused == "OctoPrint ended the socket's login session (stale)")
+    }
+
     /// An idle Home Assistant is asked once a minute while its socket is subscribed, at once when
     /// the socket says something changed (at most every half second), and at its own interval
     /// again when the socket ends.

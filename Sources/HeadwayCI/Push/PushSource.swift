@@ -7,10 +7,19 @@
 public protocol PushSource: CISource {
     /// The WebSocket's address (ws:// or wss://).
     var pushURL: String { get }
+    /// A request to make before each socket (OctoPrint's login, for a session key); nil: none.
+    func pushLogin() -> HTTPRequest?
+    /// Its answer: nil when it gave what the socket needs, else why not, in one line.
+    mutating func pushLoggedIn(_ response: HTTPResponse) -> String?
     /// The messages to send once the socket is open (a subscription).
     mutating func pushOpened(token: String?) -> [String]
     /// A message from the server.
     mutating func pushReceived(_ text: String, token: String?) -> PushReaction
+}
+
+extension PushSource {
+    public func pushLogin() -> HTTPRequest? { nil }
+    public mutating func pushLoggedIn(_ response: HTTPResponse) -> String? { nil }
 }
 
 /// What a message on a source's WebSocket means for its follower.

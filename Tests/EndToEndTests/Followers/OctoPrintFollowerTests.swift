@@ -69,6 +69,25 @@ extension RealPrograms {
             #expect(follower.stderr.contains("pause asked for \(job) from Headway"), "\(follower.stderr)")
         }
 
+        /// Told over OctoPrint's push socket: with a minute between the looks of its own, a print
+        /// started in OctoPrint reaches the display within moments.
+        @Test func aPrintStartedIsShownAtOnceThoughLooksAreAMinuteApart() throws {
+            let quiet = try SimulatedService(linger: 30)
+            let told = try BackgroundProcess(Binaries.url("headway-ci"), ["octoprint", printer.octoprintURL, "--token-file", try printer.keyFile(),
+                                                                          "--interval", "60", "--idle-interval", "60", "--socket", quiet.socket])
+            defer { told.signal(SIGTERM) }
+            #expect(BackgroundProcess.eventually(within: 10) { told.stderr.contains("told of changes over its WebSocket") }, "\(told.stderr)")
+            Thread.sleep(forTimeInterval: 1)
+            try startPrint()
+            let started = Date()
+            _ = try quiet.watch(job, within: 20, follower: told) { _ in true }
+            let shown = Date().timeIntervalSince(started)
+            #expect(shown < TestTime.scaled(3), "shown \(shown) s after the print started: \(told.stderr)")
+            // The print is cancelled for the next test; OctoPrint is Operational again.
+            _ = try printer.octoprint("POST", "/api/job", json: #"{"command": "cancel"}"#)
+            #expect(BackgroundProcess.eventually(within: 20) { (try? printer.octoprintState()) == "Operational" })
+        }
+
         @Test func aLongPressCancelsThePrint() throws {
             try startPrint()
             _ = try watch { $0.phase == "active" }
