@@ -14,6 +14,7 @@ Modes (the mode file's first word, read at every request; no file: pass):
   huge       answer 200 with a JSON body of 9 MiB (past headway-ci's 8 MiB limit)
   malformed  answer 200 with a body that is not JSON
   garbage    answer bytes that are not HTTP, then close
+  no-upgrade relay as pass, but answer a WebSocket upgrade 400 (a proxy that does not pass them)
   hang-up    close the connection without answering
 """
 import argparse
@@ -83,7 +84,10 @@ def main():
                 self.close_connection = True
                 return
             if self.headers.get("Upgrade", "").lower() == "websocket":
-                self.tunnel()
+                if mode == "no-upgrade":
+                    self.answer(400, b"Can \"Upgrade\" only to \"WebSocket\".", "text/plain")
+                else:
+                    self.tunnel()
                 return
             headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection", "accept-encoding", "content-length")}
             request = urllib.request.Request(options.upstream + self.path, data=body, method=method, headers=headers)

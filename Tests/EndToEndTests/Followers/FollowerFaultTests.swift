@@ -86,6 +86,26 @@ extension RealPrograms {
             }
         }
 
+        /// A proxy that does not pass WebSocket upgrades: one line that says so, and the entity
+        /// followed by asking, as without a socket.
+        @Test func aProxyThatDoesNotPassTheUpgradeIsOneLineAndTheLooksGoOn() throws {
+            let relay = FaultRelay(upstream: home.url)
+            try relay.mode("no-upgrade")
+            try relay.start()
+            let follower = try BackgroundProcess(Binaries.url("headway-ci"), ["homeassistant", relay.url, "--token-file", try home.ownTokenFile(), "--entity", "sensor.printer_progress",
+                                                                              "--interval", "1", "--idle-interval", "1", "--socket", service.socket])
+            defer { follower.signal(SIGTERM) }
+            let job = "home/127.0.0.1:\(relay.port)/sensor.printer_progress"
+            _ = try service.watch(job, within: 20, follower: follower) { $0.phase == "active" && $0.percent == 40 }
+            // Tried again after 5 s and 10 s: still one line.
+            Thread.sleep(forTimeInterval: 16)
+            let said = lines(follower, containing: "WebSocket")
+            #expect(said.count == 1 && said.first?.contains("did not take the WebSocket upgrade (HTTP 400)") == true, "\(follower.stderr)")
+            try home.call("input_number.set_value", #"{"entity_id": "input_number.print_progress", "value": 55}"#)
+            _ = try service.watch(job, within: 10, follower: follower) { $0.percent == 55 }
+            try home.call("input_number.set_value", #"{"entity_id": "input_number.print_progress", "value": 40}"#)
+        }
+
         @Test func homeAssistantRestartedInTheMiddleOfAJob() throws {
             let follower = try BackgroundProcess(Binaries.url("headway-ci"), ["homeassistant", home.url, "--token-file", try home.ownTokenFile(), "--entity", "sensor.printer_progress",
                                                                               "--interval", "1", "--idle-interval", "1", "--socket", service.socket])
