@@ -59,8 +59,10 @@ public struct Follower: Sendable {
     public private(set) var notModified = 0
     /// The source's WebSocket is subscribed and says when to look (``PushSource``).
     public private(set) var pushing = false
-    /// The socket said something changed while a look was under way: look again after it.
-    private var pushedDuringLook = false
+    /// Looks still owed to what the socket said: a server may tell of a change a moment before
+    /// its API shows it (OctoPrint's events come before `/api/job` reads the new state), so a
+    /// change brings a look at once and another ``pushGap`` later.
+    private var pushLooksOwed = 0
     private var lookStartedAt = -Double.infinity
 
     public init(source: any CISource, policy: PollingPolicy, token: String? = nil, labelPrefix: String? = nil) {
@@ -130,13 +132,15 @@ public struct Follower: Sendable {
         if !looking { nextLookAt = min(nextLookAt, now.monotonic + (busy ? policy.running : policy.idle)) }
     }
 
-    /// The socket said something changed: a look now, or once the one under way has ended — at
-    /// most one every ``pushGap`` seconds however often the server speaks, and after failed looks
-    /// one every ``pushGapFailing`` (the socket shows the server is there, not that it answers).
+    /// The socket said something changed: a look now (or once the one under way has ended) and
+    /// another a moment later — at most one every ``pushGap`` seconds however often the server
+    /// speaks, and after failed looks one every ``pushGapFailing`` (the socket shows the server
+    /// is there, not that it answers).
     mutating func pushed(at now: Moment) {
         if looking {
-            pushedDuringLook = true
+            pushLooksOwed = 2
         } else {
+            pushLooksOwed = 1
             nextLookAt = min(nextLookAt, max(now.monotonic, lookStartedAt + (failures == 0 ? Self.pushGap : Self.pushGapFailing)))
         }
     }
@@ -184,8 +188,8 @@ public struct Follower: Sendable {
             var retry = limit ?? RateLimit()
             if let at = error.retryAt { retry.retryAt = max(retry.retryAt ?? at, at) }
             nextLookAt = now.monotonic + policy.delay(requests: lookRequests, busy: busy, failures: failures, limit: retry, wall: wall)
-            if pushedDuringLook, error.retryAt == nil { nextLookAt = min(nextLookAt, max(now.monotonic, lookStartedAt + Self.pushGapFailing)) }
-            pushedDuringLook = false
+            if pushLooksOwed > 0, error.retryAt == nil { nextLookAt = min(nextLookAt, max(now.monotonic, lookStartedAt + Self.pushGapFailing)) }
+            pushLooksOwed = 0
             return step
         }
         if lastError != nil { step.log.append("\(source.description): reachable again") }
@@ -199,8 +203,8 @@ public struct Follower: Sendable {
         lastServerTime = wall
         step.jobRequests = jobs.look(runs, serverTime: wall, follow: followInterval)
         nextLookAt = now.monotonic + pacing.delay(requests: lookRequests, busy: busy, failures: 0, limit: limit, wall: wall)
-        if pushedDuringLook {
-            pushedDuringLook = false
+        if pushLooksOwed > 0 {
+            pushLooksOwed -= 1
             nextLookAt = min(nextLookAt, max(now.monotonic, lookStartedAt + Self.pushGap))
         }
         return step

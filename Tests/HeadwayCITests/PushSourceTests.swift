@@ -70,9 +70,9 @@ struct PushSourceTests {
         #expect(source.pushReceived(#"{"reauthRequired":{"reason":"stale"}}"#, token: "K").refused == "OctoPrint ended the socket's login session (stale)")
     }
 
-    /// An idle Home Assistant is asked once a minute while its socket is subscribed, at once when
-    /// the socket says something changed (at most every half second), and at its own interval
-    /// again when the socket ends.
+    /// An idle Home Assistant is asked once a minute while its socket is subscribed; when the
+    /// socket says something changed, at once and half a second later (at most every half
+    /// second); at its own interval again when the socket ends.
     @Test func theSocketSaysWhenToLookAndItsEndBringsThePollingBack() throws {
         let answers = Answers()
         let entities = [try HomeEntity(parsing: "timer.tea")]
@@ -84,20 +84,24 @@ struct PushSourceTests {
         _ = follower.pushReceived(#"{"id":1,"type":"result","success":true,"result":null}"#, at: Self.at(1))
         #expect(follower.pushing && follower.nextLookAt == 1, "subscribed: a look at once, for what changed before")
         _ = answers.server.look(&follower, at: Self.at(1))
-        #expect(follower.nextLookAt == 61, "idle and told of changes: once a minute")
+        #expect(follower.nextLookAt == 1.5, "and another half a second later, for what the API showed late")
+        _ = answers.server.look(&follower, at: Self.at(1.5))
+        #expect(follower.nextLookAt == 61.5, "idle and told of changes: once a minute")
 
-        _ = follower.pushReceived(#"{"id":1,"type":"event","event":{"c":{"timer.tea":{"+":{"s":"active"}}}}}"#, at: Self.at(1.2))
-        #expect(follower.nextLookAt == 1.5, "half a second after the last look began")
+        _ = follower.pushReceived(#"{"id":1,"type":"event","event":{"c":{"timer.tea":{"+":{"s":"active"}}}}}"#, at: Self.at(1.6))
+        #expect(follower.nextLookAt == 2, "half a second after the last look began")
         answers.bodies["/api/states/timer.tea"] = #"{"entity_id":"timer.tea","state":"active","attributes":{"duration":"0:02:00","remaining":"0:02:00","finishes_at":"2026-11-17T05:55:00+00:00","friendly_name":"Tea"}}"#
-        let started = answers.server.look(&follower, at: Self.at(1.5))
+        let started = answers.server.look(&follower, at: Self.at(2))
         #expect(started.jobRequests.contains { if case .begin = $0 { true } else { false } })
-        #expect(follower.nextLookAt == 3.5, "a timer runs: its time left is asked at the running interval")
+        #expect(follower.nextLookAt == 2.5)
+        _ = answers.server.look(&follower, at: Self.at(2.5))
+        #expect(follower.nextLookAt == 4.5, "a timer runs: its time left is asked at the running interval")
 
-        follower.pushEnded(at: Self.at(2))
-        #expect(!follower.pushing && follower.nextLookAt == 3.5)
+        follower.pushEnded(at: Self.at(3))
+        #expect(!follower.pushing && follower.nextLookAt == 4.5)
         answers.bodies["/api/states/timer.tea"] = #"{"entity_id":"timer.tea","state":"idle","attributes":{"duration":"0:02:00","friendly_name":"Tea"}}"#
-        _ = answers.server.look(&follower, at: Self.at(3.5))
-        #expect(follower.nextLookAt == 18.5, "no socket: the idle interval again")
+        _ = answers.server.look(&follower, at: Self.at(4.5))
+        #expect(follower.nextLookAt == 19.5, "no socket: the idle interval again")
     }
 
     /// The socket speaking while a look is under way brings the next look forward once it ends.
