@@ -178,10 +178,22 @@ package enum WebSocketFrameWriter {
         precondition(mask.count == 4, "a masking key is four bytes")
         var frame: [UInt8] = [0x80 | opcode.rawValue]
         frame.reserveCapacity(payload.count + 14)
-        switch payload.count {
-        case 0...125: frame.append(0x80 | UInt8(payload.count))
-        case 126...0xFFFF: frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
-        default: frame += [0x80 | 127] + (0..<8).reversed().map { UInt8(truncatingIfNeeded: UInt64(payload.count) >> UInt64($0 * 8)) }
+        let length = UInt64(payload.count)
+        let lengthBytes: Int
+        switch length {
+        case 0...125:
+            frame.append(0x80 | UInt8(length))
+            lengthBytes = 0
+        case 126...0xFFFF:
+            frame.append(0x80 | 126)
+            lengthBytes = 2
+        default:
+            frame.append(0x80 | 127)
+            lengthBytes = 8
+        }
+        // The extended length, most significant byte first (§5.2).
+        for index in stride(from: lengthBytes - 1, through: 0, by: -1) {
+            frame.append(UInt8(truncatingIfNeeded: length >> UInt64(index * 8)))
         }
         frame += mask
         for (index, byte) in payload.enumerated() { frame.append(byte ^ mask[index & 3]) }
