@@ -43,10 +43,10 @@ final class WebSocketChannel {
     static func parts(of url: String) -> (connect: String, host: String, path: String)? {
         let scheme: String
         if url.hasPrefix("ws://") { scheme = "http://" } else if url.hasPrefix("wss://") { scheme = "https://" } else { return nil }
-        let rest = url.drop { $0 != "/" }.dropFirst(2)
-        let host = String(rest.prefix { $0 != "/" && $0 != "?" })
+        let host = hostOf(url)
         guard !host.isEmpty else { return nil }
-        let path = rest.dropFirst(host.count)
+        let rest = url.drop { $0 != "/" }.dropFirst(2)
+        let path = rest.drop { $0 != "/" && $0 != "?" }
         return (scheme + host + "/", host, path.isEmpty ? "/" : String(path))
     }
 
@@ -145,17 +145,10 @@ final class WebSocketChannel {
 
     private static func words(_ refusal: WebSocketHandshake.Refusal) -> String {
         switch refusal {
-        case .status(401), .status(403): "the server refused the token for its WebSocket (\(refusal.code))"
+        case .status(let code) where code == 401 || code == 403: "the server refused the token for its WebSocket (\(code))"
         case .status(let code): "the server did not take the WebSocket upgrade (HTTP \(code)); is the address the API's?"
         case .notWebSocket(let why): "the server's answer to the upgrade was not a WebSocket's (\(why))"
         case .malformed(let why): "the server's answer to the upgrade was \(why)"
         }
-    }
-}
-
-private extension WebSocketHandshake.Refusal {
-    var code: Int {
-        if case .status(let code) = self { return code }
-        return 0
     }
 }
