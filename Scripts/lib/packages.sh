@@ -13,6 +13,7 @@ ensure_packages() {
     done
     [ ${#missing[@]} -eq 0 ] && return 0
     echo "$(basename "$0"): installing ${missing[*]}"
-    as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    # One apt at a time: .ci/run's lanes may each ask for packages at once.
+    as_root flock /tmp/headway-ensure-packages.lock sh -c \
+        'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null' ensure_packages "${missing[@]}"
 }

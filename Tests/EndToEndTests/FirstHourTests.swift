@@ -18,24 +18,39 @@ struct FirstHourTests {
 
     /// Regression: as root without XDG_RUNTIME_DIR, `serve` failed to listen on
     /// /run/headway/headway.sock; with it set, `serve` still listened there while the client looked
-    /// in XDG_RUNTIME_DIR. Neither side is told where: each follows the one rule.
+    /// in XDG_RUNTIME_DIR. Neither side is told where: each follows the one rule. Both sides run in
+    /// an environment the test made (its own HOME; its own XDG_RUNTIME_DIR, or none, as a user of
+    /// the test's own whose /tmp/headway-UID nobody else uses), so the rule never leads them to the
+    /// simulator of the person running the tests.
     @Test(arguments: [true, false])
     func theSimulatorAndItsClientMeetByTheOneRule(runtimeFolder: Bool) throws {
+        try #require(runtimeFolder || getuid() == 0, "the fallback to /tmp/headway-UID is walked as a user of the test's own, which needs root")
         let desk = try Desk()
         let runtime = desk.folder.appendingPathComponent("runtime")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let expected = runtimeFolder ? runtime.path + "/headway.sock" : "/tmp/headway-\(getuid())/headway.sock"
-        let setting = runtimeFolder ? ["XDG_RUNTIME_DIR=\(runtime.path)"] : ["-u", "XDG_RUNTIME_DIR"]
+        var launcher: [String] = []
+        var expected = runtime.path + "/headway.sock"
+        var setting = ["HOME=\(desk.folder.path)", "XDG_RUNTIME_DIR=\(runtime.path)"]
+        if !runtimeFolder {
+            let uid: UInt32 = 65533
+            let own = "/tmp/headway-\(uid)"
+            try? FileManager.default.removeItem(atPath: own)
+            desk.onRemoval { try? FileManager.default.removeItem(atPath: own) }
+            try desk.lendTo(uid)
+            launcher = ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"]
+            expected = own + "/headway.sock"
+            setting = ["-u", "XDG_RUNTIME_DIR", "HOME=\(desk.folder.path)"]
+        }
         // Wide enough for the title to show the whole path of the socket.
-        let pane = try desk.serve(byTheRule: true, setting: setting, columns: 200)
+        let pane = try desk.serve(byTheRule: true, launcher: launcher, setting: setting, columns: 200)
         let screen = pane.waitFor(10) { $0.contains { $0.contains("serve · \(expected)") } }
         #expect(screen.contains { $0.contains("serve · \(expected)") }, "the simulator listens on the user's own socket:\n\(screen.joined(separator: "\n"))")
 
-        let begun = try desk.client(["--job", "hk", "begin", "--label", "From a hook"], setting: setting)
+        let begun = try desk.client(["--job", "hk", "begin", "--label", "From a hook"], launcher: launcher, setting: setting)
         #expect(begun.status == 0 && begun.stderr.isEmpty, "\(begun.stderr)")
         let shown = pane.waitFor(5) { $0.contains { $0.contains("hk: ") && $0.contains("From a hook") } }
         #expect(shown.contains { $0.contains("hk: ") }, "the job is on the simulator's screen:\n\(shown.joined(separator: "\n"))")
-        let status = try desk.client(["status"], setting: setting)
+        let status = try desk.client(["status"], launcher: launcher, setting: setting)
         #expect(status.status == 0 && status.stdout.contains("From a hook"), "\(status.stdout) \(status.stderr)")
     }
 
@@ -371,12 +386,27 @@ struct FirstHourTests {
         let folder = HeadwaySimTests.temporaryFolder()
         var socket: String { folder.appendingPathComponent("headway.sock").path }
         private var panes: [TmuxPane] = []
+        private var removals: [() -> Void] = []
 
         init() throws {}
 
         deinit {
             panes.removeAll()
+            removals.forEach { $0() }
             try? FileManager.default.removeItem(at: folder)
+        }
+
+        /// Runs `removal` when the desk goes, after its terminals.
+        func onRemoval(_ removal: @escaping () -> Void) { removals.append(removal) }
+
+        /// Lets user `uid` work at the desk: the folder, its rig and its state are theirs to read
+        /// and write.
+        func lendTo(_ uid: UInt32) throws {
+            let state = folder.appendingPathComponent("state")
+            try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+            _ = try rig()
+            chmod(folder.path, 0o755)
+            for path in [folder.path, state.path] { chown(path, uid, uid) }
         }
 
         /// The rig with fast timings (stalled after 1.5 s), its state in `state` (default: the folder's).
@@ -388,21 +418,23 @@ struct FirstHourTests {
         }
 
         /// `headway-sim serve` in a terminal of 100x30, on this desk's socket (`byTheRule`: where the
-        /// socket rule says), `setting` applied to its environment first (`env` arguments).
-        func serve(byTheRule: Bool = false, setting: [String] = [], columns: Int = 100) throws -> TmuxPane {
-            let command = ["env", "-u", "HEADWAY_SOCKET"] + setting + ["headway-sim", "serve", "--config", try rig()] + (byTheRule ? [] : ["--socket", socket])
+        /// socket rule says), started through `launcher` (another user's, say), `setting` applied to
+        /// its environment first (`env` arguments).
+        func serve(byTheRule: Bool = false, launcher: [String] = [], setting: [String] = [], columns: Int = 100) throws -> TmuxPane {
+            let command = launcher + ["/usr/bin/env", "-u", "HEADWAY_SOCKET"] + setting + ["headway-sim", "serve", "--config", try rig()] + (byTheRule ? [] : ["--socket", socket])
             let pane = try TmuxPane(command.joined(separator: " "), columns: columns, rows: 30, in: folder, environment: ["HEADWAY_BOARDS": ""])
             panes.append(pane)
             if !byTheRule { _ = pane.waitFor(10) { $0.contains { $0.contains("idle: no jobs") } } }
             return pane
         }
 
-        /// `headway` run by name from the folder: on this desk's socket unless `setting` says
-        /// otherwise (`env` arguments; an empty one leaves HEADWAY_SOCKET unset).
+        /// `headway` run by name from the folder, through `launcher`: on this desk's socket unless
+        /// `setting` says otherwise (`env` arguments; an empty one leaves HEADWAY_SOCKET unset).
         @discardableResult
-        func client(_ arguments: [String], setting: [String]? = nil) throws -> SimulatedService.Run {
+        func client(_ arguments: [String], launcher: [String] = [], setting: [String]? = nil) throws -> SimulatedService.Run {
             let environment = setting ?? ["HEADWAY_SOCKET=\(socket)"]
-            return try SimulatedService.run(URL(fileURLWithPath: "/usr/bin/env"), ["-u", "HEADWAY_SOCKET"] + environment + ["headway"] + arguments, directory: folder)
+            let command = launcher + ["/usr/bin/env", "-u", "HEADWAY_SOCKET"] + environment + ["headway"] + arguments
+            return try SimulatedService.run(URL(fileURLWithPath: command[0]), Array(command.dropFirst()), directory: folder)
         }
 
         /// One job as the service reports it.

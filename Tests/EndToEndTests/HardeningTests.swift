@@ -217,6 +217,7 @@ struct HardeningTests {
         let activator = Process()
         activator.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
         activator.arguments = ["-l", socket, Binaries.url("headway-sim").path, "serve", "--headless", "--config", config.path, "--socket", socket]
+        activator.environment = ProgramEnvironment.with([:])
         activator.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         activator.standardError = try FileHandle(forWritingTo: log)
         try activator.run()

@@ -27,9 +27,7 @@ struct HeadwaySimTests {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.merge(environment) { $1 }
-        process.environment = env
+        process.environment = ProgramEnvironment.with(environment)
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

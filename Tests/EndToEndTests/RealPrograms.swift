@@ -1,10 +1,18 @@
 import Testing
 
-/// Journeys against real programs and servers that run for seconds each — the tools `headway run`
-/// reads (each on data it makes, with a service of its own, throttled rather than made to work
-/// hard) and CI servers followed by headway-ci (the CI server fixture, a real Buildbot) — one at a
-/// time, beside the "End to end" suites rather than after them. The machine's two cores carry two
-/// such chains: one test of this chain at a time blocks a thread while its processes run, so the
-/// timing-sensitive end-to-end tests and the asynchronous client tests beside it keep theirs.
-@Suite("Real programs, end to end", .serialized)
+/// Journeys against real programs and servers that run for seconds each, in three chains that
+/// share nothing — the tools `headway run` reads and the CI servers headway-ci follows (each on
+/// data or a server of its own); OctoPrint with its Virtual Printer; Moonraker and Home Assistant
+/// (the mixed sources use both) — each one test at a time, beside the "End to end" suites rather
+/// than after them. A test of a chain blocks a thread while its processes run, mostly waiting on
+/// them: the chains' lengths, not the machine's cores, set how long the run takes.
+@Suite("Real programs, end to end: tools and CI servers", .serialized)
 enum RealPrograms {}
+
+/// OctoPrint and its Virtual Printer, one print at a time.
+@Suite("Real programs, end to end: OctoPrint", .serialized)
+enum RealPrinter {}
+
+/// Moonraker (with the Klippy stand-in) and Home Assistant, one job at a time on each.
+@Suite("Real programs, end to end: Moonraker and Home Assistant", .serialized)
+enum RealHome {}

@@ -71,7 +71,7 @@ final class SimulatedService {
         log = folder.appendingPathComponent("service.log")
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst()) + ["--socket", socket]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = ProgramEnvironment.with(environment)
         if let directory { process.currentDirectoryURL = directory }
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")

@@ -20,14 +20,25 @@ enum TestTime {
 }
 
 /// The environment the programs under test start with: the test's own, without the CI runner's
-/// variables that would give them a job, with the executables under test first on PATH, the
-/// clients' time budget stretched like every other limit, then `extra`.
+/// variables that would give them a job, fenced from the person running the tests (their
+/// `HEADWAY_SOCKET` unset, `XDG_RUNTIME_DIR` a folder of the test process's own, so that no
+/// program under test meets their simulator or their service), with the executables under test
+/// first on PATH, the clients' time budget stretched like every other limit, then `extra`.
 enum ProgramEnvironment {
     static func with(_ extra: [String: String]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
-        for key in ["GITHUB_RUN_ID", "GITHUB_JOB", "GITHUB_REPOSITORY", "CI_JOB_ID", "CI_JOB_STATUS", "BUILDKITE_JOB_ID"] { environment[key] = nil }
+        for key in ["GITHUB_RUN_ID", "GITHUB_JOB", "GITHUB_REPOSITORY", "CI_JOB_ID", "CI_JOB_STATUS", "BUILDKITE_JOB_ID", "HEADWAY_SOCKET"] { environment[key] = nil }
+        environment["XDG_RUNTIME_DIR"] = runtimeFolder
         environment["PATH"] = Binaries.folder.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         if !TestTime.native { environment["HEADWAY_TIMEOUT_MS"] = String(200 * TestTime.scale) }
         return environment.merging(extra) { $1 }
     }
+
+    /// The runtime folder of the test process's own (mode 0700, as a login manager makes one):
+    /// where a client that is given no socket looks first, so it finds nothing of the person's.
+    static let runtimeFolder: String = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("headway-tests-runtime-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return folder
+    }()
 }

@@ -154,7 +154,7 @@ class Check:
         for name, slicer in (("cura-m73.gcode", "Cura"), ("prusaslicer-m73.gcode", "PrusaSlicer"), ("cura-no-m73.gcode", "Cura")):
             data = self.client.call("server.files.metadata", {"filename": name})
             expect(data.get("slicer") == slicer, "%s: slicer %r" % (name, data.get("slicer")))
-            expect(data.get("estimated_time") == 60, "%s: estimated_time %r" % (name, data.get("estimated_time")))
+            expect(data.get("estimated_time") == 20, "%s: estimated_time %r" % (name, data.get("estimated_time")))
             expect(data.get("layer_count") == 30, "%s: layer_count %r" % (name, data.get("layer_count")))
             self.checks.fact("metadata of %s: %s" % (name, json.dumps({key: data.get(key) for key in (
                 "slicer", "slicer_version", "estimated_time", "layer_count", "layer_height", "object_height",
@@ -285,7 +285,7 @@ class Check:
             expect(job["total_duration"] >= job["print_duration"] >= 0, "durations of %s" % job)
         paused = jobs[2]
         expect(110 < paused["total_duration"] - paused["print_duration"] < 130, "the paused job's durations %s" % paused)
-        expect(jobs[0]["metadata"].get("estimated_time") == 60, "metadata in history %s" % jobs[0]["metadata"])
+        expect(jobs[0]["metadata"].get("estimated_time") == 20, "metadata in history %s" % jobs[0]["metadata"])
         totals = self.client.call("server.history.totals")
         self.checks.fact("history (oldest first): %s" % "; ".join("%s %s print %.0f s total %.0f s (wall %.1f s)" % (
             job["filename"], job["status"], job["print_duration"], job["total_duration"], (job["end_time"] or 0) - job["start_time"])

@@ -79,9 +79,12 @@ PHONE = textwrap.dedent("""
         raise SystemExit("phone: timed out waiting for " + what)
     def say(step):
         print(step, flush=True)
-    def button(text):
+    def press(text):
+        # Found and clicked in one look: the page redraws the card as events arrive, and a button
+        # found a moment before the click may be gone (stale) by then; the look is then repeated.
         item = driver.find_element(By.CSS_SELECTOR, 'li.job[data-job="backup"]')
-        return [b for b in item.find_elements(By.TAG_NAME, "button") if b.text == text][0]
+        [b for b in item.find_elements(By.TAG_NAME, "button") if b.text == text][0].click()
+        return True
     try:
         driver.get(base)
         wait(lambda: driver.find_element(By.ID, "secret").is_displayed(), "the login")
@@ -97,11 +100,11 @@ PHONE = textwrap.dedent("""
         figure = wait(lambda: [f for f in driver.find_elements(By.CSS_SELECTOR, "#history figure") if f.find_element(By.TAG_NAME, "figcaption").text == "nightly-backup"], "the history")[0]
         say("saw the history: " + figure.find_element(By.CSS_SELECTOR, ".facts").text)
         assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
-        wait(lambda: button("Pause"), "Pause").click()
+        wait(lambda: press("Pause"), "Pause")
         wait(lambda: "paused" in driver.find_element(By.CSS_SELECTOR, 'li.job[data-job="backup"]').text, "paused")
         say("paused the backup")
         time.sleep(1)
-        wait(lambda: button("Cancel…"), "Cancel").click()
+        wait(lambda: press("Cancel…"), "Cancel")
         dialog = driver.find_element(By.ID, "confirm")
         wait(lambda: dialog.is_displayed(), "the confirmation")
         say("confirmation: " + driver.find_element(By.ID, "confirm-text").text)

@@ -96,6 +96,19 @@ def child_state(pid):
         return f.read().rsplit(")", 1)[1].split()[0]
 
 
+def press(page, job, label):
+    """Clicks the job's button named `label`, found and clicked in one look: the page redraws a
+    job's card as its events arrive, so a button found a moment before may be gone by the click
+    (Selenium's stale element), and is then looked for again."""
+    def found_and_clicked():
+        card = job_element(page, job)
+        buttons = [b for b in card.find_elements(By.TAG_NAME, "button") if b.text == label] if card else []
+        if buttons:
+            buttons[0].click()
+        return bool(buttons)
+    wait_for(found_and_clicked, what=f"a {label} button of {job}")
+
+
 def test_pause_and_cancel_reach_a_headway_run_child(sim, page):
     folder = tempfile.mkdtemp(prefix="headway-child-")
     script = f'echo $$ > {folder}/pid; trap "echo TERM > {folder}/term; exit 143" TERM; i=0; while [ $i -lt 3000 ]; do echo "$i/3000"; i=$((i+1)); sleep 0.1; done'
@@ -105,15 +118,12 @@ def test_pause_and_cancel_reach_a_headway_run_child(sim, page):
     try:
         pid = int(wait_for(lambda: os.path.exists(f"{folder}/pid") and open(f"{folder}/pid").read().strip(), what="the child"))
         item = wait_for(lambda: job_element(page, "work"), what="the run's job")
-        pause = wait_for(lambda: [b for b in job_element(page, "work").find_elements(By.TAG_NAME, "button") if b.text == "Pause"], what="a Pause button")[0]
-        pause.click()
+        press(page, "work", "Pause")
         wait_for(lambda: child_state(pid) == "T", what="the child stopped")
         wait_for(lambda: "paused" in job_element(page, "work").text, what="paused on the page")
-        resume = wait_for(lambda: [b for b in job_element(page, "work").find_elements(By.TAG_NAME, "button") if b.text == "Resume"], what="a Resume button")[0]
-        resume.click()
+        press(page, "work", "Resume")
         wait_for(lambda: child_state(pid) in ("S", "R"), what="the child running again")
-        cancel = wait_for(lambda: [b for b in job_element(page, "work").find_elements(By.TAG_NAME, "button") if b.text == "Cancel…"], what="a Cancel button")[0]
-        cancel.click()
+        press(page, "work", "Cancel…")
         dialog = page.find_element(By.ID, "confirm")
         wait_for(lambda: dialog.is_displayed(), what="the confirmation")
         text = page.find_element(By.ID, "confirm-text").text
@@ -123,8 +133,7 @@ def test_pause_and_cancel_reach_a_headway_run_child(sim, page):
         dialog.find_element(By.CSS_SELECTOR, 'button[value="keep"]').click()
         time.sleep(0.5)
         assert not os.path.exists(f"{folder}/term")
-        cancel = [b for b in job_element(page, "work").find_elements(By.TAG_NAME, "button") if b.text == "Cancel…"][0]
-        cancel.click()
+        press(page, "work", "Cancel…")
         wait_for(lambda: dialog.is_displayed(), what="the confirmation again")
         dialog.find_element(By.CSS_SELECTOR, 'button[value="cancel"]').click()
         wait_for(lambda: os.path.exists(f"{folder}/term"), what="SIGTERM in the child")

@@ -36,7 +36,7 @@ final class FaultRelay {
     }
 }
 
-extension RealPrograms {
+extension RealHome {
     /// Faults between headway-ci and a real Home Assistant: the server down when the follower
     /// starts, then a huge answer, one that is not JSON, bytes that are not HTTP, a hang-up, and
     /// Home Assistant restarted in the middle of a job. Each is one line in the log, saying what

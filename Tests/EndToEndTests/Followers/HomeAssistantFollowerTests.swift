@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-extension RealPrograms {
+extension RealHome {
     /// headway-ci following a real Home Assistant (Tests/Home): a timer counted down, paused and
     /// cancelled from Headway's button; a percentage sensor driven by an input_number; a washer's
     /// remaining minutes; a running binary sensor; an update entity installing; a revoked token

@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-extension RealPrograms {
+extension RealHome {
     /// One headway-ci, one configuration file: a Klipper print and a Home Assistant timer on one
     /// display at once, each from its real server.
     @Suite("headway-ci: a printer and a home in one process", .serialized,

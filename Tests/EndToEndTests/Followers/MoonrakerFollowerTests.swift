@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-extension RealPrograms {
+extension RealHome {
     /// headway-ci following a real Moonraker in front of the Klippy stand-in (Tests/Printers),
     /// whose timelines play whole prints faster than real time: the heat-up indeterminate, the
     /// share from the slicer's M73 or else the file position (named in the label), the layer,

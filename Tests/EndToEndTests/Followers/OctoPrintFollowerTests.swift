@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-extension RealPrograms {
+extension RealPrinter {
     /// headway-ci following a real OctoPrint and its Virtual Printer (Tests/Printers): a print shown
     /// heating (indeterminate, temperatures in the label), then printing with OctoPrint's share and
     /// time left named by its source, paused and resumed from Headway's button and finished; a

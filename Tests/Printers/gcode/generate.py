@@ -2,7 +2,7 @@
 """Writes the G-code files the printer servers print in the tests (Tests/Printers/README.md).
 
 Each file heats the bed and the hot end (M140/M190, M104/M109), then prints a small square tower
-layer by layer for about a minute, then turns the heaters off. The flavours copy the comments two
+layer by layer for about 20 seconds, then turns the heaters off. The flavours copy the comments two
 slicers put in their files, because that is what the servers read:
 
 - `cura-m73.gcode`: Cura's header (`;FLAVOR`, `;TIME`, `;Filament used`, `;Layer height`,
@@ -222,7 +222,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default=here, help="the folder to write to (default: next to this script)")
-    parser.add_argument("--seconds", type=float, default=60.0, help="print time after the heat-up (default 60)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="print time after the heat-up (default 20)")
     parser.add_argument("--check", action="store_true", help="compare with the files in --out instead of writing")
     args = parser.parse_args()
     if args.seconds <= 0:
