@@ -25,17 +25,28 @@ debhelper lintian binutils-aarch64-linux-gnu systemd \
 libc6-dev:arm64 libstdc++-14-dev:arm64 libgcc-14-dev:arm64 libgpiod-dev:arm64 libi2c-dev:arm64 libmosquitto1:arm64 libcurl4t64:arm64 \
 gcc-aarch64-linux-gnu make"
 
-# debootstraps a minimal Debian 13 for ARCH into ROOT unless it is there already.
+# Makes ROOT a minimal Debian 13 for ARCH unless it is there already: a copy of the one
+# debootstrap made for ARCH on this checkout (.build-debian13/seed-ARCH, made once, under a lock,
+# since the build chroot, the bare systems and Home Assistant's root are made at the same time in
+# .ci/run), so that each Debian 13 of an architecture is downloaded and resolved once.
 debian13_bootstrap() {
-    local arch="$1" root="$2"
+    local arch="$1" root="$2" seed="$PWD/.build-debian13/seed-$1"
     [ -f "$root/.debootstrapped" ] && return 0
-    echo "debian13: making a Debian 13 $arch chroot in $root (once per machine)" >&2
-    [ "$arch" = amd64 ] || debian13_arm64_emulation
+    mkdir -p "$PWD/.build-debian13"
+    (
+        flock 9
+        [ -f "$seed/.debootstrapped" ] && exit 0
+        echo "debian13: making a Debian 13 $arch system in $seed (once per machine)" >&2
+        [ "$arch" = amd64 ] || debian13_arm64_emulation
+        rm -rf "$seed"
+        mkdir -p "$seed"
+        debootstrap --variant=minbase --arch="$arch" trixie "$seed" http://deb.debian.org/debian >"$seed.log" 2>&1 ||
+            { tail -20 "$seed.log" >&2; exit 1; }
+        touch "$seed/.debootstrapped"
+    ) 9>"$seed.lock" || return 1
     rm -rf "$root"
-    mkdir -p "$root"
-    debootstrap --variant=minbase --arch="$arch" trixie "$root" http://deb.debian.org/debian >"$root.log" 2>&1 ||
-        { tail -20 "$root.log" >&2; return 1; }
-    touch "$root/.debootstrapped"
+    mkdir -p "$(dirname "$root")"
+    cp -a "$seed" "$root"
 }
 
 # A bare Debian 13 for ARCH, nothing installed beyond debootstrap's minimal set: what a package is

@@ -19,6 +19,11 @@ final class CommandJob {
     private let key: JobKey?
     /// The user named the job with `--label`: the tool's labels are left out.
     private let keepsLabel: Bool
+    /// The job's own label (the user's, the unit's or the command line), which a finished job
+    /// reads again in place of the tool's last step.
+    private let ownLabel: String?
+    /// A tool's step has stood in for the job's own label.
+    private var labelledByStep = false
     private var warnedUnavailable = false
     private var warnedRefusal = false
     /// Writes a warning line (for `headway run`, on a line of its own among the command's output).
@@ -30,6 +35,7 @@ final class CommandJob {
         self.client = client
         self.job = job
         self.keepsLabel = keepsLabel
+        ownLabel = options.label
         self.say = say
         let source = client.command.source ?? JobPublication.defaultSource
         let link: any ReportLink
@@ -96,8 +102,10 @@ final class CommandJob {
             // year) is left out rather than refused with the update.
             let eta = update.eta.flatMap { $0.isFinite && $0 >= 0 && $0 <= WireProtocol.maxSeconds ? $0 : nil }
             report(.update(job: job, value: value, total: total, label: keepsLabel ? nil : update.label, eta: eta, unit: update.unit))
+            labelledByStep = labelledByStep || (!keepsLabel && update.label != nil)
         } else if let label = update.label, !keepsLabel {
             report(.label(job: job, label: label))
+            labelledByStep = true
         }
     }
 
@@ -107,9 +115,11 @@ final class CommandJob {
         reporting.withCore { $0.apply(request, now: reporting.now) }
     }
 
-    /// Ends the job with `outcome`, and waits (within the budget) until it is delivered.
+    /// Ends the job with `outcome`, named by its own label again (a finished job reads what it
+    /// was, not the tool's last step), and waits (within the budget) until it is delivered.
     func finish(_ outcome: Outcome) {
         guard let reporting else { return }
+        if labelledByStep, let ownLabel { report(.label(job: job, label: ownLabel)) }
         report(.finish(job: job, outcome: outcome))
         reporting.flush(within: client.command.timeout)
         _ = takeEvents()

@@ -20,6 +20,9 @@ struct ToolJourney {
     /// run` must pass on (tools change theirs between versions: pv 1.6 exits 10 for a missing
     /// file, pv 1.9 2; ffmpeg 5.1 1 for a missing input, ffmpeg 7.1 254).
     let directStatus: Int32?
+    /// Whether it ran under `headway run`, and the command line it ran (what names the job).
+    let underHeadway: Bool
+    let commandLine: String
 
     /// How the command's standard input is fed and its standard output read.
     struct Pacing {
@@ -67,6 +70,8 @@ struct ToolJourney {
         failing: Bool = false, underHeadway: Bool = true
     ) throws {
         directStatus = failing ? try Self.run(arguments, environment: environment, directory: directory, pacing: pacing, program: nil).status : nil
+        self.underHeadway = underHeadway
+        commandLine = (arguments.firstIndex(of: "--").map { Array(arguments[($0 + 1)...]) } ?? arguments).joined(separator: " ")
         let samples = Samples()
         let done = Flag()
         let socket = service.socket
@@ -214,6 +219,11 @@ struct ToolJourney {
             // Regression: restic's backup ended "succeeded 97% (999999669/999999669)".
             if phase == "succeeded", final?.total != nil {
                 #expect(final?.percent == 100 && final?.value == final?.total, "a succeeded job reads 100 %: \(String(describing: final))", sourceLocation: sourceLocation)
+            }
+            // Regression: a finished job read the tool's last step ("succeeded 100% · rsync:
+            // transferring"); it reads the job's own label, here the command line.
+            if phase == "succeeded", underHeadway, let label = final?.label {
+                #expect(commandLine.hasPrefix(label.replacingOccurrences(of: "…", with: "")), "a finished job reads its own label, not a step: \(label)", sourceLocation: sourceLocation)
             }
         } else {
             #expect(phase == "failed", "\(String(describing: final))", sourceLocation: sourceLocation)
