@@ -153,15 +153,19 @@ extension ProgressJob {
         if isEstimate, let expectedDuration {
             let over = runningTime(at: time) - expectedDuration
             if over > 0, outcome == nil { overdue = over }
-            if phase == .active, over <= 0 { remaining = -over }
+            if phase == .active, over < 0 { remaining = -over }
         } else if case .active = phase {
             switch kind {
-            case .determinate(_, let total):
+            case .determinate(let value, let total):
                 if let reported = reportedTimeRemaining {
+                    // The tool's own estimate, counted down as the tool would, shown as its.
                     remaining = reported.remaining(at: time)
                     remainingIsReported = true
-                } else {
-                    remaining = estimator.timeRemaining(total: total, at: time)
+                } else if let end = estimator.estimatedEnd(total: total), value < total {
+                    // Past the estimate's end with work left, the job reads overdue by that much,
+                    // never "0 s left": the estimate has run out, not the job. With none left (the
+                    // whole reported, not yet ended) there is no time to tell.
+                    if time < end { remaining = end - time } else { overdue = time - end }
                 }
             case .timer(_, let end, _): remaining = max(0, end - time)
             case .indeterminate: break

@@ -88,11 +88,17 @@ public struct RateEstimator: Sendable, Equatable, Codable {
         return smoothedRate / weight
     }
 
-    /// The estimated time left until `total` is reached, as seen at `now`.
+    /// The estimated time left until `total` is reached, as seen at `now` (zero once
+    /// ``estimatedEnd(total:)`` has passed).
     public func timeRemaining(total: Double, at now: Seconds) -> Seconds? {
+        estimatedEnd(total: total).map { max(0, $0 - max(now, latest?.time ?? now)) }
+    }
+
+    /// When `total` would be reached at the estimated rate: the last report's time plus the work
+    /// left over the rate; `nil` while no rate is known.
+    public func estimatedEnd(total: Double) -> Seconds? {
         guard let rate, rate > 0, let latest else { return nil }
-        let remaining = max(0, total - latest.value) / rate
-        return max(0, remaining - max(0, now - latest.time))
+        return latest.time + max(0, total - latest.value) / rate
     }
 }
 

@@ -286,6 +286,28 @@ struct JourneyTests {
         #expect(board.status("beat") == nil, "lost after ten minutes without a heartbeat")
     }
 
+    /// Regression: `begin --total 10; sleep 3; set 4` read `active 40% (4/10) 0s` from +5 s to +25 s:
+    /// "0 s" told the person the job was about to end. Once the estimate's time is used up with no
+    /// new report, the job reads overdue by how much, until it stalls; a report brings an ETA back.
+    @Test func anEstimateThatRanOutReadsOverdueNeverZero() {
+        let board = Board()
+        board.send(.begin(job: "ten", label: "Ten steps", total: 10))
+        board.wait(until: 3)
+        board.send(.update(job: "ten", value: 4, total: 10, label: nil))
+        board.wait(until: 4)
+        let early = board.status("ten")
+        #expect(early?.phase == "active" && (early?.etaSeconds ?? 0) > 0 && early?.overdueSeconds == nil, "\(String(describing: early))")
+        for second in stride(from: 5.0, through: 25, by: 1) {
+            board.wait(until: second)
+            let status = board.status("ten")
+            #expect(status?.etaSeconds.map { $0 > 0 } ?? true, "at +\(second) s: never 0 s left while the job goes on: \(String(describing: status))")
+            #expect(status?.etaSeconds != nil || status?.overdueSeconds != nil || status?.phase != "active", "at +\(second) s: an active job says how it stands against its estimate: \(String(describing: status))")
+        }
+        #expect(board.status("ten")?.overdueSeconds.map { $0 > 10 } == true, "\(String(describing: board.status("ten")))")
+        board.send(.update(job: "ten", value: 6, total: 10, label: nil))
+        #expect(board.status("ten")?.etaSeconds.map { $0 > 0 } == true && board.status("ten")?.overdueSeconds == nil, "a report brings an estimate back")
+    }
+
     /// Regression: `status` read `pending 1% (5/20)` and `5% (2/20)`, the page "150 of 200 (49 %)":
     /// the eased value of the glass leaked into text. Text gives the value last reported and its
     /// percentage at once, below 100 until the job has succeeded.
