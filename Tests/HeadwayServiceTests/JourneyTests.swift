@@ -308,25 +308,6 @@ struct JourneyTests {
         #expect(board.status("ten")?.etaSeconds.map { $0 > 0 } == true && board.status("ten")?.overdueSeconds == nil, "a report brings an estimate back")
     }
 
-    /// Regression: `status` read `pending 1% (5/20)` and `5% (2/20)`, the page "150 of 200 (49 %)":
-    /// the eased value of the glass leaked into text. Text gives the value last reported and its
-    /// percentage at once, below 100 until the job has succeeded.
-    @Test func textReadsTheReportedValueNotTheEase() {
-        let board = Board()
-        board.send(.begin(job: "copy", label: "Copying", total: 20))
-        board.send(.update(job: "copy", value: 5, total: 20, label: nil))
-        #expect(board.status("copy")?.percent == 25, "pending, just reported: \(String(describing: board.status("copy")))")
-        board.wait(until: 3)
-        board.send(.update(job: "copy", value: 2, total: 20, label: nil))
-        #expect(board.status("copy")?.percent == 10)
-        board.send(.update(job: "copy", value: 150, total: 200, label: nil))
-        #expect(board.status("copy")?.percent == 75)
-        board.send(.update(job: "copy", value: 200, total: 200, label: nil))
-        #expect(board.status("copy")?.percent == 99, "never 100 % before the end")
-        board.send(.finish(job: "copy", outcome: .succeeded))
-        #expect(board.status("copy")?.percent == 100)
-    }
-
     /// Regression: `set 35%` on a job of 120 replaced its total with 100, and `set 50/120` then stuck.
     @Test func percentReportsApplyToTheCurrentTotal() {
         let board = Board()

@@ -188,6 +188,16 @@ struct ToolJourney {
     /// The samples that were determinate.
     var determinate: [JobStatus] { samples.filter { $0.total != nil && $0.value != nil } }
 
+    /// The determinate samples named by the tool's steps: without those that read the job's own
+    /// label, which `headway run` gives back as the job ends.
+    var stepSamples: [JobStatus] { determinate.filter { !isOwnLabel($0.label) } }
+
+    /// Whether `label` is the job's own (the command line, cut with "…" where long).
+    func isOwnLabel(_ label: String?) -> Bool {
+        guard let label else { return false }
+        return commandLine.hasPrefix(label.replacingOccurrences(of: "…", with: ""))
+    }
+
     /// Whether the tool tells its own remaining time.
     enum ToolETA { case given, none }
 
@@ -223,7 +233,7 @@ struct ToolJourney {
             // Regression: a finished job read the tool's last step ("succeeded 100% · rsync:
             // transferring"); it reads the job's own label, here the command line.
             if phase == "succeeded", underHeadway, let label = final?.label {
-                #expect(commandLine.hasPrefix(label.replacingOccurrences(of: "…", with: "")), "a finished job reads its own label, not a step: \(label)", sourceLocation: sourceLocation)
+                #expect(isOwnLabel(label), "a finished job reads its own label, not a step: \(label)", sourceLocation: sourceLocation)
             }
         } else {
             #expect(phase == "failed", "\(String(describing: final))", sourceLocation: sourceLocation)
