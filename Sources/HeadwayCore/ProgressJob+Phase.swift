@@ -161,11 +161,11 @@ extension ProgressJob {
                     // The tool's own estimate, counted down as the tool would, shown as its.
                     remaining = reported.remaining(at: time)
                     remainingIsReported = true
-                } else if let end = estimator.estimatedEnd(total: total), value < total {
+                } else if let left = estimator.timeLeft(total: total, at: time), value < total {
                     // Past the estimate's end with work left, the job reads overdue by that much,
                     // never "0 s left": the estimate has run out, not the job. With none left (the
                     // whole reported, not yet ended) there is no time to tell.
-                    if time < end { remaining = end - time } else { overdue = time - end }
+                    if left > 0 { remaining = left } else { overdue = -left }
                 }
             case .timer(_, let end, _): remaining = max(0, end - time)
             case .indeterminate: break

@@ -88,17 +88,18 @@ public struct RateEstimator: Sendable, Equatable, Codable {
         return smoothedRate / weight
     }
 
-    /// The estimated time left until `total` is reached, as seen at `now` (zero once
-    /// ``estimatedEnd(total:)`` has passed).
+    /// The estimated time left until `total` is reached, as seen at `now` (never below zero).
     public func timeRemaining(total: Double, at now: Seconds) -> Seconds? {
-        estimatedEnd(total: total).map { max(0, $0 - max(now, latest?.time ?? now)) }
+        timeLeft(total: total, at: now).map { max(0, $0) }
     }
 
-    /// When `total` would be reached at the estimated rate: the last report's time plus the work
-    /// left over the rate; `nil` while no rate is known.
-    public func estimatedEnd(total: Double) -> Seconds? {
+    /// The time left until `total` at the estimated rate, counted down from the last report by
+    /// the time since it: below zero once that time is used up with no new report (by how much
+    /// the job is past its estimate); `nil` while no rate is known. Made of differences of times
+    /// only, so a job moved in time (a restart) reads the same.
+    public func timeLeft(total: Double, at now: Seconds) -> Seconds? {
         guard let rate, rate > 0, let latest else { return nil }
-        return latest.time + max(0, total - latest.value) / rate
+        return max(0, total - latest.value) / rate - max(0, now - latest.time)
     }
 }
 
