@@ -59,10 +59,22 @@ public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String
     /// The server asked for a pause (a rate limit): seconds since 1970 when it may be asked again.
     public var retryAt: Double?
+    /// What failed on the way, when the request got no answer: what says whether two failures
+    /// are the same, whatever the transport's words (a connection refused "after 8 ms" and
+    /// "after 0 ms" is one failure).
+    public var transport: HTTPFailure.Kind?
 
-    public init(_ description: String, retryAt: Double? = nil) {
+    public init(_ description: String, retryAt: Double? = nil, transport: HTTPFailure.Kind? = nil) {
         self.description = description
         self.retryAt = retryAt
+        self.transport = transport
+    }
+
+    /// Whether this is the failure `other` was: the same kind on the way, else the same words.
+    func repeats(_ other: SourceError?) -> Bool {
+        guard let other else { return false }
+        if let transport, let earlier = other.transport { return transport == earlier }
+        return description == other.description
     }
 }
 

@@ -47,7 +47,7 @@ public struct Follower: Sendable {
     private var serverTime: Double?
     private var limit: RateLimit?
     private var failures = 0
-    private var lastError: String?
+    private var lastError: SourceError?
     private var unreachableSince: Double?
     /// The monotonic moment of the next look.
     public private(set) var nextLookAt: Double = 0
@@ -182,8 +182,8 @@ public struct Follower: Sendable {
             source.abandonLook()
             failures += 1
             if unreachableSince == nil { unreachableSince = now.monotonic }
-            if error.description != lastError { step.log.append(error.description) }
-            lastError = error.description
+            if !error.repeats(lastError) { step.log.append(error.description) }
+            lastError = error
             step.jobRequests = jobs.unreachable()
             var retry = limit ?? RateLimit()
             if let at = error.retryAt { retry.retryAt = max(retry.retryAt ?? at, at) }
@@ -217,7 +217,7 @@ public struct Follower: Sendable {
         let response: HTTPResponse
         switch result {
         case .failure(let failure):
-            lookError = SourceError("\(source.description): \(failure.description)")
+            lookError = SourceError("\(source.description): \(failure.description)", transport: failure.kind)
             return
         case .success(let answer):
             response = answer

@@ -85,6 +85,24 @@ public enum HTTPFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case redirects(host: String, limit: Int)
     case other(host: String, detail: String)
 
+    /// What failed and where, without the transport's details (timings, its own wording).
+    public enum Kind: Sendable, Equatable {
+        case tls(host: String), resolve(host: String), connect(host: String), timeout(host: String)
+        case tooLarge(host: String), redirects(host: String), other(host: String)
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .tls(let host, _): .tls(host: host)
+        case .resolve(let host, _): .resolve(host: host)
+        case .connect(let host, _): .connect(host: host)
+        case .timeout(let host, _): .timeout(host: host)
+        case .tooLarge(let host, _): .tooLarge(host: host)
+        case .redirects(let host, _): .redirects(host: host)
+        case .other(let host, _): .other(host: host)
+        }
+    }
+
     public var description: String {
         switch self {
         case .tls(let host, let detail): "TLS with \(host) failed (\(detail)); if it uses a private CA, give it with --ca-file"

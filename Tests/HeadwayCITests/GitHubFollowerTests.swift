@@ -133,6 +133,22 @@ struct GitHubFollowerTests {
         #expect(server.look(&follower, at: at(100)).requests.isEmpty)
     }
 
+    /// Regression: a server that refused connections was logged twice, "after 8 ms" then "after
+    /// 0 ms": the follower compared the transport's words. The same failure on the way is one
+    /// line, whatever its details; another failure is a line of its own.
+    @Test func theSameFailureOnTheWayIsOneLineWhateverItsDetails() throws {
+        var failure: HTTPFailure? = .connect(host: "api.github.com", detail: "Failed to connect after 8 ms")
+        let server = CannedServer { _ in failure.map { .failure($0) } ?? ok(Payloads.githubRuns([])) }
+        var follower = try follower()
+        #expect(server.look(&follower, at: at(0)).log.count == 1)
+        failure = .connect(host: "api.github.com", detail: "Failed to connect after 0 ms")
+        #expect(server.look(&follower, at: at(follower.nextLookAt)).log.isEmpty, "the same failure, other words")
+        failure = .timeout(host: "api.github.com", seconds: 10)
+        #expect(server.look(&follower, at: at(follower.nextLookAt)).log.count == 1, "another failure")
+        failure = nil
+        #expect(server.look(&follower, at: at(follower.nextLookAt)).log == ["github acme/widgets: reachable again"])
+    }
+
     /// Retry-After is honoured; a 5xx backs off, doubling; a failure is logged once; recovery is said.
     @Test func backOffAndRetryAfter() throws {
         var status = 200
