@@ -23,10 +23,12 @@ if [ "$mode" = deb ]; then
     depends=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/ //g' | grep -v '^$')
     apt-get install -y -qq --no-install-recommends $depends >/dev/null
 fi
+# What the system holds outside the folders that are not the package's to touch (/srv: the build
+# chroot's other builds, which .ci/run makes beside this check).
 snapshot() {
     find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /src -o -path /tmp -o -path /root \
         -o -path /var/cache -o -path /var/lib/apt -o -path /var/lib/dpkg -o -path /var/log -o -path /run \
-        -o -path /opt/swift-packages \) -prune -o -print | sort
+        -o -path /opt/swift-packages -o -path /srv \) -prune -o -print | sort
 }
 snapshot >/tmp/before
 
