@@ -192,7 +192,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "headway-bench",
-            dependencies: ["Headway", "HeadwayDemo", "HeadwaySimulator", "HeadwayClient", "HeadwayCI", "HeadwaySystem"]
+            dependencies: ["Headway", "HeadwayDemo", "HeadwaySimulator", "HeadwayClient", "HeadwayCI", "HeadwaySystem", "HeadwayService", "HeadwayToolProgress", "HeadwayProtocol"]
         ),
         .testTarget(name: "HeadwayCoreTests", dependencies: ["HeadwayCore"]),
         .testTarget(name: "HeadwayRenderTests", dependencies: ["HeadwayRender"], exclude: ["Golden"]),

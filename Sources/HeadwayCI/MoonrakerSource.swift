@@ -18,8 +18,9 @@ import HeadwayProtocol
 ///   long a file prints.
 /// How far a print is comes from the first of these that is there, named in the label: the
 /// slicer's M73 (once `display_status` has differed from the file position), the file position,
-/// the time printed against the slicer's estimate, against the learned duration. Never a made-up
-/// share: without any, the job is indeterminate.
+/// the time printed against the slicer's estimate, against the learned duration; where one takes
+/// over from another it starts where the last left off, never going back. Never a made-up share:
+/// without any, the job is indeterminate.
 /// Commands: `POST /printer/print/pause`, `/resume`, `/cancel` (printer.md "Pause a print job").
 public struct MoonrakerSource: CISource {
     public let root: String
@@ -41,6 +42,10 @@ public struct MoonrakerSource: CISource {
         /// The slicer's latest M73 share: `display_status` when it differs from the file position
         /// (Klipper shows the file position again 5 s after each M73).
         var m73: Double?
+        /// The percentage last given: a print's sources disagree by a little (the file position
+        /// runs ahead of the slicer's M73 until its first one is read), so the one taking over
+        /// starts where the last left off instead of going back.
+        var done: Double = 0
     }
 
     private struct Look {
@@ -164,7 +169,8 @@ public struct MoonrakerSource: CISource {
             run.paused = state == "paused"
             var parts = [print.file]
             if print.determinate, let share {
-                run.done = (share.value * 1000).rounded() / 10
+                print.done = max(print.done, (share.value * 1000).rounded() / 10)
+                run.done = print.done
                 run.total = 100
                 // The time left is the rest of the slicer's estimate or of the learned duration, by
                 // the share shown (the slicer's estimate leaves out the heat-up that

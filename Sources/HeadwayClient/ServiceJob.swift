@@ -63,6 +63,9 @@ public struct ServiceJob: Sendable, Equatable {
     public var reason: String?
     /// What ``value`` and ``total`` count (bytes, seconds); nil for things.
     public var unit: ValueUnit?
+    /// A countdown: ``value`` is the seconds left of ``total`` and there is no ``percent``; it reads
+    /// in time ("3m57s left of 4m", `DurationText.countdown(left:of:)`).
+    public var isCountdown: Bool
 
     init(_ status: JobStatus) {
         id = status.job
@@ -77,5 +80,6 @@ public struct ServiceJob: Sendable, Equatable {
         isShown = status.shown
         reason = status.reason
         unit = status.unit
+        isCountdown = status.countdown
     }
 }

@@ -19,6 +19,10 @@
 /// - **active** otherwise: a job that reports no progress reads as running for as long as it is
 ///   alive, as an estimate when past runs say how long it takes.
 extension ProgressJob {
+    /// How far past an estimate's end a job must be to read overdue: under a second it would say
+    /// "overdue 0s", which tells nothing; the time text is left out until then.
+    static let overdueAfter: Seconds = 1
+
     /// Whether the job has said how far it is (a value, or a timer): such a job stalls when its
     /// reports stop.
     public var reportsProgress: Bool { kind.isDeterminate }
@@ -152,20 +156,22 @@ extension ProgressJob {
         var remainingIsReported = false
         if isEstimate, let expectedDuration {
             let over = runningTime(at: time) - expectedDuration
-            if over > 0, outcome == nil { overdue = over }
+            if over >= Self.overdueAfter, outcome == nil { overdue = over }
             if phase == .active, over < 0 { remaining = -over }
         } else if case .active = phase {
             switch kind {
             case .determinate(let value, let total):
-                if let reported = reportedTimeRemaining {
-                    // The tool's own estimate, counted down as the tool would, shown as its.
-                    remaining = reported.remaining(at: time)
+                if let reported = reportedTimeRemaining?.remaining(at: time), reported > 0 {
+                    // The tool's own estimate, counted down as the tool would, shown as its. Once
+                    // it has run out (or the tool says "ETA 0s" with work left), Headway's own
+                    // estimate speaks instead: never 0 s left while the job goes on.
+                    remaining = reported
                     remainingIsReported = true
                 } else if let left = estimator.timeLeft(total: total, at: time), value < total {
                     // Past the estimate's end with work left, the job reads overdue by that much,
                     // never "0 s left": the estimate has run out, not the job. With none left (the
                     // whole reported, not yet ended) there is no time to tell.
-                    if left > 0 { remaining = left } else { overdue = -left }
+                    if left > 0 { remaining = left } else if -left >= Self.overdueAfter { overdue = -left }
                 }
             case .timer(_, let end, _): remaining = max(0, end - time)
             case .indeterminate: break

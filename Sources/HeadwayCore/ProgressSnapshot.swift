@@ -76,6 +76,9 @@ public struct ProgressSnapshot: Sendable, Equatable {
     /// The whole percentage to print ("42%", "~42%" for an estimate), rounded down so that 99.9 %
     /// never reads as 100 %; `nil` when unknown or not to be shown.
     public var percentText: String? {
+        // A countdown reads in time ("3m57s left of 4m"): a percentage falling from 98 would read
+        // as a job nearly done.
+        if case .timer = kind { return nil }
         guard showsPercent, let fraction else { return nil }
         return "\(isEstimate ? "~" : "")\(Int((fraction * 100).rounded(.down)))%"
     }
@@ -90,7 +93,7 @@ public struct ProgressSnapshot: Sendable, Equatable {
 
     /// What to say about time: "ETA 1m05s", "ETA ~1m05s" (an estimate from past runs or the
     /// job's own), "overdue 2m10s", "stalled 40s", "stale 2m", "queued 1m20s", a timer's
-    /// "42s left", or `nil`.
+    /// "3m57s left of 4m", or `nil`.
     public var timeText: String? {
         switch phase {
         case .stalled(let silence): return "stalled \(DurationText.short(silence, rounding: .down))"
@@ -102,7 +105,7 @@ public struct ProgressSnapshot: Sendable, Equatable {
         }
         if let overdue { return "overdue \(DurationText.short(overdue, rounding: .down))" }
         guard let timeRemaining else { return nil }
-        if case .timer = kind { return "\(DurationText.short(timeRemaining, rounding: .up)) left" }
+        if case .timer(let start, let end, _) = kind { return DurationText.countdown(left: timeRemaining, of: end - start) }
         return "ETA \(isEstimate || timeRemainingIsReported ? "~" : "")\(DurationText.short(timeRemaining, rounding: .up))"
     }
 }

@@ -43,6 +43,17 @@ public enum DurationText {
         return "\(whole / 86_400)d\(twoDigits(whole % 86_400 / 3600))h"
     }
 
+    /// A countdown as every text tells it: "3m57s left of 4m" — time left, never a percentage,
+    /// which falling from 98 % would read as a job nearly done.
+    public static func countdown(left: Seconds, of whole: Seconds) -> String {
+        var length = short(whole)
+        // A whole given in round units reads as given: "4m", not "4m00s".
+        while length.count > 2, length.hasSuffix("00s") || length.hasSuffix("00m") || length.hasSuffix("00h") {
+            length.removeLast(3)
+        }
+        return "\(short(left, rounding: .up)) left of \(length)"
+    }
+
     private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }
 

@@ -28,12 +28,15 @@ public struct JobStatus: Sendable, Equatable {
     public var reason: String?
     /// What the value and total count (bytes, seconds).
     public var unit: ValueUnit?
+    /// A countdown: `value` is the seconds left of `total`, and there is no percentage (a countdown
+    /// reads in time, "3m57s left of 4m"; ``countdownText``).
+    public var countdown: Bool
 
     /// A status of each member given.
     public init(
         job: String, label: String?, phase: String, percent: Int?, value: Double?, total: Double?, etaSeconds: Double?,
         estimate: Bool = false, etaReported: Bool = false, overdueSeconds: Double? = nil, shown: Bool = false, reason: String? = nil,
-        unit: ValueUnit? = nil
+        unit: ValueUnit? = nil, countdown: Bool = false
     ) {
         self.job = job
         self.label = label
@@ -48,6 +51,13 @@ public struct JobStatus: Sendable, Equatable {
         self.shown = shown
         self.reason = reason
         self.unit = unit
+        self.countdown = countdown
+    }
+
+    /// A countdown's text, "3m57s left of 4m"; nil for any other job.
+    public var countdownText: String? {
+        guard countdown, let value, let total else { return nil }
+        return DurationText.countdown(left: value, of: total)
     }
 
     var json: JSONValue {
@@ -63,6 +73,7 @@ public struct JobStatus: Sendable, Equatable {
         if shown { members.append(("shown", .bool(true))) }
         if let reason { members.append(("reason", .string(reason))) }
         if let unit { members.append(("unit", .string(unit.rawValue))) }
+        if countdown { members.append(("countdown", .bool(true))) }
         return .object(members)
     }
 
@@ -74,7 +85,8 @@ public struct JobStatus: Sendable, Equatable {
             job: job, label: json["label"]?.string, phase: phase, percent: percent,
             value: json["value"]?.number, total: json["total"]?.number, etaSeconds: json["eta"]?.number,
             estimate: json["estimate"]?.bool ?? false, etaReported: json["eta-reported"]?.bool ?? false, overdueSeconds: json["overdue"]?.number,
-            shown: json["shown"]?.bool ?? false, reason: json["reason"]?.string, unit: json["unit"]?.string.flatMap(ValueUnit.init(rawValue:)))
+            shown: json["shown"]?.bool ?? false, reason: json["reason"]?.string, unit: json["unit"]?.string.flatMap(ValueUnit.init(rawValue:)),
+            countdown: json["countdown"]?.bool ?? false)
     }
 }
 

@@ -278,14 +278,37 @@ public final class ServiceCore: LineHandler {
         }
     }
 
+    /// The percentage text gives: of the value last reported, never the eased one the glass draws
+    /// (which trails a report for a moment), and below 100 until the job has succeeded. An
+    /// estimate from past runs (no value reported) is the estimate's.
+    static func reportedPercent(_ snapshot: ProgressSnapshot) -> Int? {
+        // A countdown reads in time, never as a percentage.
+        if case .timer = snapshot.kind { return nil }
+        guard case .determinate(let value, let total) = snapshot.kind, total > 0, !snapshot.isEstimate else {
+            return snapshot.fraction.map { Int(($0 * 100).rounded(.down)) }
+        }
+        // A succeeded job reads its whole; so does one over and no longer shown whose value is its total.
+        if snapshot.phase == .finished(.succeeded) || snapshot.fraction == 1 || (snapshot.phase == .hidden && value >= total) { return 100 }
+        return min(99, Int((min(max(value / total, 0), 1) * 100).rounded(.down)))
+    }
+
     static func status(_ job: (id: String, snapshot: ProgressSnapshot), shown: Bool) -> JobStatus {
         let snapshot = job.snapshot
-        var value: Double?, total: Double?
-        if case .determinate(let v, let t) = snapshot.kind { (value, total) = (v, t) }
+        var value: Double?, total: Double?, unit = snapshot.unit, countdown = false
+        switch snapshot.kind {
+        case .determinate(let v, let t): (value, total) = (v, t)
+        // A countdown's value is its seconds left, in whole seconds as its text rounds them.
+        case .timer(let start, let end, _):
+            (value, total, unit, countdown) = ((snapshot.timeRemaining ?? 0).rounded(.up), end - start, .seconds, true)
+        case .indeterminate: break
+        }
         return JobStatus(
             job: job.id, label: snapshot.label, phase: snapshot.phase.name,
-            percent: snapshot.fraction.map { Int(($0 * 100).rounded(.down)) }, value: value, total: total,
-            etaSeconds: snapshot.timeRemaining, estimate: snapshot.isEstimate, etaReported: snapshot.timeRemainingIsReported,
-            overdueSeconds: snapshot.overdue, shown: shown, unit: snapshot.unit)
+            percent: reportedPercent(snapshot), value: value, total: total,
+            // Whole seconds as every text rounds them (time left up, time over down), so that no
+            // door reads "0 s left" of a job that goes on, nor "overdue 0s".
+            etaSeconds: snapshot.timeRemaining.map { $0.rounded(.up) }, estimate: snapshot.isEstimate,
+            etaReported: snapshot.timeRemainingIsReported, overdueSeconds: snapshot.overdue.map { $0.rounded(.down) }, shown: shown, unit: unit,
+            countdown: countdown)
     }
 }

@@ -9,7 +9,8 @@ import HeadwaySimulator
 // Scripts/bench-callgrind to count instructions per frame. `headway-bench peers` compares bytes on
 // the wire with peers (`headway-bench matrices` for LED matrices); `headway-bench shift` measures what moving the picture costs;
 // `headway-bench client SOCKET` what reporting from Swift through HeadwayClient costs; `headway-bench
-// ci` counts headway-ci's requests an hour per source. `headway-bench tft` compares colour TFTs'
+// ci` counts headway-ci's requests an hour per source; `headway-bench estimates FOLDER…` replays
+// recorded runs through the readers and the service's estimator (Scripts/bench-estimates). `headway-bench tft` compares colour TFTs'
 // bytes on the wire with the peers' methods and measures a frame's CPU; `headway-bench tft-frames
 // MODULE COUNT` renders, diffs and encodes COUNT bar-screen frames on MODULE (display-hat-mini …)
 // for Scripts/bench-callgrind.
@@ -221,6 +222,9 @@ case "client":
     try await ClientCost.report(socket: arguments.last!)
 case "ci":
     try CIRequests.report()
+case "estimates":
+    guard arguments.count >= 2 else { fatalError("usage: headway-bench estimates FOLDER… (recordings of headway run --record)") }
+    try EstimateReplay.main(Array(arguments.dropFirst()))
 default:
     try printReport()
 }

@@ -34,6 +34,8 @@ struct ClientCommand {
         var size: Double?
         /// The user named the job (`--label`): the tool's steps do not rename it.
         var labelGiven = false
+        /// `--record FILE`: where to keep what the command wrote, with when (``RunRecording``).
+        var record: String?
     }
 
     /// A `set` value: an amount (of a total, when given) or a percentage of the job's total.
@@ -90,7 +92,7 @@ struct ClientCommand {
           press [--long]             press the simulator's button (--long: hold it,
                                      which cancels the job it shows)
           run [--format TOOL | --pattern REGEX] [--size BYTES] [--total N]
-              [--label TEXT] [--name NAME] [--] CMD ARGS...
+              [--label TEXT] [--name NAME] [--record FILE] [--] CMD ARGS...
                                      run CMD, showing its progress (42%, 3/10,
                                      [3/10], or REGEX); headway's options end at CMD
           pipe [--size BYTES] [--label TEXT]
@@ -110,7 +112,7 @@ struct ClientCommand {
             curl and wget (their meters, as they are); --format lines reads 42% and 3/10 \
             only. Nothing is added that CMD already has. The label names the tool's step \
             unless --label gives one; a tool's own remaining time is shown as its \
-            estimate; sizes are shown in the units the tool counts in.
+            estimate; sizes are shown in the units the tool counts in. --record FILE keeps             what CMD wrote on the streams run reads, with when, as JSON lines (at most 32             MiB of output): a run for the estimate corpus (Scripts/bench-estimates), or to             attach to a report of a tool misread.
             """,
             """
             DURATION: 90, 90s, 5m, 1h30m. TIME: 14:30, 14:30:15 (today, or tomorrow when \
@@ -231,7 +233,7 @@ struct ClientCommand {
         environment: (String) -> String?, clock: TimeOfDayParser, processID: Int32
     ) throws(UsageError) -> ClientCommand {
         var options = BeginOptions()
-        var pattern: String?, size: Double?, format: String?
+        var pattern: String?, size: Double?, format: String?, record: String?
         var long = false, json = false, labelShortened = false
         var positional: [String] = []
         var command: [String] = []
@@ -258,6 +260,7 @@ struct ClientCommand {
             case "--no-percent": options.showsPercent = false
             case "--pattern": pattern = try value(for: argument, &rest)
             case "--format": format = try value(for: argument, &rest)
+            case "--record": record = try value(for: argument, &rest)
             case "--size": size = try number(try value(for: argument, &rest), "--size", positive: true)
             case "--unit" where ["begin", "run", "pipe"].contains(name):
                 let text = try value(for: argument, &rest)
@@ -332,7 +335,7 @@ struct ClientCommand {
             // In a unit the command line is no label: the service keeps the unit's Description.
             if options.label == nil { options.label = unit ?? DisplayText.shortened(command.joined(separator: " "), columns: 60) }
             if options.name == nil { options.name = options.label }
-            action = .run(command: command, reading: RunReading(format: format, pattern: pattern, size: size, labelGiven: labelGiven), options: options)
+            action = .run(command: command, reading: RunReading(format: format, pattern: pattern, size: size, labelGiven: labelGiven, record: record), options: options)
         case "pipe":
             try noMore()
             if options.label == nil { options.label = "pipe" }

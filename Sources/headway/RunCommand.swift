@@ -89,6 +89,10 @@ struct RunCommand {
         if invocation.usesDescriptor { SystemIO.close(status.write) }
 
         let clock = MonotonicClock()
+        let started = clock.now
+        let recording = reading.record.map {
+            RunRecording(path: $0, arguments: arguments, format: reading.format, pattern: reading.pattern, size: reading.size, total: options.total)
+        }
         func stream(_ fd: Int32, _ to: Passage?, _ stream: ToolStream) -> Stream {
             Stream(fd: fd, to: to, stream: stream, unread: to != nil && progress.passesUntouched(stream) && !progress.reads(stream))
         }
@@ -184,6 +188,7 @@ struct RunCommand {
                         ended = true
                     }
                 } else if case .bytes(let count) = SystemIO.read(item.fd, into: &chunk) {
+                    recording?.output(item.stream, chunk[0..<count], at: clock.now - started)
                     if progress.passesUntouched(item.stream) {
                         // Passed on before it is read: reading for progress never holds it back.
                         if let to = item.to, !to.write(chunk[0..<count]) {
@@ -227,6 +232,7 @@ struct RunCommand {
         meter?.clear()
 
         let exitCode = Processes.waitForExit(pid)
+        recording?.end(status: exitCode, at: clock.now - started, say: notices.say)
         let outcome: Outcome = stop != nil ? .cancelled : exitCode == 0 ? .succeeded : .failed
         reported.finish(outcome)
         return exitCode

@@ -183,19 +183,25 @@ struct WatchLines {
                 if let value = status.value { members.append(("value", .number(value))) }
                 if let total = status.total { members.append(("total", .number(total))) }
                 if let unit = status.unit { members.append(("unit", .string(unit.rawValue))) }
-                if let eta = status.etaSeconds { members.append(("eta", .number(eta.rounded()))) }
+                if let eta = status.etaSeconds { members.append(("eta", .number(eta))) }
+                if let overdue = status.overdueSeconds { members.append(("overdue", .number(overdue))) }
+                if status.countdown { members.append(("countdown", .bool(true))) }
                 if let text = status.label { members.append(("label", .string(text))) }
             }
             if let detail { members.append(("detail", .string(detail))) }
             return JSONValue.object(members).text
         }
         var parts = [Self.clock(wall), DisplayText.sanitised(id), kind]
-        if showing, let status {
+        if showing, let status, let countdown = status.countdownText {
+            parts.append(countdown)
+        } else if showing, let status {
             if let percent = status.percent { parts.append("\(status.estimate ? "~" : "")\(percent)%") }
             if let value = status.value, let total = status.total, (total != 1 && total != 100) || status.unit != nil {
                 parts.append("(\(NumberText.amounts(value, of: total, unit: status.unit)))")
             }
-            if status.phase == "active", let eta = status.etaSeconds {
+            if status.phase == "active", let overdue = status.overdueSeconds {
+                parts.append("overdue \(DurationText.short(overdue, rounding: .down))")
+            } else if status.phase == "active", let eta = status.etaSeconds {
                 parts.append("ETA \(status.estimate || status.etaReported ? "~" : "")\(DurationText.short(eta, rounding: .up))")
             }
         }

@@ -152,7 +152,11 @@ struct JourneyTests {
         TestTime.sleep(2)
         let jobs = try service.status()
         let tea = try #require(jobs.first { $0.job == "tea" })
-        #expect((40...60).contains(tea.percent ?? -1) && (TestTime.scaled(1)...TestTime.scaled(3)).contains(tea.etaSeconds ?? -1), "\(tea)")
+        #expect(tea.percent == nil && tea.countdown && (TestTime.scaled(1)...TestTime.scaled(3)).contains(tea.etaSeconds ?? -1), "\(tea)")
+        // The table reads it in time, never as a falling percentage.
+        let table = try service.headway(["status"]).stdout
+        let teaRow = table.split(separator: "\n").first { $0.hasPrefix("tea ") } ?? ""
+        #expect(teaRow.contains("s left of") && !teaRow.contains("%"), "\(table)")
         #expect(jobs.first { $0.job == "quiet" }?.value == 5)
         // --until: a time of day later today (or tomorrow), or a date; never one in the past.
         let past = try service.headway(["--job", "late", "begin", "--until", "2020-01-01T00:00:00Z"])

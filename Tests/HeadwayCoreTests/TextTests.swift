@@ -43,6 +43,15 @@ struct TextTests {
         #expect(DurationText.short(1e12) == ">9999d")
     }
 
+    /// Regression: `begin --countdown 4m` read "98% 3m57s" in `status`, and a PROGRESS falling
+    /// from 98 % reads as a job nearly finished.
+    @Test func aCountdownReadsAsTimeLeft() {
+        #expect(DurationText.countdown(left: 236.2, of: 240) == "3m57s left of 4m")
+        #expect(DurationText.countdown(left: 5, of: 90) == "5s left of 1m30s")
+        #expect(DurationText.countdown(left: 3599.5, of: 7200) == "1h00m left of 2h")
+        #expect(DurationText.countdown(left: 0, of: 600) == "0s left of 10m")
+    }
+
     @Test func escapeSequencesAndControlsAreTakenOut() {
         #expect(DisplayText.sanitised("plain text: ✓ é 😀") == "plain text: ✓ é 😀")
         #expect(DisplayText.sanitised("a\u{1B}[1;31mred\u{1B}[0m") == "ared")

@@ -130,7 +130,7 @@ struct ValueTests {
         #expect(job.displayedFraction(at: 40) == 0.5)
         #expect(job.displayedFraction(at: 80) == 0)
         #expect(job.snapshot(at: 40).timeRemaining == 30)
-        #expect(job.snapshot(at: 40).timeText == "30s left")
+        #expect(job.snapshot(at: 40).timeText == "30s left of 1m" && job.snapshot(at: 40).percentText == nil)
         var up = try ProgressJob(policy: policy, at: 0)
         try up.startTimer(from: 0, to: 10, countsDown: false, at: 0)
         #expect(up.displayedFraction(at: 5) == 0.5)

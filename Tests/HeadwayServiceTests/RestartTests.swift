@@ -73,6 +73,37 @@ struct RestartTests {
         #expect(after.lines.contains { $0.contains("took back 2 jobs") })
     }
 
+    /// A step a second, 60 steps; the service restarts at step 13 and is away 2 s. The first ETA
+    /// after it is as good as the last one before it, and it keeps falling with the truth.
+    @Test func theEstimateComesBackWithTheJob() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let before = Service(folder: folder, clock: ManualClock(), wall: 1_000_000)
+        _ = before.send(#"{"v":1,"op":"begin","job":"steps","label":"Steps","total":60}"#)
+        for step in 1...13 {
+            before.clock.set(to: Double(step))
+            _ = before.send(#"{"v":1,"op":"update","job":"steps","value":\#(step)}"#)
+        }
+        let last = try #require(before.status().first?["eta"]?.number)
+        #expect(abs(last - 47) <= 2, "before the restart, 47 s left: \(last)")
+        before.core.keepJobsNow()
+
+        let after = Service(folder: folder, clock: ManualClock(startingAt: 9_000), wall: 1_000_002)
+        _ = after.core.restoreJobs()
+        var etas: [Double] = []
+        for step in 15...40 {
+            after.clock.set(to: 9_000 + Double(step - 15))
+            _ = after.send(#"{"v":1,"op":"update","job":"steps","value":\#(step)}"#)
+            etas.append(try #require(after.status().first?["eta"]?.number))
+        }
+        // 60 − 15 = 45 s left at the first report after the restart, one second less at each one.
+        for (index, eta) in etas.enumerated() {
+            let truth = Double(45 - index)
+            #expect(abs(eta - truth) <= 0.15 * truth + 1, "at step \(15 + index): ETA \(eta) s, truth \(truth) s: \(etas)")
+        }
+        #expect(zip(etas, etas.dropFirst()).allSatisfy { $1 <= $0 }, "the ETA falls with the truth: \(etas)")
+    }
+
     @Test(arguments: ["{ not json", #"{"format":99,"jobs":[]}"#, #"{"format":1,"jobs":"x"}"#, String(repeating: "\u{0}", count: 100)])
     func aDamagedFileIsSetAsideWithOneLine(text: String) throws {
         let folder = Self.folder()

@@ -357,15 +357,26 @@ function updateJob(node, job) {
   node.label.textContent = name;
   node.phase.textContent = job.phase;
   node.phase.className = `phase ${job.phase}`;
-  node.progress.hidden = job.percent === undefined;
-  if (job.percent !== undefined) {
-    node.progress.value = job.percent;
-    node.progress.setAttribute("aria-label", `${name}: ${job.percent} %`);
-  }
   const facts = [];
-  if (job.value !== undefined && job.total !== undefined) facts.push(`${amount(job.value)} of ${amount(job.total)}${job.percent !== undefined ? ` (${job.percent} %)` : ""}`);
-  else if (job.percent !== undefined) facts.push(`${job.percent} %`);
-  if (job.eta !== undefined) facts.push(job.estimate ? `about ${duration(job.eta)} left (an estimate)` : `${duration(job.eta)} left${job.etaReported ? " (as reported)" : ""}`);
+  if (job.countdown) {
+    // A countdown reads in time, and its bar empties as the time goes.
+    const left = `${duration(job.value)} left of ${duration(job.total)}`;
+    node.progress.hidden = false;
+    node.progress.max = job.total;
+    node.progress.value = job.value;
+    node.progress.setAttribute("aria-label", `${name}: ${left}`);
+    facts.push(left);
+  } else {
+    node.progress.hidden = job.percent === undefined;
+    node.progress.max = 100;
+    if (job.percent !== undefined) {
+      node.progress.value = job.percent;
+      node.progress.setAttribute("aria-label", `${name}: ${job.percent} %`);
+    }
+    if (job.value !== undefined && job.total !== undefined) facts.push(`${amount(job.value)} of ${amount(job.total)}${job.percent !== undefined ? ` (${job.percent} %)` : ""}`);
+    else if (job.percent !== undefined) facts.push(`${job.percent} %`);
+    if (job.eta !== undefined) facts.push(job.estimate ? `about ${duration(job.eta)} left (an estimate)` : `${duration(job.eta)} left${job.etaReported ? " (as reported)" : ""}`);
+  }
   if (job.overdue !== undefined) facts.push(`${duration(job.overdue)} over the expected time`);
   if (job.elapsed !== undefined) facts.push(`running ${duration(job.elapsed)}`);
   if (job.learned !== undefined) facts.push(`usually takes ${duration(job.learned)}`);

@@ -172,6 +172,7 @@ final class WebBridge {
             if let total = status.total { members.append(("total", .number(total))) }
             if let eta = status.etaSeconds { members.append(("eta", .number(eta.rounded()))) }
             if let overdue = status.overdueSeconds { members.append(("overdue", .number(overdue.rounded()))) }
+            if status.countdown { members.append(("countdown", .bool(true))) }
             if let reason = status.reason { members.append(("reason", .string(DisplayText.sanitised(reason)))) }
             if let entry {
                 members.append(("elapsed", .number(entry.job.runningTime(at: now).rounded())))

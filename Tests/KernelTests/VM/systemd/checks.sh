@@ -14,7 +14,8 @@ status=0
 check() {  # what, command…
     local what=$1
     shift
-    if "$@"; then echo "✔ $what"; else echo "✘ $what"; status=1; fi
+    # Each line ends with the seconds since the unit began: where a slow walk spends its time.
+    if "$@"; then echo "✔ $what ($SECONDS s)"; else echo "✘ $what ($SECONDS s)"; status=1; fi
 }
 as_pi() { runuser -u pi -- "$@"; }
 export -f as_pi
@@ -32,7 +33,7 @@ eventually() {  # seconds, command…: true once the command is, within the time
     until "$@"; do [ $SECONDS -lt $until ] || return 1; sleep 0.2; done
 }
 
-echo "== booted: Linux $(uname -r), systemd $(systemctl --version | awk 'NR == 1 { print $2 }'), $(headway --version)"
+echo "== booted in $(cut -d" " -f1 /proc/uptime) s: Linux $(uname -r), systemd $(systemctl --version | awk 'NR == 1 { print $2 }'), $(headway --version)"
 check "headway.socket is listening, enabled by the package" systemctl is-active --quiet headway.socket
 check "the daemon is not started before a client needs it" bash -c '! systemctl is-active --quiet headway.service'
 

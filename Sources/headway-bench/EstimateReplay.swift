@@ -1,0 +1,215 @@
+import Foundation
+import HeadwayCore
+import HeadwayProtocol
+import HeadwayService
+import HeadwayToolProgress
+
+/// `headway-bench estimates FOLDER…`: how true the time left is on real runs. Each recording
+/// (`headway run --record`, Scripts/bench-estimates) is read again through the same reader
+/// (``ToolProgress``, the tool's format) and its updates reach the service's own core
+/// (``ServiceCore``, the estimator every display, the page and `status` use) at their recorded
+/// times, on a manual clock; the run's true end is the recorded exit.
+///
+/// Measured at 10, 25, 50, 75 and 90 % of each run's true duration: the ETA `status` gives
+/// against the true time left, the share the glass shows against the elapsed share, and the
+/// tool's own last printed ETA (where it prints one) against the same truth. Over every second of
+/// the run: how often an ETA said less than half the time truly left, how often it jumped by
+/// more than half between two seconds with nothing else changed on the screen.
+enum EstimateReplay {
+    static let checkpoints: [Double] = [0.10, 0.25, 0.50, 0.75, 0.90]
+
+    struct Run {
+        var name: String
+        var tool: String
+        var duration: Double
+        /// Headway's ETA at each checkpoint (nil: none shown), the truth, the tool's own.
+        var headway: [Double?] = []
+        var tool_: [Double?] = []
+        var shown: [Double?] = []
+        var truth: [Double] = []
+        var underHalf = 0
+        var underHalfTool = 0
+        var seconds = 0
+        var jumps = 0
+        var jumpsTool = 0
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// A recording read: how the run was read, its pieces of output, its end.
+    struct Recording {
+        var arguments: [String]
+        var format: String?
+        var pattern: String?
+        var size: Double?
+        var total: Double?
+        var pieces: [(time: Double, stream: ToolStream, bytes: [UInt8])] = []
+        var end: Double = 0
+
+        init(path: String) throws {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            var lines = text.split(separator: "\n").makeIterator()
+            guard let first = lines.next(), let header = try? JSONValue.parse(String(first)), header["headway-run-record"]?.number == 1,
+                case .array(let arguments)? = header["arguments"]
+            else { throw Failure(description: "\(path): not a recording of headway run --record") }
+            self.arguments = arguments.compactMap(\.string)
+            format = header["format"]?.string
+            pattern = header["pattern"]?.string
+            size = header["size"]?.number
+            total = header["total"]?.number
+            var ended = false
+            while let line = lines.next() {
+                guard let json = try? JSONValue.parse(String(line)), let time = json["t"]?.number else { throw Failure(description: "\(path): a line that is not a piece") }
+                if json["exit"] != nil {
+                    end = time
+                    ended = true
+                    continue
+                }
+                let stream: ToolStream
+                switch json["s"]?.string {
+                case "stdout": stream = .output
+                case "stderr": stream = .errors
+                case "progress": stream = .progress
+                default: throw Failure(description: "\(path): a piece of no known stream")
+                }
+                guard let encoded = json["b"]?.string, let data = Data(base64Encoded: encoded) else { throw Failure(description: "\(path): a piece that is not Base64") }
+                pieces.append((time, stream, Array(data)))
+            }
+            guard ended else { throw Failure(description: "\(path): the run's end is missing") }
+        }
+    }
+
+    /// One run replayed.
+    static func replay(_ recording: Recording, name: String) throws -> Run {
+        let context = ToolContext(arguments: recording.arguments, size: recording.size, total: recording.total, descriptor: 3)
+        let parser = try recording.pattern.map { try LineProgressParser(pattern: $0) } ?? .standard
+        var progress = try ToolProgress(context: context, format: recording.format, pattern: parser)
+        let clock = ManualClock()
+        let core = ServiceCore(devices: .none, clock: clock, wallClock: { 1_000_000 }, logger: ServiceLogger(label: "replay") { _, _ in })
+        let peer = Peer(connection: 1, credentials: nil)
+        func send(_ request: Request) { _ = core.handle(line: request.line, from: peer) }
+        func status() -> JobStatus? {
+            guard case .jobs(let jobs, _, _, _)? = Reply.parse(core.handle(line: Request.status.line, from: peer).reply) else { return nil }
+            return jobs.first { $0.job == "run" }
+        }
+        send(.begin(job: "run", BeginOptions(label: name)))
+
+        var run = Run(name: name, tool: progress.name, duration: recording.end)
+        var toolETA: (value: Double, at: Double)?
+        var grid = Array(stride(from: 1.0, to: recording.end, by: 1.0))[...]
+        var marks = checkpoints.map { $0 * recording.end }[...]
+        var previous: (headway: Double?, tool: Double?, label: String?, phase: String?)?
+
+        func sample(at time: Double) {
+            clock.set(to: max(clock.now, time))
+            _ = core.tick()
+            let truth = recording.end - time
+            let now = status()
+            let tool = toolETA.map(\.value)
+            while let mark = marks.first, mark <= time {
+                marks = marks.dropFirst()
+                run.truth.append(recording.end - mark)
+                run.headway.append(now?.phase == "active" ? now?.etaSeconds : nil)
+                run.tool_.append(tool)
+                run.shown.append(now?.percent.map { Double($0) / 100 })
+            }
+            guard now?.phase == "active" else { return }
+            run.seconds += 1
+            if let eta = now?.etaSeconds, eta < truth / 2 { run.underHalf += 1 }
+            if let tool, tool < truth / 2 { run.underHalfTool += 1 }
+            if let previous, previous.label == now?.label, previous.phase == now?.phase {
+                if let before = previous.headway, let eta = now?.etaSeconds, abs(eta - before) > max(before, eta) / 2, abs(eta - before) > 2 { run.jumps += 1 }
+                if let before = previous.tool, let eta = tool, abs(eta - before) > max(before, eta) / 2, abs(eta - before) > 2 { run.jumpsTool += 1 }
+            }
+            previous = (now?.etaSeconds, tool, now?.label, now?.phase)
+        }
+
+        for piece in recording.pieces {
+            while let second = grid.first, second < piece.time {
+                grid = grid.dropFirst()
+                sample(at: second)
+            }
+            clock.set(to: max(clock.now, piece.time))
+            let updates = progress.passesUntouched(piece.stream)
+                ? progress.observe(piece.stream, piece.bytes[...]) : progress.feed(piece.stream, piece.bytes[...]).updates
+            for update in updates {
+                if let value = update.value, let total = update.total {
+                    let eta = update.eta.flatMap { $0.isFinite && $0 >= 0 && $0 <= WireProtocol.maxSeconds ? $0 : nil }
+                    send(.update(job: "run", value: value, total: total, label: update.label, eta: eta, unit: update.unit))
+                    if let eta { toolETA = (eta, piece.time) }
+                } else if let label = update.label {
+                    send(.label(job: "run", label: label))
+                }
+            }
+        }
+        while let second = grid.first {
+            grid = grid.dropFirst()
+            sample(at: second)
+        }
+        // Checkpoints after the last whole second.
+        if !marks.isEmpty { sample(at: recording.end - 0.001) }
+        return run
+    }
+
+    /// The relative errors |ETA − truth| / truth of the checkpoints from 25 % on where an ETA was shown.
+    static func errors(_ runs: [Run], _ etas: (Run) -> [Double?]) -> (errors: [Double], missing: Int) {
+        var errors: [Double] = [], missing = 0
+        for run in runs {
+            for (index, eta) in etas(run).enumerated() where checkpoints[index] >= 0.25 {
+                guard let eta else { missing += 1; continue }
+                errors.append(abs(eta - run.truth[index]) / run.truth[index])
+            }
+        }
+        return (errors.sorted(), missing)
+    }
+
+    static func quantile(_ sorted: [Double], _ q: Double) -> Double? {
+        guard !sorted.isEmpty else { return nil }
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * q).rounded()))]
+    }
+
+    static func percent(_ value: Double?) -> String { value.map { "\(Int(($0 * 100).rounded())) %" } ?? "–" }
+
+    /// Replays every recording in `folders` and prints the table docs/performance.md gives.
+    static func main(_ folders: [String]) throws {
+        var runs: [Run] = []
+        for folder in folders {
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".jsonl") }.sorted()
+            for name in names {
+                let recording = try Recording(path: folder + "/" + name)
+                runs.append(try replay(recording, name: String(name.dropLast(6))))
+            }
+        }
+        guard !runs.isEmpty else { throw Failure(description: "no recordings (*.jsonl) in \(folders.joined(separator: ", "))") }
+        print("Estimates on \(runs.count) recorded runs, \(Int(runs.map(\.duration).reduce(0, +))) s in all: the ETA's error against the true time left")
+        print("at 25, 50, 75 and 90 % of each run (median, p90; \"none\": checkpoints with no ETA shown), Headway's beside the tool's own")
+        print("last printed ETA; \"< half\": seconds an ETA said less than half the time truly left; \"jumps\": by more than half in a second.")
+        print()
+        print("| tool | runs | Headway median | p90 | none | < half | jumps | tool's own median | p90 | none | < half | jumps |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        let groups = Dictionary(grouping: runs, by: \.tool).sorted { $0.key < $1.key }
+        for (tool, group) in groups + [("all", runs)] {
+            let ours = errors(group, \.headway), theirs = errors(group, \.tool_)
+            let printsETA = group.contains { $0.tool_.contains { $0 != nil } }
+            let seconds = group.map(\.seconds).reduce(0, +)
+            func share(_ count: Int) -> String { seconds == 0 ? "–" : String(format: "%.1f %%", 100 * Double(count) / Double(seconds)) }
+            var row = [tool, "\(group.count)", percent(quantile(ours.errors, 0.5)), percent(quantile(ours.errors, 0.9)), "\(ours.missing)",
+                       share(group.map(\.underHalf).reduce(0, +)), "\(group.map(\.jumps).reduce(0, +))"]
+            row += printsETA
+                ? [percent(quantile(theirs.errors, 0.5)), percent(quantile(theirs.errors, 0.9)), "\(theirs.missing)",
+                   share(group.map(\.underHalfTool).reduce(0, +)), "\(group.map(\.jumpsTool).reduce(0, +))"]
+                : ["(prints none)", "", "", "", ""]
+            print("| " + row.joined(separator: " | ") + " |")
+        }
+        print()
+        print("The share shown against the share of the run's time gone (median of |shown − elapsed share|, at each checkpoint):")
+        var line = "|"
+        for (index, mark) in checkpoints.enumerated() {
+            let gaps = runs.compactMap { run in run.shown[index].map { abs($0 - mark) } }.sorted()
+            line += " \(Int(mark * 100)) %: \(percent(quantile(gaps, 0.5))) |"
+        }
+        print(line)
+    }
+}
