@@ -22,8 +22,10 @@ enum EstimateReplay {
         var name: String
         var tool: String
         var duration: Double
-        /// Headway's ETA at each checkpoint (nil: none shown), the truth, the tool's own.
+        /// The ETA `status` gave at each checkpoint (nil: none shown), Headway's own (the same run
+        /// with the tool's ETAs withheld), the tool's own last printed one; and the truth.
         var headway: [Double?] = []
+        var own: [Double?] = []
         var tool_: [Double?] = []
         var shown: [Double?] = []
         var truth: [Double] = []
@@ -81,8 +83,14 @@ enum EstimateReplay {
         }
     }
 
-    /// One run replayed.
+    /// One run replayed as the service would see it, and again with the tool's ETAs withheld.
     static func replay(_ recording: Recording, name: String) throws -> Run {
+        var run = try replay(recording, name: name, toolETAs: true)
+        run.own = try replay(recording, name: name, toolETAs: false).headway
+        return run
+    }
+
+    static func replay(_ recording: Recording, name: String, toolETAs: Bool, dump: ((String) -> Void)? = nil) throws -> Run {
         let context = ToolContext(arguments: recording.arguments, size: recording.size, total: recording.total, descriptor: 3)
         let parser = try recording.pattern.map { try LineProgressParser(pattern: $0) } ?? .standard
         var progress = try ToolProgress(context: context, format: recording.format, pattern: parser)
@@ -135,9 +143,12 @@ enum EstimateReplay {
             let updates = progress.passesUntouched(piece.stream)
                 ? progress.observe(piece.stream, piece.bytes[...]) : progress.feed(piece.stream, piece.bytes[...]).updates
             for update in updates {
+                if let dump, let value = update.value, let total = update.total {
+                    dump("\(name)\t\(piece.time)\t\(value)\t\(total)\t\(update.eta.map { "\($0)" } ?? "")\t\(recording.end)")
+                }
                 if let value = update.value, let total = update.total {
                     let eta = update.eta.flatMap { $0.isFinite && $0 >= 0 && $0 <= WireProtocol.maxSeconds ? $0 : nil }
-                    send(.update(job: "run", value: value, total: total, label: update.label, eta: eta, unit: update.unit))
+                    send(.update(job: "run", value: value, total: total, label: update.label, eta: toolETAs ? eta : nil, unit: update.unit))
                     if let eta { toolETA = (eta, piece.time) }
                 } else if let label = update.label {
                     send(.label(job: "run", label: label))
@@ -172,8 +183,20 @@ enum EstimateReplay {
 
     static func percent(_ value: Double?) -> String { value.map { "\(Int(($0 * 100).rounded())) %" } ?? "–" }
 
-    /// Replays every recording in `folders` and prints the table docs/performance.md gives.
-    static func main(_ folders: [String]) throws {
+    /// Replays every recording in `folders` and prints the table docs/performance.md gives; with
+    /// `--updates` first, prints instead what the reader made of each run, a line an update (run,
+    /// second, value, total, the tool's ETA, the run's end), for trying estimators elsewhere.
+    static func main(_ arguments: [String]) throws {
+        var folders = arguments
+        if folders.first == "--updates" {
+            folders.removeFirst()
+            for folder in folders {
+                for name in try FileManager.default.contentsOfDirectory(atPath: folder).filter({ $0.hasSuffix(".jsonl") }).sorted() {
+                    _ = try replay(Recording(path: folder + "/" + name), name: String(name.dropLast(6)), toolETAs: true) { print($0) }
+                }
+            }
+            return
+        }
         var runs: [Run] = []
         for folder in folders {
             let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".jsonl") }.sorted()
@@ -184,23 +207,25 @@ enum EstimateReplay {
         }
         guard !runs.isEmpty else { throw Failure(description: "no recordings (*.jsonl) in \(folders.joined(separator: ", "))") }
         print("Estimates on \(runs.count) recorded runs, \(Int(runs.map(\.duration).reduce(0, +))) s in all: the ETA's error against the true time left")
-        print("at 25, 50, 75 and 90 % of each run (median, p90; \"none\": checkpoints with no ETA shown), Headway's beside the tool's own")
-        print("last printed ETA; \"< half\": seconds an ETA said less than half the time truly left; \"jumps\": by more than half in a second.")
+        print("at 25, 50, 75 and 90 % of each run (median and p90 of |ETA − truth| / truth; \"none\": checkpoints with no ETA):")
+        print("what `status` shows; Headway's own estimate (the same run, the tool's ETAs withheld); the tool's own last printed ETA.")
+        print("\"< half\": seconds an ETA said less than half the time truly left; \"jumps\": by more than half in a second.")
         print()
-        print("| tool | runs | Headway median | p90 | none | < half | jumps | tool's own median | p90 | none | < half | jumps |")
-        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("| tool | runs | shown: median | p90 | none | < half | jumps | Headway's own: median | p90 | none | tool's own: median | p90 | none | < half | jumps |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         let groups = Dictionary(grouping: runs, by: \.tool).sorted { $0.key < $1.key }
         for (tool, group) in groups + [("all", runs)] {
-            let ours = errors(group, \.headway), theirs = errors(group, \.tool_)
+            let shown = errors(group, \.headway), own = errors(group, \.own), theirs = errors(group, \.tool_)
             let printsETA = group.contains { $0.tool_.contains { $0 != nil } }
             let seconds = group.map(\.seconds).reduce(0, +)
             func share(_ count: Int) -> String { seconds == 0 ? "–" : String(format: "%.1f %%", 100 * Double(count) / Double(seconds)) }
-            var row = [tool, "\(group.count)", percent(quantile(ours.errors, 0.5)), percent(quantile(ours.errors, 0.9)), "\(ours.missing)",
-                       share(group.map(\.underHalf).reduce(0, +)), "\(group.map(\.jumps).reduce(0, +))"]
+            var row = [tool, "\(group.count)", percent(quantile(shown.errors, 0.5)), percent(quantile(shown.errors, 0.9)), "\(shown.missing)",
+                       share(group.map(\.underHalf).reduce(0, +)), "\(group.map(\.jumps).reduce(0, +))",
+                       percent(quantile(own.errors, 0.5)), percent(quantile(own.errors, 0.9)), "\(own.missing)"]
             row += printsETA
                 ? [percent(quantile(theirs.errors, 0.5)), percent(quantile(theirs.errors, 0.9)), "\(theirs.missing)",
                    share(group.map(\.underHalfTool).reduce(0, +)), "\(group.map(\.jumpsTool).reduce(0, +))"]
-                : ["(prints none)", "", "", "", ""]
+                : ["prints none", "", "", "", ""]
             print("| " + row.joined(separator: " | ") + " |")
         }
         print()

@@ -11,7 +11,7 @@ _headway() {
     done
     case "$previous" in
         --socket) COMPREPLY=($(compgen -f -- "$current")); return ;;
-        --job | --broker | --source | --timeout-ms | --label | --total | --countdown | --until | --name | --pid | --heartbeat | --pattern | --size) return ;;
+        --job | --broker | --source | --timeout-ms | --label | --total | --countdown | --until | --name | --pid | --heartbeat | --pattern | --size | --record) return ;;
         --unit) COMPREPLY=($(compgen -W "bytes bytes-iec seconds" -- "$current")); return ;;
         --format) COMPREPLY=($(compgen -W "restic borg borgmatic rsync rclone ffmpeg apt curl wget dd pv cargo lines" -- "$current")); return ;;
     esac
@@ -20,7 +20,7 @@ _headway() {
         "") COMPREPLY=($(compgen -W "$commands $global" -- "$current")); return ;;
         begin) options="--label --total --countdown --until --unit --name --pid --heartbeat --no-percent" ;;
         set) options="--label" ;;
-        run) options="--format --pattern --size --total --label --name --" ;;
+        run) options="--format --pattern --size --total --label --name --record --" ;;
         pipe) options="--size --label" ;;
         watch) options="--json" ;;
         press) options="--long" ;;

@@ -42,5 +42,6 @@ complete -c headway -n "__fish_seen_subcommand_from press" -l long -d 'hold the 
 complete -c headway -n "__fish_seen_subcommand_from run" -l format -x -a 'restic borg borgmatic rsync rclone ffmpeg apt curl wget dd pv cargo lines' -d 'the tool whose progress CMD prints'
 complete -c headway -n "__fish_seen_subcommand_from run" -l pattern -r -d 'a regular expression with a capture group'
 complete -c headway -n "__fish_seen_subcommand_from pipe run" -l size -r -d 'the bytes expected'
+complete -c headway -n "__fish_seen_subcommand_from run" -l record -r -F -d 'keep what CMD wrote, with when'
 complete -c headway -n "__fish_seen_subcommand_from run" -l total -r -d 'the total, in seconds for ffmpeg'
 complete -c headway -n "__fish_seen_subcommand_from finish" -a 'success failure cancelled unknown'

@@ -119,7 +119,9 @@ struct BackupToolJourneys {
         // (to-chk), and its redraws within the second carry its ETA.
         try ToolData.files(in: folder.appendingPathComponent("source"), count: 2, size: 1_500_000)
         let copy = try await ToolJourney.walk(service, job: "rsync", ["rsync", "-a", "--bwlimit=1000", "source/", "copy/"], directory: folder)
-        copy.expectHonest(label: "rsync: ", eta: .given)
+        // rsync's ETA is the current file's: in a copy this short it reads 0:00:00 once the total
+        // is known, which is never shown as time left (its reading: HeadwayToolProgressTests).
+        copy.expectHonest(label: "rsync: ")
         #expect(copy.run.stdout.isEmpty, "the meter Headway asked for is withheld: \(copy.run.stdout.prefix(200))")
         #expect(FileManager.default.contentsEqual(atPath: folder.appendingPathComponent("copy/1").path, andPath: folder.appendingPathComponent("source/1").path))
         let missing = try await ToolJourney.walk(service, job: "missing", ["rsync", "-a", "no-such-folder/", "copy/"], directory: folder, failing: true)
@@ -133,9 +135,11 @@ struct BackupToolJourneys {
         try ToolData.files(in: folder.appendingPathComponent("source"), count: 30, size: 100_000)
         let environment = ["RCLONE_CONFIG": folder.appendingPathComponent("rclone.conf").path]
         _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("rclone.conf").path, contents: Data())
-        // 3 MB at 1 MiB/s: three of rclone's stats lines, a second apart, two with an ETA.
+        // 3 MB at 1 MiB/s: three of rclone's stats lines, a second apart; its ETA, in whole seconds
+        // rounded down, says "0s" with a quarter left, which is never shown as time left (its
+        // reading: HeadwayToolProgressTests).
         let copy = try await ToolJourney.walk(service, job: "rclone", ["rclone", "copy", "--bwlimit", "1M", "source", "copy"], environment: environment, directory: folder)
-        copy.expectHonest(label: "rclone: copying", eta: .given)
+        copy.expectHonest(label: "rclone: copying")
         #expect(copy.run.stderr.isEmpty, "the stats Headway asked for are withheld: \(copy.run.stderr.prefix(300))")
         // rclone rounds its total down (2.861 MiB): never above the 3,000,000 bytes.
         #expect(copy.determinate.allSatisfy { $0.total! <= 3_000_000 })

@@ -243,6 +243,8 @@ struct ToolJourney {
             }
         }
         #expect(!run.stderr.contains("headway: warning"), "\(run.stderr)", sourceLocation: sourceLocation)
+        // Whatever the tool says ("ETA 0s" with work left), a running job never reads 0 s left.
+        #expect(!samples.contains { $0.phase == "active" && $0.etaSeconds == 0 && $0.percent.map { $0 < 100 } ?? true }, "0 s left while it ran", sourceLocation: sourceLocation)
         switch eta {
         case .given?:
             #expect(samples.contains { $0.etaReported && $0.etaSeconds != nil }, "the tool's ETA never reached the service", sourceLocation: sourceLocation)

@@ -1,0 +1,146 @@
+# Sourced by Scripts/bench-estimates record: records the estimate corpus anew. Each run is a real
+# tool under `headway run --record`, on data and local servers made here, at rates that change
+# while it runs (Scripts/lib/varying_rate.py: a link that slows and recovers, files of mixed sizes,
+# an encode whose picture gets harder, builds of real sources with steps of uneven length). The
+# recordings go to Tests/EstimateCorpus/NAME.jsonl.xz; the README there lists them. `sections`
+# (downloads pipes copies backups encodes builds) records only those.
+set -euo pipefail
+source Scripts/lib/packages.sh
+ensure_packages restic borgbackup rsync rclone curl wget pv ffmpeg ninja-build make cmake g++ googletest \
+    cargo librust-regex-dev librust-serde-json-dev xz-utils python3
+swift build --product headway >/dev/null
+headway="$(swift build --show-bin-path)/headway"
+corpus="$PWD/Tests/EstimateCorpus"
+work=$(mktemp -d /tmp/headway-estimates.XXXXXX)
+server=""
+trap '[ -z "$server" ] || kill "$server"; rm -rf "$work"' EXIT
+mkdir -p "$corpus" "$work/runs"
+# No service: the runs are read again later; what is recorded is what headway run reads.
+export HEADWAY_SOCKET="$work/no-service.sock" HOME="$work/home" XDG_RUNTIME_DIR="$work/runtime"
+mkdir -p "$HOME" "$XDG_RUNTIME_DIR"
+rate="python3 $PWD/Scripts/lib/varying_rate.py"
+
+# record NAME FOLDER [--format TOOL] CMD…: one run, its output left as the tool printed it.
+record() {
+    local name=$1 folder=$2 options=()
+    shift 2
+    [ "$1" != --format ] || { options=(--format "$2"); shift 2; }
+    echo "record-estimates: $name"
+    (cd "$folder" && "$headway" --timeout-ms 50 run --record "$work/runs/$name.jsonl" --label "$name" "${options[@]}" -- "$@" >/dev/null 2>"$work/$name.err") \
+        || { echo "record-estimates: $name failed:" >&2; tail -5 "$work/$name.err" >&2; exit 1; }
+    xz -9 -c "$work/runs/$name.jsonl" >"$corpus/$name.jsonl.xz"
+}
+# Files of mixed sizes: many small ones (where a per-file cost dominates) and a few large ones.
+files() {
+    local folder=$1 small=$2 large=$3 size=$4 i
+    mkdir -p "$folder"
+    for i in $(seq "$small"); do head -c $((RANDOM % 20000 + 1000)) /dev/urandom >"$folder/small-$i"; done
+    for i in $(seq "$large"); do head -c "$size" /dev/urandom >"$folder/large-$i"; done
+}
+
+# Downloads from a local server whose rate changes (curl, wget: their own meters and ETAs).
+downloads() {
+$rate serve >"$work/port" &
+server=$!
+for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
+port=$(cat "$work/port")
+schedules=("400000:3,100000:2" "150000:4,600000:2" "300000:2,300000:2,60000:3" "800000:2,200000:5"
+    "250000:6,90000:3" "500000:1,120000:1" "200000:3,450000:3,80000:2")
+sizes=(3000000 4000000 2500000 5000000 2800000 2600000 3500000)
+for i in "${!schedules[@]}"; do
+    record "curl-$((i + 1))" "$work" curl -o "$work/download" "http://127.0.0.1:$port/${sizes[$i]}?rates=${schedules[$i]}"
+    record "wget-$((i + 1))" "$work" wget -O "$work/download" "http://127.0.0.1:$port/${sizes[$((6 - i))]}?rates=${schedules[$((6 - i))]}"
+done
+
+}
+
+# A pipe at a changing rate into pv and dd (their totals given, as a person gives them).
+pipes() {
+local schedules=("400000:3,100000:2" "150000:4,600000:2" "300000:2,300000:2,60000:3" "800000:2,200000:5"
+    "250000:6,90000:3" "500000:1,120000:1" "200000:3,450000:3,80000:2")
+for i in 1 2 3 4; do
+    size=$((2000000 + i * 700000))
+    $rate stream $size "${schedules[$i]}" | record "pv-$i" "$work" pv -s $size
+    # dd counts whole blocks from a pipe with iflag=fullblock.
+    $rate stream $((size / 65536 * 65536)) "${schedules[$((i + 2))]}" | record "dd-$i" "$work" dd of=/dev/null bs=65536 count=$((size / 65536)) iflag=fullblock status=progress
+done
+
+}
+
+# Copies of mixed files, bandwidth-limited (rsync's and rclone's own ETAs).
+copies() {
+for i in 1 2 3 4 5 6; do
+    rm -rf "$work/src" "$work/dst"
+    files "$work/src" $((i * 40)) $((i % 3 + 1)) $((1200000 + i * 300000))
+    record "rsync-$i" "$work" rsync -a --bwlimit=$((300 + i * 60)) src/ dst/
+    rm -rf "$work/dst"
+    record "rclone-$i" "$work" rclone copy --bwlimit $((350 + i * 50))k --transfers 1 --checkers 1 src dst
+done
+
+}
+
+# Backups: restic with its upload limited, borg extracting into a slow reader.
+backups() {
+export RESTIC_PASSWORD=corpus BORG_PASSPHRASE=corpus BORG_UNKNOWN_UNENCRYPTED_REPO_ACCESS_IS_OK=yes
+for i in 1 2 3 4 5 6 7 8; do
+    rm -rf "$work/src" "$work/restic"
+    files "$work/src" $((i * 30)) $((i % 2 + 1)) $((2000000 + i * 400000))
+    restic init --repo "$work/restic" >/dev/null
+    record "restic-$i" "$work" restic --repo "$work/restic" backup -o local.connections=1 --pack-size 4 --limit-upload $((250 + i * 50)) src
+done
+rm -rf "$work/borg" && borg init --encryption=none "$work/borg" >/dev/null
+for i in 1 2 3 4; do
+    rm -rf "$work/src" "$work/out"
+    files "$work/src" $((i * 25)) 2 $((3000000 + i * 1000000))
+    (cd "$work" && borg create "$work/borg::run-$i" src >/dev/null)
+    mkdir -p "$work/out"
+    # Extracting to stdout into a reader whose pace changes.
+    record "borg-$i" "$work/out" --format borg sh -c "borg extract --progress --stdout '$work/borg::run-$i' | python3 -c '
+import sys, time
+speed = [300000, 900000, 150000]
+n = 0
+while True:
+    data = sys.stdin.buffer.read(65536)
+    if not data: break
+    n += 1
+    time.sleep(len(data) / speed[n // 40 % 3])
+'"
+done
+
+}
+
+# Encodes whose picture gets harder half-way: a still colour, then noise that changes every frame.
+encodes() {
+for i in 1 2 3 4; do
+    seconds=$((6 + i * 2))
+    record "ffmpeg-$i" "$work" ffmpeg -y -v error -f lavfi -i "color=c=0x336699:s=960x540:r=25:d=$((seconds / 2))" \
+        -f lavfi -i "nullsrc=s=960x540:r=25:d=$((seconds - seconds / 2)),geq=random(1)*255:128:128" \
+        -filter_complex "[0:v][1:v]concat=n=2:v=1,format=yuv420p" -t $seconds -c:v libx264 -preset veryfast "$work/out-$i.mp4"
+done
+
+}
+
+# Builds of real sources: googletest (Debian's copy of its sources) by CMake's make and ninja,
+# and a program on Debian's packaged crates (regex, serde_json) by cargo, offline.
+builds() {
+for i in 1 2 3 4; do
+    rm -rf "$work/gtest-make" "$work/gtest-ninja"
+    cmake -S /usr/src/googletest -B "$work/gtest-make" -G "Unix Makefiles" >/dev/null
+    record "make-$i" "$work/gtest-make" make -j$((i % 2 + 1))
+    cmake -S /usr/src/googletest -B "$work/gtest-ninja" -G Ninja >/dev/null
+    record "ninja-$i" "$work/gtest-ninja" ninja -j$((i % 2 + 1))
+done
+mkdir -p "$work/app/src" "$work/app/.cargo"
+printf '[source.crates-io]\nreplace-with = "debian"\n[source.debian]\ndirectory = "/usr/share/cargo/registry"\n' >"$work/app/.cargo/config.toml"
+printf '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n[dependencies]\nregex = "1"\nserde_json = "1"\n' >"$work/app/Cargo.toml"
+printf 'fn main() { let r = regex::Regex::new("a+").unwrap(); println!("{} {}", r.is_match("aa"), serde_json::json!({"a": 1})); }\n' >"$work/app/src/main.rs"
+for i in 1 2 3 4; do
+    rm -rf "$work/app/target"
+    record "cargo-$i" "$work/app" cargo build --offline -j$((i % 2 + 1))
+done
+
+}
+
+# The sections named (all by default).
+for section in ${sections:-downloads pipes copies backups encodes builds}; do "$section"; done
+echo "record-estimates: $(ls "$work"/runs | wc -l) runs recorded into $corpus"
