@@ -3,7 +3,7 @@
 # while it runs (Scripts/lib/varying_rate.py: a link that slows and recovers, files of mixed sizes,
 # an encode whose picture gets harder, builds of real sources with steps of uneven length). The
 # recordings go to Tests/EstimateCorpus/NAME.jsonl.xz; the README there lists them. `sections`
-# (downloads pipes copies backups encodes builds) records only those.
+# (downloads pipes copies backups encodes builds, or restic_runs or borg_runs) records only those.
 set -euo pipefail
 source Scripts/lib/packages.sh
 ensure_packages restic borgbackup rsync rclone curl wget pv ffmpeg ninja-build make cmake g++ googletest \
@@ -18,6 +18,7 @@ mkdir -p "$corpus" "$work/runs"
 # No service: the runs are read again later; what is recorded is what headway run reads.
 export HEADWAY_SOCKET="$work/no-service.sock" HOME="$work/home" XDG_RUNTIME_DIR="$work/runtime"
 mkdir -p "$HOME" "$XDG_RUNTIME_DIR"
+export RESTIC_PASSWORD=corpus BORG_PASSPHRASE=corpus BORG_UNKNOWN_UNENCRYPTED_REPO_ACCESS_IS_OK=yes
 rate="python3 $PWD/Scripts/lib/varying_rate.py"
 
 # record NAME FOLDER [--format TOOL] CMD…: one run, its output left as the tool printed it.
@@ -81,13 +82,20 @@ done
 
 # Backups: restic with its upload limited, borg extracting into a slow reader.
 backups() {
-export RESTIC_PASSWORD=corpus BORG_PASSPHRASE=corpus BORG_UNKNOWN_UNENCRYPTED_REPO_ACCESS_IS_OK=yes
+    restic_runs
+    borg_runs
+}
+restic_runs() {
+# Enough data (about 30 to 50 MB) that restic's buffers, whose reading it counts before the upload
+# has caught up, are a small part of it.
 for i in 1 2 3 4 5 6 7 8; do
     rm -rf "$work/src" "$work/restic"
-    files "$work/src" $((i * 30)) $((i % 2 + 1)) $((2000000 + i * 400000))
+    files "$work/src" $((i * 30)) $((i % 3 + 3)) $((8000000 + i * 500000))
     restic init --repo "$work/restic" >/dev/null
-    record "restic-$i" "$work" restic --repo "$work/restic" backup -o local.connections=1 --pack-size 4 --limit-upload $((250 + i * 50)) src
+    record "restic-$i" "$work" restic --repo "$work/restic" backup -o local.connections=1 --pack-size 4 --limit-upload $((2500 + i * 300)) src
 done
+}
+borg_runs() {
 rm -rf "$work/borg" && borg init --encryption=none "$work/borg" >/dev/null
 for i in 1 2 3 4; do
     rm -rf "$work/src" "$work/out"

@@ -38,11 +38,26 @@ public enum JSONValue: Sendable, Equatable {
     /// The boolean, when this is one.
     public var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
 
-    /// Compact JSON text, members in the order given.
+    /// Compact JSON text, members in the order given. Made in one allocation of its final size:
+    /// a reply of 10,000 jobs grown by doubling left the allocator holding the halves it outgrew,
+    /// resident memory that each client that never reads multiplied.
     public var text: String {
         var out = ""
+        out.reserveCapacity(textLength)
         write(to: &out)
         return out
+    }
+
+    /// The bytes of ``text``, counted without making it.
+    var textLength: Int {
+        switch self {
+        case .null: 4
+        case .bool(let b): b ? 4 : 5
+        case .number(let n): Self.format(n).utf8.count
+        case .string(let s): Self.quotedLength(s)
+        case .array(let items): items.reduce(2 + max(0, items.count - 1)) { $0 + $1.textLength }
+        case .object(let members): members.reduce(2 + max(0, members.count - 1)) { $0 + Self.quotedLength($1.0) + 1 + $1.1.textLength }
+        }
     }
 
     private func write(to out: inout String) {
@@ -74,6 +89,19 @@ public enum JSONValue: Sendable, Equatable {
         guard n.isFinite else { return "null" }
         if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
         return "\(n)"
+    }
+
+    /// The bytes `quote` writes for `s`.
+    static func quotedLength(_ s: String) -> Int {
+        var length = 2
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"", "\\", "\n", "\r", "\t": length += 2
+            case _ where scalar.value < 0x20: length += 6
+            default: length += UTF8.width(scalar)
+            }
+        }
+        return length
     }
 
     static func quote(_ s: String, into out: inout String) {

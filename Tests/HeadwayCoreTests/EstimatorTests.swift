@@ -1,3 +1,4 @@
+import Foundation
 import HeadwayCore
 import Testing
 
@@ -69,6 +70,45 @@ struct EstimatorTests {
         let resumed = try #require(job.snapshot(at: 130).timeRemaining)
         // 60 units left at 1/s; the 90 s silence was a pause, not a slow stretch.
         #expect(abs(resumed - 60) / 60 < 0.05, "ETA after resuming \(resumed)")
+    }
+
+    /// Regression: a pace that changes every few seconds (a link that slows and recovers) had its
+    /// ETA follow the last burst. The window of half the time seen averages over the changes.
+    @Test func aPaceThatAlternatesIsAveraged() throws {
+        // 3 units/s for 10 s, then 1 unit/s for 10 s, again and again: 2 units/s on average; 500 in all.
+        var reports: [(Seconds, Double)] = []
+        var value = 0.0
+        for t in 1...250 {
+            value += (t - 1) % 20 < 10 ? 3 : 1
+            reports.append((Double(t), value))
+        }
+        // Each at the end of a fast stretch, where the last burst misleads most.
+        for at in [81.0, 121, 161] {
+            let done = reports.last { $0.0 <= at }!.1
+            let truth = (500 - done) / 2
+            let left = try #require(eta(reports, total: 500, at: at))
+            #expect(abs(left - truth) / truth < 0.05, "at \(at) s: ETA \(left), truth about \(truth)")
+        }
+    }
+
+    /// A job that reports a hundred times a second for an hour keeps a bounded history.
+    @Test func theHistoryIsBounded() throws {
+        var estimator = RateEstimator()
+        for step in 0..<360_000 { estimator.record(value: Double(step), at: Double(step) / 100) }
+        let rate = try #require(estimator.rate)
+        #expect(abs(rate - 100) < 0.5)
+        let written = String(decoding: try JSONEncoder().encode(estimator), as: UTF8.self)
+        #expect(written.count < 4096, "\(written.count) bytes")
+    }
+
+    /// A job written by a service of the version before (its estimator an exponential average) is
+    /// read back: the rate starts afresh from its next reports.
+    @Test func anEstimatorWrittenBeforeIsReadBack() throws {
+        let before = #"{"timeConstant":20,"stallThreshold":30,"minimumObservation":1,"base":{"time":5,"value":5},"latest":{"time":5,"value":5},"smoothedRate":1,"weight":0.2,"observed":5}"#
+        var estimator = try JSONDecoder().decode(RateEstimator.self, from: Data(before.utf8))
+        #expect(estimator.rate == nil)
+        for t in 6...10 { estimator.record(value: Double(t), at: Double(t)) }
+        #expect(estimator.rate == 1)
     }
 
     @Test func regressionRebasesWithoutChangingRate() throws {

@@ -36,6 +36,17 @@ struct JSONValueCodingTests {
         #expect(throws: JSONValueCoding.Mismatch.self) { try JSONValueCoding.decode(ProgressJob.self, from: .array([])) }
     }
 
+    /// The text is made in one allocation of its final size: the length counted first is the text's.
+    @Test func theLengthCountedIsTheTexts() throws {
+        let values: [JSONValue] = [
+            .null, .bool(true), .bool(false), .number(42), .number(-0.125), .number(1e300), .number(.nan), .string(""),
+            .string("quote \" back \\ line\n\r\t bell \u{7} é 中 🙂"), .array([]), .array([.number(1), .string("a"), .null]),
+            .object([]), .object([("k", .array([.object([("é", .bool(true))])])), ("", .string("\u{1F}"))]),
+            try JSONValueCoding.encode(Self.jobs()[0]),
+        ]
+        for value in values { #expect(value.textLength == value.text.utf8.count, "\(value.text)") }
+    }
+
     @Test func aShiftedJobGoesOnWhereItWas() throws {
         let job = try Self.jobs()[0]
         let moved = job.shifted(by: 1000)

@@ -152,7 +152,10 @@ wait $flood
 writes=$(grep -c . /run/writes)
 span=$(awk 'NR == 1 { a = $1 } { b = $1 } END { print b - a }' /run/writes)
 echo "   jobs.json: $writes writes in $span s while a hook sent $(cat /run/flood-count) updates"
-check "jobs.json is written, at most about once a second" awk -v w="$writes" -v s="$span" 'BEGIN { exit !(w >= 2 && w <= s + 2) }'
+# The service hands the writer the jobs at most once a second; the file's time marks when each
+# write ended, which a loaded machine (CI runs this walk beside other steps) delays by up to a
+# couple of seconds: writes − 1 intervals within the span and those seconds.
+check "jobs.json is written, at most about once a second" awk -v w="$writes" -v s="$span" 'BEGIN { exit !(w >= 2 && w - 1 <= s + 2) }'
 check "the flooded job took the last update" eventually 5 bash -c "as_runner headway status | grep -Eq \"^gl-5150 +active .*\\(\$(( $(cat /run/flood-count) * 3 ))/1200\\)\""
 check "the hook ends the flooded job" hookjob done
 
