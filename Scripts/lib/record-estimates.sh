@@ -129,8 +129,12 @@ done
 }
 
 # Builds of real sources: googletest (Debian's copy of its sources) by CMake's make and ninja,
-# and a program on Debian's packaged crates (regex, serde_json) by cargo, offline.
+# and a program on Debian's packaged crates (regex, serde_json) by Debian's cargo, offline.
 builds() {
+make_runs
+cargo_runs
+}
+make_runs() {
 for i in 1 2 3 4; do
     rm -rf "$work/gtest-make" "$work/gtest-ninja"
     cmake -S /usr/src/googletest -B "$work/gtest-make" -G "Unix Makefiles" >/dev/null
@@ -138,13 +142,15 @@ for i in 1 2 3 4; do
     cmake -S /usr/src/googletest -B "$work/gtest-ninja" -G Ninja >/dev/null
     record "ninja-$i" "$work/gtest-ninja" ninja -j$((i % 2 + 1))
 done
+}
+cargo_runs() {
 mkdir -p "$work/app/src" "$work/app/.cargo"
 printf '[source.crates-io]\nreplace-with = "debian"\n[source.debian]\ndirectory = "/usr/share/cargo/registry"\n' >"$work/app/.cargo/config.toml"
 printf '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n[dependencies]\nregex = "1"\nserde_json = "1"\n' >"$work/app/Cargo.toml"
 printf 'fn main() { let r = regex::Regex::new("a+").unwrap(); println!("{} {}", r.is_match("aa"), serde_json::json!({"a": 1})); }\n' >"$work/app/src/main.rs"
 for i in 1 2 3 4; do
     rm -rf "$work/app/target"
-    record "cargo-$i" "$work/app" cargo build --offline -j$((i % 2 + 1))
+    record "cargo-$i" "$work/app" env PATH=/usr/bin:/bin cargo build --offline -j$((i % 2 + 1))
 done
 
 }

@@ -104,7 +104,9 @@ enum EstimateReplay {
         }
         send(.begin(job: "run", BeginOptions(label: name)))
 
-        var run = Run(name: name, tool: progress.name, duration: recording.end)
+        // Grouped by what ran: the corpus names its runs TOOL-N (make and ninja are read alike).
+        let tool = name.split(separator: "-").dropLast().joined(separator: "-")
+        var run = Run(name: name, tool: tool.isEmpty ? progress.name : tool, duration: recording.end)
         var toolETA: (value: Double, at: Double)?
         var grid = Array(stride(from: 1.0, to: recording.end, by: 1.0))[...]
         var marks = checkpoints.map { $0 * recording.end }[...]
