@@ -67,7 +67,7 @@ public struct RateEstimator: Sendable, Equatable, Codable {
         let progressed = value - before.value
         if progressed < 0 {
             // A new base: the history moves with it, so the rate stands.
-            for index in history.indices { history[index].value += progressed }
+            moveHistory(by: progressed)
             return
         }
         let elapsed = time - before.time
@@ -78,7 +78,7 @@ public struct RateEstimator: Sendable, Equatable, Codable {
         }
         if elapsed > stallThreshold {
             // A pause: its time and what was done in it are left out.
-            for index in history.indices { history[index].value += progressed }
+            moveHistory(by: progressed)
             return
         }
         observed += elapsed
@@ -87,10 +87,7 @@ public struct RateEstimator: Sendable, Equatable, Codable {
 
     /// The job resumes after a pause at `value`: the paused time is not counted, the rate stands.
     public mutating func resume(value: Double, at time: Seconds) {
-        if let before = latest {
-            let progressed = value - before.value
-            for index in history.indices { history[index].value += progressed }
-        }
+        if let before = latest { moveHistory(by: value - before.value) }
         latest = Sample(time: time, value: value)
     }
 
@@ -122,6 +119,12 @@ public struct RateEstimator: Sendable, Equatable, Codable {
         guard after > 0 else { return history[after].value }
         let a = history[after - 1], b = history[after]
         return a.value + (b.value - a.value) * (time - a.time) / (b.time - a.time)
+    }
+
+    /// Moves every value kept by `progressed`: what came before the latest report stays as far
+    /// behind it as it was.
+    private mutating func moveHistory(by progressed: Double) {
+        for index in history.indices { history[index].value += progressed }
     }
 
     /// Appends a sample; a full history keeps every other one of its older half.

@@ -24,10 +24,11 @@ enum EstimateReplay {
         var duration: Double
         /// The ETA `status` gave at each checkpoint (nil: none shown), Headway's own (the same run
         /// with the tool's ETAs withheld), the tool's own last printed one; and the truth.
-        var headway: [Double?] = []
+        var status: [Double?] = []
         var own: [Double?] = []
-        var tool_: [Double?] = []
-        var shown: [Double?] = []
+        var toolsOwn: [Double?] = []
+        /// The share shown at each checkpoint.
+        var shares: [Double?] = []
         var truth: [Double] = []
         var underHalf = 0
         var underHalfTool = 0
@@ -86,7 +87,7 @@ enum EstimateReplay {
     /// One run replayed as the service would see it, and again with the tool's ETAs withheld.
     static func replay(_ recording: Recording, name: String) throws -> Run {
         var run = try replay(recording, name: name, toolETAs: true)
-        run.own = try replay(recording, name: name, toolETAs: false).headway
+        run.own = try replay(recording, name: name, toolETAs: false).status
         return run
     }
 
@@ -121,9 +122,9 @@ enum EstimateReplay {
             while let mark = marks.first, mark <= time {
                 marks = marks.dropFirst()
                 run.truth.append(recording.end - mark)
-                run.headway.append(now?.phase == "active" ? now?.etaSeconds : nil)
-                run.tool_.append(tool)
-                run.shown.append(now?.percent.map { Double($0) / 100 })
+                run.status.append(now?.phase == "active" ? now?.etaSeconds : nil)
+                run.toolsOwn.append(tool)
+                run.shares.append(now?.percent.map { Double($0) / 100 })
             }
             guard now?.phase == "active" else { return }
             run.seconds += 1
@@ -217,8 +218,8 @@ enum EstimateReplay {
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         let groups = Dictionary(grouping: runs, by: \.tool).sorted { $0.key < $1.key }
         for (tool, group) in groups + [("all", runs)] {
-            let shown = errors(group, \.headway), own = errors(group, \.own), theirs = errors(group, \.tool_)
-            let printsETA = group.contains { $0.tool_.contains { $0 != nil } }
+            let shown = errors(group, \.status), own = errors(group, \.own), theirs = errors(group, \.toolsOwn)
+            let printsETA = group.contains { $0.toolsOwn.contains { $0 != nil } }
             let seconds = group.map(\.seconds).reduce(0, +)
             func share(_ count: Int) -> String { seconds == 0 ? "–" : String(format: "%.1f %%", 100 * Double(count) / Double(seconds)) }
             var row = [tool, "\(group.count)", percent(quantile(shown.errors, 0.5)), percent(quantile(shown.errors, 0.9)), "\(shown.missing)",
@@ -234,7 +235,7 @@ enum EstimateReplay {
         print("The share shown against the share of the run's time gone (median of |shown − elapsed share|, at each checkpoint):")
         var line = "|"
         for (index, mark) in checkpoints.enumerated() {
-            let gaps = runs.compactMap { run in run.shown[index].map { abs($0 - mark) } }.sorted()
+            let gaps = runs.compactMap { run in run.shares[index].map { abs($0 - mark) } }.sorted()
             line += " \(Int(mark * 100)) %: \(percent(quantile(gaps, 0.5))) |"
         }
         print(line)
