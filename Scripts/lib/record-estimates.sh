@@ -1,13 +1,17 @@
 # Sourced by Scripts/bench-estimates record: records the estimate corpus anew. Each run is a real
 # tool under `headway run --record`, on data and local servers made here, at rates that change
 # while it runs (Scripts/lib/varying_rate.py: a link that slows and recovers, files of mixed sizes,
-# an encode whose picture gets harder, builds of real sources with steps of uneven length). The
-# recordings go to Tests/EstimateCorpus/NAME.jsonl.xz; the README there lists them. `sections`
-# (downloads pipes copies backups encodes builds, or restic_runs or borg_runs) records only those.
+# an encode whose picture gets harder, builds of real sources with steps of uneven length), and
+# long enough (half a minute to two) to be what a progress indicator is for. The recordings go to
+# Tests/EstimateCorpus/NAME.jsonl.xz; the README there lists them. `sections` (downloads pipes
+# copies backups encodes builds, or restic_runs borg_runs make_runs cargo_runs) records only
+# those; the sections that wait on a link (downloads pipes copies backups) may run side by side,
+# each in its own call, the builds and encodes alone.
 set -euo pipefail
 source Scripts/lib/packages.sh
 ensure_packages restic borgbackup rsync rclone curl wget pv ffmpeg ninja-build make cmake g++ googletest \
-    cargo librust-regex-dev librust-serde-json-dev xz-utils python3
+    cargo librust-regex-dev librust-serde-json-dev librust-rayon-dev librust-rand-dev librust-env-logger-dev \
+    librust-indexmap-dev xz-utils python3
 swift build --product headway >/dev/null
 headway="$(swift build --show-bin-path)/headway"
 corpus="$PWD/Tests/EstimateCorpus"
@@ -21,11 +25,14 @@ mkdir -p "$HOME" "$XDG_RUNTIME_DIR"
 export RESTIC_PASSWORD=corpus BORG_PASSPHRASE=corpus BORG_UNKNOWN_UNENCRYPTED_REPO_ACCESS_IS_OK=yes
 rate="python3 $PWD/Scripts/lib/varying_rate.py"
 
-# record NAME FOLDER [--format TOOL] CMD…: one run, its output left as the tool printed it.
+# record NAME FOLDER [--format TOOL] [--name JOB] CMD…: one run, its output left as the tool
+# printed it; runs of one JOB are the same work done again (a build a CI runs on every push), for
+# the durations the service learns.
 record() {
     local name=$1 folder=$2 options=()
     shift 2
     [ "$1" != --format ] || { options=(--format "$2"); shift 2; }
+    [ "$1" != --name ] || { options+=(--name "$2"); shift 2; }
     echo "record-estimates: $name"
     (cd "$folder" && "$headway" --timeout-ms 50 run --record "$work/runs/$name.jsonl" --label "$name" "${options[@]}" -- "$@" >/dev/null 2>"$work/$name.err") \
         || { echo "record-estimates: $name failed:" >&2; tail -5 "$work/$name.err" >&2; exit 1; }
@@ -47,7 +54,7 @@ for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
 port=$(cat "$work/port")
 schedules=("400000:3,100000:2" "150000:4,600000:2" "300000:2,300000:2,60000:3" "800000:2,200000:5"
     "250000:6,90000:3" "500000:1,120000:1" "200000:3,450000:3,80000:2")
-sizes=(3000000 4000000 2500000 5000000 2800000 2600000 3500000)
+sizes=(12000000 16000000 10000000 20000000 11000000 10400000 14000000)
 for i in "${!schedules[@]}"; do
     record "curl-$((i + 1))" "$work" curl -o "$work/download" "http://127.0.0.1:$port/${sizes[$i]}?rates=${schedules[$i]}"
     record "wget-$((i + 1))" "$work" wget -O "$work/download" "http://127.0.0.1:$port/${sizes[$((6 - i))]}?rates=${schedules[$((6 - i))]}"
@@ -60,7 +67,7 @@ pipes() {
 local schedules=("400000:3,100000:2" "150000:4,600000:2" "300000:2,300000:2,60000:3" "800000:2,200000:5"
     "250000:6,90000:3" "500000:1,120000:1" "200000:3,450000:3,80000:2")
 for i in 1 2 3 4; do
-    size=$((2000000 + i * 700000))
+    size=$((8000000 + i * 2800000))
     $rate stream $size "${schedules[$i]}" | record "pv-$i" "$work" pv -s $size
     # dd counts whole blocks from a pipe with iflag=fullblock.
     $rate stream $((size / 65536 * 65536)) "${schedules[$((i + 2))]}" | record "dd-$i" "$work" dd of=/dev/null bs=65536 count=$((size / 65536)) iflag=fullblock status=progress
@@ -73,9 +80,9 @@ copies() {
 for i in 1 2 3 4 5 6; do
     rm -rf "$work/src" "$work/dst"
     files "$work/src" $((i * 40)) $((i % 3 + 1)) $((1200000 + i * 300000))
-    record "rsync-$i" "$work" rsync -a --bwlimit=$((300 + i * 60)) src/ dst/
+    record "rsync-$i" "$work" rsync -a --bwlimit=$((100 + i * 20)) src/ dst/
     rm -rf "$work/dst"
-    record "rclone-$i" "$work" rclone copy --bwlimit $((350 + i * 50))k --transfers 1 --checkers 1 src dst
+    record "rclone-$i" "$work" rclone copy --bwlimit $((120 + i * 16))k --transfers 1 --checkers 1 src dst
 done
 
 }
@@ -86,13 +93,14 @@ backups() {
     borg_runs
 }
 restic_runs() {
-# Enough data (about 30 to 50 MB) that restic's buffers, whose reading it counts before the upload
-# has caught up, are a small part of it.
+# Enough data (about 140 to 280 MB, uploaded at 3 to 5.5 MiB/s) that restic's buffers, whose
+# reading it counts before the upload has caught up, are a small part of it, as in a backup of a
+# home folder over a home uplink.
 for i in 1 2 3 4 5 6 7 8; do
     rm -rf "$work/src" "$work/restic"
-    files "$work/src" $((i * 30)) $((i % 3 + 3)) $((8000000 + i * 500000))
+    files "$work/src" $((i * 30)) $((i % 3 + 3)) $((40000000 + i * 2000000))
     restic init --repo "$work/restic" >/dev/null
-    record "restic-$i" "$work" restic --repo "$work/restic" backup -o local.connections=1 --pack-size 4 --limit-upload $((2500 + i * 300)) src
+    record "restic-$i" "$work" restic --repo "$work/restic" backup -o local.connections=1 --pack-size 4 --limit-upload $((3000 + i * 300)) src
 done
 }
 borg_runs() {
@@ -111,25 +119,36 @@ while True:
     data = sys.stdin.buffer.read(65536)
     if not data: break
     n += 1
-    time.sleep(len(data) / speed[n // 40 % 3])
+    time.sleep(len(data) / speed[n // 12 % 3])
 '"
 done
 
 }
 
-# Encodes whose picture gets harder half-way: a still colour, then noise that changes every frame.
+# Encodes whose picture changes in difficulty as a film's scenes do: eight-second scenes of a
+# still colour (quick to encode) and of noise that changes every frame (slow), by turns.
 encodes() {
+local i k inputs scenes
 for i in 1 2 3 4; do
-    seconds=$((6 + i * 2))
-    record "ffmpeg-$i" "$work" ffmpeg -y -v error -f lavfi -i "color=c=0x336699:s=960x540:r=25:d=$((seconds / 2))" \
-        -f lavfi -i "nullsrc=s=960x540:r=25:d=$((seconds - seconds / 2)),geq=random(1)*255:128:128" \
-        -filter_complex "[0:v][1:v]concat=n=2:v=1,format=yuv420p" -t $seconds -c:v libx264 -preset veryfast "$work/out-$i.mp4"
+    inputs=() scenes=""
+    for k in $(seq 0 $((7 + 2 * i))); do
+        if [ $(((k + i) % 2)) = 0 ]; then
+            inputs+=(-f lavfi -i "color=c=0x336699:s=960x540:r=25:d=8")
+        else
+            inputs+=(-f lavfi -i "nullsrc=s=960x540:r=25:d=8,geq=random(1)*255:128:128")
+        fi
+        scenes+="[$k:v]"
+    done
+    record "ffmpeg-$i" "$work" ffmpeg -y -v error "${inputs[@]}" \
+        -filter_complex "${scenes}concat=n=$((8 + 2 * i)):v=1,format=yuv420p" -t $((64 + 16 * i)) -c:v libx264 -preset veryfast "$work/out-$i.mp4"
 done
 
 }
 
-# Builds of real sources: googletest (Debian's copy of its sources) by CMake's make and ninja,
-# and a program on Debian's packaged crates (regex, serde_json) by Debian's cargo, offline.
+# Builds of real sources, each the same job four times over (as a CI builds every push):
+# googletest with its samples and tests (Debian's copy of its sources) by CMake's make and ninja,
+# and a program on Debian's packaged crates (regex, serde_json, rayon, rand, env_logger, indexmap)
+# by Debian's cargo, offline.
 builds() {
 make_runs
 cargo_runs
@@ -137,20 +156,20 @@ cargo_runs
 make_runs() {
 for i in 1 2 3 4; do
     rm -rf "$work/gtest-make" "$work/gtest-ninja"
-    cmake -S /usr/src/googletest -B "$work/gtest-make" -G "Unix Makefiles" >/dev/null
-    record "make-$i" "$work/gtest-make" make -j$((i % 2 + 1))
-    cmake -S /usr/src/googletest -B "$work/gtest-ninja" -G Ninja >/dev/null
-    record "ninja-$i" "$work/gtest-ninja" ninja -j$((i % 2 + 1))
+    cmake -S /usr/src/googletest -B "$work/gtest-make" -G "Unix Makefiles" -Dgtest_build_samples=ON -Dgtest_build_tests=ON >/dev/null
+    record "make-$i" "$work/gtest-make" --name "make googletest" make -j2
+    cmake -S /usr/src/googletest -B "$work/gtest-ninja" -G Ninja -Dgtest_build_samples=ON -Dgtest_build_tests=ON >/dev/null
+    record "ninja-$i" "$work/gtest-ninja" --name "ninja googletest" ninja -j2
 done
 }
 cargo_runs() {
 mkdir -p "$work/app/src" "$work/app/.cargo"
 printf '[source.crates-io]\nreplace-with = "debian"\n[source.debian]\ndirectory = "/usr/share/cargo/registry"\n' >"$work/app/.cargo/config.toml"
-printf '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n[dependencies]\nregex = "1"\nserde_json = "1"\n' >"$work/app/Cargo.toml"
-printf 'fn main() { let r = regex::Regex::new("a+").unwrap(); println!("{} {}", r.is_match("aa"), serde_json::json!({"a": 1})); }\n' >"$work/app/src/main.rs"
+printf '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n[dependencies]\nregex = "1"\nserde_json = "1"\nrayon = "1"\nrand = "0.8"\nenv_logger = "0.9"\nindexmap = "1"\n' >"$work/app/Cargo.toml"
+printf 'use rayon::prelude::*;\nfn main() { env_logger::init(); let r = regex::Regex::new("a+").unwrap(); let n: u64 = (1..100u64).into_par_iter().sum(); let mut m = indexmap::IndexMap::new(); m.insert(rand::random::<u8>(), n); println!("{} {} {:?}", r.is_match("aa"), serde_json::json!({"a": 1}), m); }\n' >"$work/app/src/main.rs"
 for i in 1 2 3 4; do
     rm -rf "$work/app/target"
-    record "cargo-$i" "$work/app" env PATH=/usr/bin:/bin cargo build --offline -j$((i % 2 + 1))
+    record "cargo-$i" "$work/app" --name "cargo app" env PATH=/usr/bin:/bin cargo build --offline -j2
 done
 
 }

@@ -136,6 +136,18 @@ extension ProgressJob {
         }
     }
 
+    /// Headway's own estimate of the time left at `time`, counted down from the last report: the
+    /// last run's pace where the job ran before and keeps that pace (``PaceProfile``), else the
+    /// rate seen (``RateEstimator``); below zero by how much the job is past it.
+    func ownTimeLeft(value: Double, total: Double, at time: Seconds) -> Seconds? {
+        guard let reportedAt = estimator.latestTime else { return nil }
+        if let learnedPace, let left = learnedPace.timeLeft(from: value / total, running: runningTime(at: reportedAt)) {
+            let counted = left - max(0, time - reportedAt)
+            if counted > 0 { return counted }
+        }
+        return estimator.timeLeft(total: total, at: time)
+    }
+
     /// Everything a style needs at `time`.
     public func snapshot(at time: Seconds) -> ProgressSnapshot {
         let phase = phase(at: time)
@@ -160,19 +172,21 @@ extension ProgressJob {
             if phase == .active, over < 0 { remaining = -over }
         } else if case .active = phase {
             switch kind {
-            case .determinate(let value, let total):
+            case .determinate(let value, let total) where value < total:
+                // The reporter's own estimate first, counted down as it would be, shown as its (a CI
+                // server's from its history, a printer's from its slicer: they know the work).
+                // Once it has run out (or says "ETA 0s" with work left), Headway's own speaks: the
+                // last run's pace where this job ran before, else the rate seen. Past an estimate's
+                // end with work left, the job reads overdue by that much, never "0 s left": the
+                // estimate has run out, not the job.
                 if let reported = reportedTimeRemaining?.remaining(at: time), reported > 0 {
-                    // The tool's own estimate, counted down as the tool would, shown as its. Once
-                    // it has run out (or the tool says "ETA 0s" with work left), Headway's own
-                    // estimate speaks instead: never 0 s left while the job goes on.
-                    remaining = reported
-                    remainingIsReported = true
-                } else if let left = estimator.timeLeft(total: total, at: time), value < total {
-                    // Past the estimate's end with work left, the job reads overdue by that much,
-                    // never "0 s left": the estimate has run out, not the job. With none left (the
-                    // whole reported, not yet ended) there is no time to tell.
+                    (remaining, remainingIsReported) = (reported, true)
+                } else if let left = ownTimeLeft(value: value, total: total, at: time) {
                     if left > 0 { remaining = left } else if -left >= Self.overdueAfter { overdue = -left }
                 }
+            case .determinate:
+                // The whole reported, not yet ended (a backup finishing its upload): no time to tell.
+                break
             case .timer(_, let end, _): remaining = max(0, end - time)
             case .indeterminate: break
             }

@@ -52,8 +52,14 @@ public struct ProgressJob: Sendable, Equatable, Codable {
     /// a tea timer, a maintenance window) rather than when it reports so. See ``timerRanOut(at:)``.
     public var completesAtEnd = false
 
+    /// How the last successful run of this job went (the service's learned durations, by the
+    /// job's name): its time left is read from it while this run keeps the last one's pace.
+    public var learnedPace: PaceProfile?
+
     var shown: DisplayedValue
     var estimator: RateEstimator
+    /// How this run goes, for the next run of the same job.
+    public internal(set) var pace: PaceProfile?
     var determinateSince: Seconds?
 
     /// Begins a job at `time`, indeterminate unless `kind` says otherwise. A job whose reporter
@@ -113,6 +119,9 @@ public struct ProgressJob: Sendable, Equatable, Codable {
         if let unit { self.unit = unit }
         if let label { self.label = label }
         estimator.record(value: clamped, at: time)
+        let running = runningTime(at: time)
+        pace = pace ?? PaceProfile()
+        pace?.note(fraction: clamped / newTotal, at: running)
         shown.move(to: min(clamped / newTotal, Self.unfinishedCeiling), at: time)
         heard(at: time)
     }
@@ -183,6 +192,7 @@ public struct ProgressJob: Sendable, Equatable, Codable {
         determinateSince = nil
         shown.reset(at: time)
         estimator = RateEstimator(stallThreshold: policy.stallAfter)
+        pace = nil
         heard(at: time)
     }
 
@@ -209,7 +219,11 @@ public struct ProgressJob: Sendable, Equatable, Codable {
     public mutating func finish(_ outcome: Outcome, at time: Seconds) throws(ProgressError) {
         try checkRunning()
         if outcome == .succeeded {
-            if case .determinate(_, let total) = kind { kind = .determinate(value: total, total: total) }
+            if case .determinate(_, let total) = kind {
+                kind = .determinate(value: total, total: total)
+                let running = runningTime(at: time)
+                pace?.end(at: running)
+            }
             shown.reset(to: 1, at: time)
         } else if case .determinate(let value, let total) = kind {
             shown.reset(to: max(shown.fraction(at: time), min(value / total, Self.unfinishedCeiling)), at: time)

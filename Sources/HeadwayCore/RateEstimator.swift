@@ -2,8 +2,8 @@
 ///
 /// ## Algorithm
 /// The rate is the progress made over a window of the job's recent *working* time, and the window
-/// grows with the job: the last ``window`` seconds (20 by default) or the last half of the time
-/// observed, whichever is longer.
+/// grows with the job: the last ``window`` seconds (20 by default) or the last three quarters of
+/// the time observed, whichever is longer.
 ///
 /// 1. Working time is the time between reports, less pauses: an interval longer than
 ///    ``stallThreshold`` is a pause, not a slow stretch (the job's lifecycle shows it as stalled),
@@ -15,18 +15,19 @@
 ///    the work it carries counts.
 /// 3. Why a window that grows: measured on the corpus of real runs (Tests/EstimateCorpus,
 ///    Scripts/bench-estimates), links, disks and builds change pace every few seconds, and the
-///    average over a long stretch predicts the rest better than the last burst does (there, an
-///    exponential average of the last 20 s erred by a median of 28 % of the time left, this
-///    window by 24 %); yet a job that changed its pace for good (a slow start, a new phase) must
-///    be followed, and half of what was seen forgets the start by the time the rest is long.
+///    average over a long stretch predicts the rest better than the last burst does (there, three
+///    quarters of what was seen did a little better than half of it or all of it: docs/progress.md);
+///    yet a job that changed its pace for good (a slow start) must be followed, and the last three
+///    quarters forget the start.
 /// 4. A value lower than the previous one (a job that reported a larger total, or started over)
 ///    becomes the new base without changing the rate: the history moves with it.
-/// 5. The history is thinned to ``historyLimit`` samples (older ones at half the resolution each
-///    time it fills), so a job that reports a hundred times a second for hours costs the same.
+/// 5. The history is thinned to ``historyLimit`` samples (evenly over the time observed each time
+///    it fills), so a job that reports a hundred times a second for hours costs the same.
 ///
 /// The ETA is `(total − value) / rate`, counted down from the last report by the time since it was
-/// made. There is no ETA until ``minimumObservation`` seconds of progress were seen, and none while
-/// the rate is zero.
+/// made. There is no ETA until ``minimumObservation`` seconds (3) of progress were seen: a rate
+/// read from less is a guess (on the corpus, a backup's first second reads its buffers filling,
+/// four times faster than its upload), and none while the rate is zero.
 public struct RateEstimator: Sendable, Equatable, Codable {
     /// The shortest window, in seconds of working time.
     public var window: Seconds
@@ -50,7 +51,7 @@ public struct RateEstimator: Sendable, Equatable, Codable {
     private var observed: Seconds = 0
 
     /// An estimator with no observation yet.
-    public init(window: Seconds = 20, stallThreshold: Seconds = 30, minimumObservation: Seconds = 1) {
+    public init(window: Seconds = 20, stallThreshold: Seconds = 30, minimumObservation: Seconds = 3) {
         precondition(window > 0 && stallThreshold > 0 && minimumObservation >= 0)
         self.window = window
         self.stallThreshold = stallThreshold
@@ -91,10 +92,13 @@ public struct RateEstimator: Sendable, Equatable, Codable {
         latest = Sample(time: time, value: value)
     }
 
+    /// When the last value was recorded, on the clock.
+    var latestTime: Seconds? { latest?.time }
+
     /// The estimated rate in units of work per second, or `nil` while too little has been seen.
     public var rate: Double? {
         guard observed >= minimumObservation, observed > 0, let last = history.last, let first = history.first else { return nil }
-        let start = max(first.time, last.time - max(window, observed / 2))
+        let start = max(first.time, last.time - max(window, observed * 3 / 4))
         guard last.time > start else { return nil }
         return (last.value - value(atWorkingTime: start)) / (last.time - start)
     }
@@ -127,12 +131,16 @@ public struct RateEstimator: Sendable, Equatable, Codable {
         for index in history.indices { history[index].value += progressed }
     }
 
-    /// Appends a sample; a full history keeps every other one of its older half.
+    /// Appends a sample; a full history keeps samples at least a sixteenth of the time observed
+    /// apart (the first and the latest always), so that the window's start, wherever it falls, has
+    /// samples near it on both sides.
     private mutating func keep(_ sample: Sample) {
         history.append(sample)
-        guard history.count > Self.historyLimit else { return }
-        let half = history.count / 2
-        history = history[..<half].enumerated().filter { $0.offset.isMultiple(of: 2) }.map(\.element) + history[half...]
+        guard history.count > Self.historyLimit, let first = history.first else { return }
+        let spacing = observed / Double(Self.historyLimit / 2)
+        var kept = [first]
+        for sample in history.dropFirst().dropLast() where sample.time - kept[kept.count - 1].time >= spacing { kept.append(sample) }
+        history = kept + [sample]
     }
 }
 

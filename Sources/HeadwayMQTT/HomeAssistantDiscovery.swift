@@ -93,16 +93,22 @@ public struct HomeAssistantDiscovery: Sendable {
 
     /// The state topic's payload: every member present, null where the job has no such value (Home
     /// Assistant then reads the entity as unknown). The ETA is a moment (ISO 8601, UTC), an
-    /// estimate when the job's own reports do not give it; `job` is nil when nothing is shown.
+    /// estimate when the job's own reports do not give it; `overdue` the seconds a job is past its
+    /// estimate; `time` what is known of its time in the words `status` and the page use ("~42s",
+    /// "overdue 12s", "3m57s left of 4m"); `job` is nil when nothing is shown.
     public static func statePayload(_ job: JobStatus?, wallClock: Double) -> String {
         guard let job else {
-            return JSONValue.object([("job", .null), ("label", .null), ("phase", .string("idle")), ("percent", .null), ("eta", .null), ("estimate", .bool(false))]).text
+            return JSONValue.object([
+                ("job", .null), ("label", .null), ("phase", .string("idle")), ("percent", .null), ("eta", .null), ("estimate", .bool(false)),
+                ("overdue", .null), ("time", .null),
+            ]).text
         }
         let eta = job.etaSeconds.map { JSONValue.string(Timestamp.iso8601((wallClock + $0).rounded())) } ?? .null
         return JSONValue.object([
             ("job", .string(DisplayText.sanitised(job.job))), ("label", job.label.map { .string(DisplayText.sanitised($0)) } ?? .null),
             ("phase", .string(job.phase)), ("percent", job.percent.map { .number(Double($0)) } ?? .null), ("eta", eta),
-            ("estimate", .bool(job.estimate)),
+            ("estimate", .bool(job.estimate)), ("overdue", job.overdueSeconds.map { .number($0.rounded(.down)) } ?? .null),
+            ("time", job.timeText.map(JSONValue.string) ?? .null),
         ]).text
     }
 }

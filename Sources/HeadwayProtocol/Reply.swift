@@ -60,6 +60,15 @@ public struct JobStatus: Sendable, Equatable {
         return DurationText.countdown(left: value, of: total)
     }
 
+    /// What is known of the job's time, in the words every text uses: "overdue 12s" past its
+    /// estimate, "~42s" left (with "~" where it is an estimate or the job's own), nil where
+    /// nothing is known; a countdown's is ``countdownText``.
+    public var timeText: String? {
+        if let countdownText { return countdownText }
+        if let overdueSeconds { return "overdue \(DurationText.short(overdueSeconds))" }
+        return etaSeconds.map { "\(estimate || etaReported ? "~" : "")\(DurationText.short($0, rounding: .up))" }
+    }
+
     var json: JSONValue {
         var members: [(String, JSONValue)] = [("job", .string(job)), ("phase", .string(phase))]
         if let label { members.append(("label", .string(label))) }

@@ -227,6 +227,7 @@ public final class ServiceCore: LineHandler {
         // A countdown begun through the service is its own job: it is done when it runs out.
         job.completesAtEnd = options.countdown != nil || options.until != nil
         job.unit = options.unit
+        job.learnedPace = options.name.flatMap(durations.pace(for:))
         do throws(JobRefusal) {
             try registry.begin(id, job, name: options.name, requester: requester, at: now)
         } catch {
@@ -247,7 +248,7 @@ public final class ServiceCore: LineHandler {
     func finish(_ id: String, _ outcome: Outcome, requester: UInt32?, at now: Seconds) throws(ProtocolError) {
         try change(id, requester, now) { (job: inout ProgressJob) throws(ProgressError) in try job.finish(outcome, at: now) }
         if let entry = registry[id], let name = entry.name {
-            durations.record(entry.job.runningTime(at: now), for: name, outcome: outcome)
+            durations.record(entry.job.runningTime(at: now), for: name, outcome: outcome, pace: entry.job.pace)
         }
         noteEnd(of: id, outcome, label: registry[id]?.job.snapshot(at: now).label, at: now)
     }

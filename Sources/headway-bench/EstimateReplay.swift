@@ -8,7 +8,8 @@ import HeadwayToolProgress
 /// (`headway run --record`, Scripts/bench-estimates) is read again through the same reader
 /// (``ToolProgress``, the tool's format) and its updates reach the service's own core
 /// (``ServiceCore``, the estimator every display, the page and `status` use) at their recorded
-/// times, on a manual clock; the run's true end is the recorded exit.
+/// times, on a manual clock, as `headway run` sends them (without the tool's ETA); the run's true
+/// end is the recorded exit.
 ///
 /// Measured at 10, 25, 50, 75 and 90 % of each run's true duration: the ETA `status` gives
 /// against the true time left, the share the glass shows against the elapsed share, and the
@@ -22,10 +23,9 @@ enum EstimateReplay {
         var name: String
         var tool: String
         var duration: Double
-        /// The ETA `status` gave at each checkpoint (nil: none shown), Headway's own (the same run
-        /// with the tool's ETAs withheld), the tool's own last printed one; and the truth.
+        /// The ETA `status` gave at each checkpoint (nil: none shown), the tool's own last printed
+        /// one; and the truth.
         var status: [Double?] = []
-        var own: [Double?] = []
         var toolsOwn: [Double?] = []
         /// The share shown at each checkpoint.
         var shares: [Double?] = []
@@ -35,6 +35,8 @@ enum EstimateReplay {
         var seconds = 0
         var jumps = 0
         var jumpsTool = 0
+        /// Where the shown ETA jumped: the second, from, to.
+        var jumped: [(Double, Double, Double)] = []
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -48,6 +50,8 @@ enum EstimateReplay {
         var pattern: String?
         var size: Double?
         var total: Double?
+        /// What runs of the same job share (`headway run --name`), for the durations learned.
+        var name: String?
         var pieces: [(time: Double, stream: ToolStream, bytes: [UInt8])] = []
         var end: Double = 0
 
@@ -62,6 +66,7 @@ enum EstimateReplay {
             pattern = header["pattern"]?.string
             size = header["size"]?.number
             total = header["total"]?.number
+            name = header["name"]?.string
             var ended = false
             while let line = lines.next() {
                 guard let json = try? JSONValue.parse(String(line)), let time = json["t"]?.number else { throw Failure(description: "\(path): a line that is not a piece") }
@@ -84,26 +89,48 @@ enum EstimateReplay {
         }
     }
 
-    /// One run replayed as the service would see it, and again with the tool's ETAs withheld.
-    static func replay(_ recording: Recording, name: String) throws -> Run {
-        var run = try replay(recording, name: name, toolETAs: true)
-        run.own = try replay(recording, name: name, toolETAs: false).status
-        return run
+    /// The service runs are replayed into: one for each job name, so that a job's later runs find
+    /// the durations its earlier ones taught, as on a machine that runs the same build every day.
+    final class Service {
+        let clock = ManualClock()
+        let core: ServiceCore
+        /// Where the next run starts on the clock.
+        var next: Double = 0
+
+        init() {
+            core = ServiceCore(devices: .none, clock: clock, wallClock: { 1_000_000 }, logger: ServiceLogger(label: "replay") { _, _ in })
+        }
     }
 
-    static func replay(_ recording: Recording, name: String, toolETAs: Bool, dump: ((String) -> Void)? = nil) throws -> Run {
+    /// Services by job name; a run of no name has a service of its own.
+    struct Services {
+        var named: [String: Service] = [:]
+
+        mutating func service(for name: String?) -> Service {
+            guard let name else { return Service() }
+            if let service = named[name] { return service }
+            let service = Service()
+            named[name] = service
+            return service
+        }
+    }
+
+    static func replay(_ recording: Recording, name: String, into service: Service = Service(), dump: ((String) -> Void)? = nil) throws -> Run {
         let context = ToolContext(arguments: recording.arguments, size: recording.size, total: recording.total, descriptor: 3)
         let parser = try recording.pattern.map { try LineProgressParser(pattern: $0) } ?? .standard
         var progress = try ToolProgress(context: context, format: recording.format, pattern: parser)
-        let clock = ManualClock()
-        let core = ServiceCore(devices: .none, clock: clock, wallClock: { 1_000_000 }, logger: ServiceLogger(label: "replay") { _, _ in })
+        let clock = service.clock, core = service.core, start = service.next
+        // The run's times on the service's clock.
+        func at(_ time: Double) -> Double { start + time }
+        defer { service.next = at(recording.end) + 60 }
         let peer = Peer(connection: 1, credentials: nil)
         func send(_ request: Request) { _ = core.handle(line: request.line, from: peer) }
         func status() -> JobStatus? {
             guard case .jobs(let jobs, _, _, _)? = Reply.parse(core.handle(line: Request.status.line, from: peer).reply) else { return nil }
             return jobs.first { $0.job == "run" }
         }
-        send(.begin(job: "run", BeginOptions(label: name)))
+        clock.set(to: max(clock.now, start))
+        send(.begin(job: "run", BeginOptions(label: name, name: recording.name)))
 
         // Grouped by what ran: the corpus names its runs TOOL-N (make and ninja are read alike).
         let tool = name.split(separator: "-").dropLast().joined(separator: "-")
@@ -114,7 +141,7 @@ enum EstimateReplay {
         var previous: (headway: Double?, tool: Double?, label: String?, phase: String?)?
 
         func sample(at time: Double) {
-            clock.set(to: max(clock.now, time))
+            clock.set(to: max(clock.now, at(time)))
             _ = core.tick()
             let truth = recording.end - time
             let now = status()
@@ -131,7 +158,10 @@ enum EstimateReplay {
             if let eta = now?.etaSeconds, eta < truth / 2 { run.underHalf += 1 }
             if let tool, tool < truth / 2 { run.underHalfTool += 1 }
             if let previous, previous.label == now?.label, previous.phase == now?.phase {
-                if let before = previous.headway, let eta = now?.etaSeconds, abs(eta - before) > max(before, eta) / 2, abs(eta - before) > 2 { run.jumps += 1 }
+                if let before = previous.headway, let eta = now?.etaSeconds, abs(eta - before) > max(before, eta) / 2, abs(eta - before) > 2 {
+                    run.jumps += 1
+                    run.jumped.append((time, before, eta))
+                }
                 if let before = previous.tool, let eta = tool, abs(eta - before) > max(before, eta) / 2, abs(eta - before) > 2 { run.jumpsTool += 1 }
             }
             previous = (now?.etaSeconds, tool, now?.label, now?.phase)
@@ -142,7 +172,7 @@ enum EstimateReplay {
                 grid = grid.dropFirst()
                 sample(at: second)
             }
-            clock.set(to: max(clock.now, piece.time))
+            clock.set(to: max(clock.now, at(piece.time)))
             let updates = progress.passesUntouched(piece.stream)
                 ? progress.observe(piece.stream, piece.bytes[...]) : progress.feed(piece.stream, piece.bytes[...]).updates
             for update in updates {
@@ -150,9 +180,8 @@ enum EstimateReplay {
                     dump("\(name)\t\(piece.time)\t\(value)\t\(total)\t\(update.eta.map { "\($0)" } ?? "")\t\(recording.end)")
                 }
                 if let value = update.value, let total = update.total {
-                    let eta = update.eta.flatMap { $0.isFinite && $0 >= 0 && $0 <= WireProtocol.maxSeconds ? $0 : nil }
-                    send(.update(job: "run", value: value, total: total, label: update.label, eta: toolETAs ? eta : nil, unit: update.unit))
-                    if let eta { toolETA = (eta, piece.time) }
+                    send(.update(job: "run", value: value, total: total, label: update.label, unit: update.unit))
+                    if let eta = update.eta, eta.isFinite, eta >= 0 { toolETA = (eta, piece.time) }
                 } else if let label = update.label {
                     send(.label(job: "run", label: label))
                 }
@@ -164,6 +193,8 @@ enum EstimateReplay {
         }
         // Checkpoints after the last whole second.
         if !marks.isEmpty { sample(at: recording.end - 0.001) }
+        clock.set(to: at(recording.end))
+        send(.finish(job: "run", outcome: .succeeded))
         return run
     }
 
@@ -195,36 +226,47 @@ enum EstimateReplay {
             folders.removeFirst()
             for folder in folders {
                 for name in try FileManager.default.contentsOfDirectory(atPath: folder).filter({ $0.hasSuffix(".jsonl") }).sorted() {
-                    _ = try replay(Recording(path: folder + "/" + name), name: String(name.dropLast(6)), toolETAs: true) { print($0) }
+                    _ = try replay(Recording(path: folder + "/" + name), name: String(name.dropLast(6))) { print($0) }
                 }
             }
             return
         }
-        var runs: [Run] = []
+        // `--runs` first: each run's checkpoints too (the ETA shown, the tool's own, the truth).
+        let eachRun = folders.first == "--runs"
+        if eachRun { folders.removeFirst() }
+        var runs: [Run] = [], services = Services()
         for folder in folders {
             let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".jsonl") }.sorted()
             for name in names {
                 let recording = try Recording(path: folder + "/" + name)
-                runs.append(try replay(recording, name: String(name.dropLast(6))))
+                runs.append(try replay(recording, name: String(name.dropLast(6)), into: services.service(for: recording.name)))
             }
         }
         guard !runs.isEmpty else { throw Failure(description: "no recordings (*.jsonl) in \(folders.joined(separator: ", "))") }
+        if eachRun {
+            func seconds(_ values: [Double?]) -> String { values.map { $0.map { "\(Int($0.rounded()))" } ?? "–" }.joined(separator: " ") }
+            for run in runs {
+                let jumps = run.jumped.map { "at \(Int($0.0)) s \(Int($0.1)) → \(Int($0.2))" }.joined(separator: ", ")
+                print("\(run.name): shown \(seconds(run.status)); tool's \(seconds(run.toolsOwn)); truth \(seconds(run.truth))\(jumps.isEmpty ? "" : "; jumps \(jumps)")")
+            }
+            print()
+        }
         print("Estimates on \(runs.count) recorded runs, \(Int(runs.map(\.duration).reduce(0, +))) s in all: the ETA's error against the true time left")
         print("at 25, 50, 75 and 90 % of each run (median and p90 of |ETA − truth| / truth; \"none\": checkpoints with no ETA):")
-        print("what `status` shows; Headway's own estimate (the same run, the tool's ETAs withheld); the tool's own last printed ETA.")
+        print("what `status` shows (Headway's own estimate: `headway run` does not pass the tool's on); the tool's own last printed ETA.")
         print("\"< half\": seconds an ETA said less than half the time truly left; \"jumps\": by more than half in a second.")
         print()
-        print("| tool | runs | shown: median | p90 | none | < half | jumps | Headway's own: median | p90 | none | tool's own: median | p90 | none | < half | jumps |")
-        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("| tool | runs | shown: median | p90 | none | < half | jumps | tool's own: median | p90 | none | < half | jumps |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         let groups = Dictionary(grouping: runs, by: \.tool).sorted { $0.key < $1.key }
         for (tool, group) in groups + [("all", runs)] {
-            let shown = errors(group, \.status), own = errors(group, \.own), theirs = errors(group, \.toolsOwn)
+            // The tools' own, on the runs of tools that print one.
+            let shown = errors(group, \.status), theirs = errors(group.filter { $0.toolsOwn.contains { $0 != nil } }, \.toolsOwn)
             let printsETA = group.contains { $0.toolsOwn.contains { $0 != nil } }
             let seconds = group.map(\.seconds).reduce(0, +)
             func share(_ count: Int) -> String { seconds == 0 ? "–" : String(format: "%.1f %%", 100 * Double(count) / Double(seconds)) }
             var row = [tool, "\(group.count)", percent(quantile(shown.errors, 0.5)), percent(quantile(shown.errors, 0.9)), "\(shown.missing)",
-                       share(group.map(\.underHalf).reduce(0, +)), "\(group.map(\.jumps).reduce(0, +))",
-                       percent(quantile(own.errors, 0.5)), percent(quantile(own.errors, 0.9)), "\(own.missing)"]
+                       share(group.map(\.underHalf).reduce(0, +)), "\(group.map(\.jumps).reduce(0, +))"]
             row += printsETA
                 ? [percent(quantile(theirs.errors, 0.5)), percent(quantile(theirs.errors, 0.9)), "\(theirs.missing)",
                    share(group.map(\.underHalfTool).reduce(0, +)), "\(group.map(\.jumpsTool).reduce(0, +))"]

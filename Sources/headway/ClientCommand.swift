@@ -111,8 +111,11 @@ struct ClientCommand {
             size), pv (-n -b; --size or -s), cargo (sets CARGO_TERM_PROGRESS_WHEN=always), \
             curl and wget (their meters, as they are); --format lines reads 42% and 3/10 \
             only. Nothing is added that CMD already has. The label names the tool's step \
-            unless --label gives one; a tool's own remaining time is shown as its \
-            estimate; sizes are shown in the units the tool counts in. --record FILE keeps             what CMD wrote on the streams run reads, with when, as JSON lines (at most 32             MiB of output): a run for the estimate corpus (Scripts/bench-estimates), or to             attach to a report of a tool misread.
+            unless --label gives one; the time left is the service's own estimate \
+            (measured as good as or better than the tools' own); sizes are shown in the units \
+            the tool counts in. --record FILE keeps what CMD wrote on the streams run reads, \
+            with when, as JSON lines (at most 32 MiB of output): a run for the estimate corpus \
+            (Scripts/bench-estimates), or to attach to a report of a tool misread.
             """,
             """
             DURATION: 90, 90s, 5m, 1h30m. TIME: 14:30, 14:30:15 (today, or tomorrow when \

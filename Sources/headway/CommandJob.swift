@@ -95,13 +95,13 @@ final class CommandJob {
         return notes.jobEvents.filter { $0.0 == key }.map(\.1)
     }
 
-    /// A tool's progress, as `headway run` read it.
+    /// A tool's progress, as `headway run` read it. The tool's own ETA is not passed on: measured
+    /// on the corpus of real runs (docs/performance.md, "Time left on real runs"), the service's
+    /// own estimate is as good as curl's, wget's and rclone's and better than rsync's and
+    /// restic's, and one figure that does not switch source is one that does not jump.
     func report(_ update: ToolProgress.Update) {
         if let value = update.value, let total = update.total {
-            // The tool's own ETA, shown as its estimate; one it cannot mean (negative, past a
-            // year) is left out rather than refused with the update.
-            let eta = update.eta.flatMap { $0.isFinite && $0 >= 0 && $0 <= WireProtocol.maxSeconds ? $0 : nil }
-            report(.update(job: job, value: value, total: total, label: keepsLabel ? nil : update.label, eta: eta, unit: update.unit))
+            report(.update(job: job, value: value, total: total, label: keepsLabel ? nil : update.label, unit: update.unit))
             labelledByStep = labelledByStep || (!keepsLabel && update.label != nil)
         } else if let label = update.label, !keepsLabel {
             report(.label(job: job, label: label))

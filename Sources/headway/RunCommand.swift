@@ -91,7 +91,7 @@ struct RunCommand {
         let clock = MonotonicClock()
         let started = clock.now
         let recording = reading.record.map {
-            RunRecording(path: $0, arguments: arguments, format: reading.format, pattern: reading.pattern, size: reading.size, total: options.total)
+            RunRecording(path: $0, arguments: arguments, format: reading.format, pattern: reading.pattern, size: reading.size, total: options.total, name: options.name)
         }
         func stream(_ fd: Int32, _ to: Passage?, _ stream: ToolStream) -> Stream {
             Stream(fd: fd, to: to, stream: stream, unread: to != nil && progress.passesUntouched(stream) && !progress.reads(stream))

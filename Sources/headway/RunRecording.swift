@@ -8,7 +8,7 @@ import HeadwayToolProgress
 /// the same reader and the service's estimator), or attached to a report of a tool misread.
 ///
 /// The first line says how the run was read (the command line as given, `--format`, `--pattern`,
-/// `--size`, `--total`); each next one a piece of output (`t` seconds since the start, `s` the stream, `b`
+/// `--size`, `--total`, `--name`); each next one a piece of output (`t` seconds since the start, `s` the stream, `b`
 /// its bytes in Base64); the last the exit status and the time the command ended. Kept in memory
 /// and written when the command ends, at most ``maxBytes`` of output: past that the pieces are
 /// left out and the last line says so.
@@ -20,13 +20,14 @@ final class RunRecording {
     private var recorded = 0
     private var truncated = false
 
-    init(path: String, arguments: [String], format: String?, pattern: String?, size: Double?, total: Double?) {
+    init(path: String, arguments: [String], format: String?, pattern: String?, size: Double?, total: Double?, name: String?) {
         self.path = path
         var members: [(String, JSONValue)] = [("headway-run-record", .number(1)), ("arguments", .array(arguments.map(JSONValue.string)))]
         if let format { members.append(("format", .string(format))) }
         if let pattern { members.append(("pattern", .string(pattern))) }
         if let size { members.append(("size", .number(size))) }
         if let total { members.append(("total", .number(total))) }
+        if let name { members.append(("name", .string(name))) }
         lines.append(JSONValue.object(members).text)
     }
 

@@ -14,8 +14,7 @@ enum StatusTable {
             if let value = job.value, let total = job.total, (total != 1 && total != 100) || job.unit != nil {
                 progress += " (\(NumberText.amounts(value, of: total, unit: job.unit)))"
             }
-            var eta = job.overdueSeconds.map { "overdue \(DurationText.short($0))" }
-                ?? job.etaSeconds.map { "\(job.estimate || job.etaReported ? "~" : "")\(DurationText.short($0, rounding: .up))" } ?? "-"
+            var eta = job.timeText ?? "-"
             // A countdown's progress is its time: "3m57s left of 4m", no ETA beside it.
             if let countdown = job.countdownText { (progress, eta) = (countdown, "-") }
             let label = [job.label, job.reason.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")

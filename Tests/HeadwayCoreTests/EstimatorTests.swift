@@ -12,13 +12,17 @@ struct EstimatorTests {
         return estimator.timeRemaining(total: total, at: now)
     }
 
-    @Test func nothingUntilAFirstSecondIsSeen() {
+    /// A rate read from a second or two is a guess (a backup's buffers filling read four times
+    /// faster than its upload): none until three seconds of progress were seen.
+    @Test func nothingUntilThreeSecondsAreSeen() {
         var estimator = RateEstimator()
         estimator.record(value: 0, at: 0)
         #expect(estimator.rate == nil)
-        estimator.record(value: 5, at: 0.5)
+        estimator.record(value: 20, at: 1)
         #expect(estimator.rate == nil)
-        estimator.record(value: 10, at: 1)
+        estimator.record(value: 25, at: 2.5)
+        #expect(estimator.rate == nil)
+        estimator.record(value: 30, at: 3)
         #expect(estimator.rate == 10)
     }
 
@@ -53,8 +57,8 @@ struct EstimatorTests {
         let truth = { (t: Double) in (200 - (4 + 2 * (t - 20))) / 2 }
         let early = try #require(eta(reports, total: 200, at: 25))
         #expect(early > truth(25), "five seconds after the change the ETA is still pessimistic")
-        let later = try #require(eta(reports, total: 200, at: 70))
-        #expect(abs(later - truth(70)) / truth(70) < 0.1, "ETA \(later) vs \(truth(70)) 50 s after the change")
+        let later = try #require(eta(reports, total: 200, at: 80))
+        #expect(abs(later - truth(80)) / truth(80) < 0.1, "ETA \(later) vs \(truth(80)) a minute after the change")
     }
 
     @Test func stallThenResume() throws {
@@ -73,7 +77,8 @@ struct EstimatorTests {
     }
 
     /// Regression: a pace that changes every few seconds (a link that slows and recovers) had its
-    /// ETA follow the last burst. The window of half the time seen averages over the changes.
+    /// ETA follow the last burst. The window of three quarters of the time seen averages over the
+    /// changes.
     @Test func aPaceThatAlternatesIsAveraged() throws {
         // 3 units/s for 10 s, then 1 unit/s for 10 s, again and again: 2 units/s on average; 500 in all.
         var reports: [(Seconds, Double)] = []

@@ -66,6 +66,12 @@ import Testing
         #expect(state["eta"]?.string == "2026-11-24T09:31:30+00:00")
         #expect(state["label"]?.string == "Build widgets", "sanitised")
         #expect(state["estimate"]?.bool == true)
+        #expect(state["time"]?.string == "~1m31s" && state["overdue"] == .null)
+        let late = JobStatus(job: "late", label: nil, phase: "active", percent: 40, value: 4, total: 10, etaSeconds: nil, estimate: false, overdueSeconds: 12, shown: true)
+        let overdue = try JSONValue.parse(HomeAssistantDiscovery.statePayload(late, wallClock: 0))
+        #expect(overdue["overdue"]?.number == 12 && overdue["time"]?.string == "overdue 12s" && overdue["eta"] == .null, "past its estimate: never 0 s left")
+        let tea = JobStatus(job: "tea", label: nil, phase: "active", percent: nil, value: 237, total: 240, etaSeconds: nil, estimate: false, shown: true, countdown: true)
+        #expect(try JSONValue.parse(HomeAssistantDiscovery.statePayload(tea, wallClock: 0))["time"]?.string == "3m57s left of 4m")
         let options = discovery.entities.first { $0.object == "phase" }?.config["options"]
         #expect(options == .array(HomeAssistantDiscovery.phases.map(JSONValue.string)))
         for phase in ["idle", "active", "stalled", "paused", "succeeded", "failed", "cancelled", "ended", "lost"] {

@@ -182,6 +182,46 @@ struct JourneyTests {
         #expect(restarted.expected(for: "acme/widgets/build") == 300)
     }
 
+    /// A build that reports its steps (`headway run --name … make`): 80 quick steps in 20 s, then
+    /// 20 slow ones in 60 s. Its first run's rate promises the end far too soon; its next run, on
+    /// a service restarted in between, reads the time from the first.
+    @Test func aBuildsNextRunReadsItsTimeFromTheLast() throws {
+        let board = Board()
+        func build(_ job: String, steps: ClosedRange<Int>) {
+            for step in steps {
+                board.clock.set(to: step <= 80 ? Double(step) * 0.25 : 20 + Double(step - 80) * 3)
+                board.send(.update(job: job, value: Double(step), total: 100, label: nil))
+            }
+        }
+        board.send(.begin(job: "first", BeginOptions(label: "make", name: "make widgets")))
+        build("first", steps: 1...80)
+        board.wait(until: 20)
+        #expect((board.status("first")?.etaSeconds ?? 0) < 30, "the first run has only its rate")
+        build("first", steps: 81...100)
+        board.wait(until: 80)
+        board.send(.finish(job: "first", outcome: .succeeded))
+        let file = board.state.appendingPathComponent("durations").path
+        for _ in 0..<40 where (try? String(contentsOfFile: file, encoding: .utf8))?.contains("pace:") != true { Thread.sleep(forTimeInterval: 0.05) }
+
+        let clock = ManualClock()
+        clock.set(to: 1000)
+        let restarted = ServiceCore(devices: .none, clock: clock, durations: DurationStore(folder: board.state.path, logger: .standardError(label: "test")))
+        let peer = Peer(connection: 1, credentials: PeerCredentials(pid: 4242, uid: 1000, gid: 1000))
+        func send(_ request: Request) { _ = restarted.handle(line: request.line, from: peer) }
+        send(.begin(job: "second", BeginOptions(label: "make", name: "make widgets")))
+        for step in 1...80 {
+            clock.set(to: 1000 + Double(step) * 0.25)
+            send(.update(job: "second", value: Double(step), total: 100, label: nil))
+        }
+        _ = restarted.tick()
+        guard case .jobs(let jobs, _, _, _)? = Reply.parse(restarted.handle(line: Request.status.line, from: peer).reply) else {
+            Issue.record("no status")
+            return
+        }
+        let eta = try #require(jobs.first { $0.job == "second" }?.etaSeconds)
+        #expect(abs(eta - 60) <= 1, "a minute left, as the last run took: \(eta) s")
+    }
+
     /// A job whose runner process dies without reporting an end is failed, as soon as the kernel
     /// says the process ended.
     @Test func aJobWhoseRunnerDiesFailsWithinSeconds() throws {

@@ -7,7 +7,8 @@ import Headway
 /// successful runs, up to ``runsAveraged`` of them; failed and cancelled runs do not count (a
 /// failure after a minute says nothing of how long a success takes). The last ``runsKept`` runs of
 /// any outcome are kept beside them, and at most ``namesKept`` names, the least recently run
-/// forgotten first.
+/// forgotten first. A job that reported progress also leaves the pace of its last successful run
+/// (``PaceProfile``), which its next run's time left is read from.
 public struct DurationHistory: Sendable, Equatable {
     /// How many of a name's latest successful runs its estimate is the mean of.
     public static let runsAveraged = 3
@@ -39,6 +40,8 @@ public struct DurationHistory: Sendable, Equatable {
     public private(set) var recent: [String: [Run]] = [:]
     /// Names in the order they last ran, least recent first.
     public private(set) var recency: [String] = []
+    /// Per name, how its last successful run that reported progress went.
+    public private(set) var paces: [String: PaceProfile] = [:]
 
     /// A history with no runs.
     public init() {}
@@ -54,10 +57,11 @@ public struct DurationHistory: Sendable, Equatable {
         record(Run(duration: duration, outcome: .succeeded), for: name)
     }
 
-    /// A run of `name` ended as `run` says.
-    public mutating func record(_ run: Run, for name: String) {
+    /// A run of `name` ended as `run` says; `pace`, how it went when it reported progress.
+    public mutating func record(_ run: Run, for name: String, pace: PaceProfile? = nil) {
         guard run.duration.isFinite, run.duration > 0 else { return }
         if run.outcome == .succeeded {
+            if let pace, pace.isComplete { paces[name] = pace }
             runs[name, default: []].append(run.duration)
             if runs[name]!.count > Self.runsAveraged { runs[name]!.removeFirst(runs[name]!.count - Self.runsAveraged) }
         }
@@ -69,14 +73,16 @@ public struct DurationHistory: Sendable, Equatable {
             let gone = recency.removeFirst()
             runs[gone] = nil
             recent[gone] = nil
+            paces[gone] = nil
         }
     }
 
     // MARK: - Text form
 
-    /// Two lines per name, least recently run first: the successful durations in seconds, a tab,
-    /// the name; then `runs:` and the recent runs (`SECONDS/OUTCOME/ENDED`), a tab, the name.
-    /// Names cannot hold tabs or line breaks (they are checked like job ids).
+    /// Up to three lines per name, least recently run first: the successful durations in seconds, a
+    /// tab, the name; then `runs:` and the recent runs (`SECONDS/OUTCOME/ENDED`), a tab, the name;
+    /// then `pace:` and the last success's ``PaceProfile`` times, a tab, the name. Names cannot hold
+    /// tabs or line breaks (they are checked like job ids).
     public var text: String {
         recency.map { name in
             var lines = (runs[name] ?? []).map { NumberText.compact($0) }.joined(separator: ",") + "\t" + name + "\n"
@@ -85,6 +91,9 @@ public struct DurationHistory: Sendable, Equatable {
                     NumberText.compact(run.duration) + "/" + run.outcome.rawValue + (run.endedAt.map { "/" + NumberText.compact($0.rounded()) } ?? "")
                 }
                 lines += "runs:" + entries.joined(separator: ",") + "\t" + name + "\n"
+            }
+            if let pace = paces[name] {
+                lines += "pace:" + pace.times.map { NumberText.compact(($0 * 1000).rounded() / 1000) }.joined(separator: ",") + "\t" + name + "\n"
             }
             return lines
         }.joined()
@@ -99,6 +108,11 @@ public struct DurationHistory: Sendable, Equatable {
             guard !name.isEmpty, DisplayText.sanitised(name) == name else { continue }
             if line.hasPrefix("runs:") {
                 runLines.append((name, line[line.index(line.startIndex, offsetBy: 5)..<tab]))
+                continue
+            }
+            if line.hasPrefix("pace:") {
+                let times = line[line.index(line.startIndex, offsetBy: 5)..<tab].split(separator: ",").map { Double($0) ?? .nan }
+                paces[name] = PaceProfile(times: times)
                 continue
             }
             let durations = line[..<tab].split(separator: ",").compactMap { Double($0) }.filter { $0.isFinite && $0 > 0 }
@@ -121,10 +135,12 @@ public struct DurationHistory: Sendable, Equatable {
             recent[name] = Array(parsed.suffix(Self.runsKept))
             if !recency.contains(name) { recency.append(name) }
         }
+        for name in paces.keys where !recency.contains(name) { paces[name] = nil }
         while recency.count > Self.namesKept {
             let gone = recency.removeFirst()
             runs[gone] = nil
             recent[gone] = nil
+            paces[gone] = nil
         }
     }
 }

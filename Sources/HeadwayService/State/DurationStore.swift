@@ -30,10 +30,13 @@ public final class DurationStore {
     /// Grows with every run recorded (a reader's cheap check for news).
     public private(set) var version = 0
 
-    /// Records a run that ended with `outcome`; only successful runs teach the estimate. The file
-    /// follows off the loop.
-    public func record(_ duration: Seconds, for name: String, outcome: Outcome = .succeeded) {
-        history.record(DurationHistory.Run(duration: duration, outcome: outcome, endedAt: WallClock.now), for: name)
+    /// How the last successful run of `name` went, when it reported progress.
+    public func pace(for name: String) -> PaceProfile? { history.paces[name] }
+
+    /// Records a run that ended with `outcome` (and `pace`, how it went); only successful runs teach
+    /// the estimate. The file follows off the loop.
+    public func record(_ duration: Seconds, for name: String, outcome: Outcome = .succeeded, pace: PaceProfile? = nil) {
+        history.record(DurationHistory.Run(duration: duration, outcome: outcome, endedAt: WallClock.now), for: name, pace: pace)
         version += 1
         onRecord?(name, outcome, duration)
         // The text is made on the writer's thread, from this value of the history.
