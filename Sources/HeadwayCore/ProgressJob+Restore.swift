@@ -21,3 +21,30 @@ extension ProgressJob {
         return job
     }
 }
+
+extension ProgressJob {
+    /// The job as read back from a state file, held to what a report could have made of it: its
+    /// labels made safe to show and cut to `maxLabelBytes`, as the protocol cuts them; nil when a
+    /// number breaks the model's rules (a value above its total, a time that is not finite), for
+    /// the service to set it aside. A file is outside input: it may have been damaged or written
+    /// by hand.
+    public func checkedAfterReading(maxLabelBytes: Int) -> ProgressJob? {
+        func finite(_ time: Seconds?) -> Bool { time.map(\.isFinite) ?? true }
+        guard [startedAt, lastReportAt, lastHeardAt, pausedBefore].allSatisfy(\.isFinite), pausedBefore >= 0,
+            [finishedAt, pausedAt, queuedSince, staleSince, determinateSince].allSatisfy(finite)
+        else { return nil }
+        switch kind {
+        case .indeterminate: break
+        case .determinate(let value, let total):
+            guard value.isFinite, total.isFinite, value >= 0, total > 0, value <= total else { return nil }
+        case .timer(let start, let end, _):
+            guard start.isFinite, end.isFinite, start < end else { return nil }
+        }
+        if let expectedDuration, !(expectedDuration.isFinite && expectedDuration > 0) { return nil }
+        if let reported = reportedTimeRemaining, !(reported.seconds.isFinite && reported.seconds >= 0 && reported.reportedAt.isFinite) { return nil }
+        var job = self
+        job.label = label.map { DisplayText.shortened(DisplayText.sanitised($0), maxBytes: maxLabelBytes) }
+        job.currentValueLabel = currentValueLabel.map { DisplayText.shortened(DisplayText.sanitised($0), maxBytes: maxLabelBytes) }
+        return job
+    }
+}

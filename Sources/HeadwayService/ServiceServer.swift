@@ -11,13 +11,16 @@ import HeadwaySystem
 /// the systemd watchdog get their turn. A connection is read from again only once what was read
 /// from it is answered and its replies are being taken (back-pressure both ways: neither its input
 /// nor its output grows without bound), and one silent for ``Limits/idleTimeout`` without following
-/// any job is closed. At most ``Limits/connectionLimit`` clients are connected; one more is told so and closed.
+/// any job is closed. At most ``Limits/connectionLimit`` clients are connected, and
+/// ``Limits/connectionsPerUser`` of one user; one more is told so and closed.
 /// When the process runs out of file descriptors, accepting pauses briefly instead of spinning.
 public final class ServiceServer {
     /// The limits of docs/protocol.md.
     public enum Limits {
         /// Clients connected at once.
         public static let connectionLimit = 128
+        /// Connections one user (by the kernel's credentials) may hold at once.
+        public static let connectionsPerUser = 32
         /// Bytes read from one connection in one round of the loop.
         public static let readChunk = 64 * 1024
         /// Lines answered for one connection in one round.
@@ -203,9 +206,14 @@ public final class ServiceServer {
                 return
             case .connection(let fd, let peer):
                 let credentials = peer.map { PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
-                guard connections.count < Limits.connectionLimit else {
-                    let refusal = Reply.error(ProtocolError(.busy, field: nil, "too many connections (\(Limits.connectionLimit)), the service's limit; try again shortly"))
-                    _ = SystemIO.write(fd, Array((refusal.line + "\n").utf8)[...])
+                // One user may hold a quarter of the connections (subscribers included): no local
+                // user can refuse another's hooks by holding them all.
+                let users = connections.values.count(where: { $0.peer.credentials?.uid == credentials?.uid })
+                let refusal = users >= Limits.connectionsPerUser
+                    ? "too many connections from your user (\(Limits.connectionsPerUser)), the service's limit per user; close some or try again shortly"
+                    : connections.count >= Limits.connectionLimit ? "too many connections (\(Limits.connectionLimit)), the service's limit; try again shortly" : nil
+                if let refusal {
+                    _ = SystemIO.write(fd, Array((Reply.error(ProtocolError(.busy, field: nil, refusal)).line + "\n").utf8)[...])
                     SystemIO.close(fd)
                     continue
                 }

@@ -118,6 +118,37 @@ struct RestartTests {
         #expect(service.send(#"{"v":1,"op":"begin","job":"a"}"#).contains("\"ok\":true"))
     }
 
+    /// Regression: a `jobs.json` label with escape sequences came back unfiltered (the socket's
+    /// `status` carried them raw) and a 10 MB one uncut (every `headway status` then failed). What
+    /// is read back passes the protocol's checks: labels filtered and cut, a job no report could
+    /// make (a value above its total) left out with one line.
+    @Test func whatIsReadBackPassesTheProtocolsChecks() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let before = Service(folder: folder, clock: ManualClock(), wall: 1_000_000)
+        _ = before.send(#"{"v":1,"op":"begin","job":"hk","label":"Build","total":200}"#)
+        _ = before.send(#"{"v":1,"op":"begin","job":"bad","label":"Bad","total":100}"#)
+        before.clock.set(to: 1)
+        _ = before.send(#"{"v":1,"op":"update","job":"bad","value":50}"#)
+        before.core.keepJobsNow()
+        let file = folder + "/jobs.json"
+        var text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains("\"Build\"") && text.contains("\"total\":100"))
+        text = text.replacingOccurrences(of: "\"Build\"", with: "\"\\u001b[2JBuild " + String(repeating: "x", count: 10 << 20) + "\"")
+        text = text.replacingOccurrences(of: "\"total\":100", with: "\"total\":10")
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+
+        let after = Service(folder: folder, clock: ManualClock(startingAt: 50), wall: 1_000_001)
+        _ = after.core.restoreJobs()
+        let reply = after.send(#"{"v":1,"op":"status"}"#)
+        #expect(reply.utf8.count < 4096 && !reply.contains("\\u001b"), "\(reply.prefix(300))")
+        let jobs = after.status()
+        let label = try #require(jobs.first { $0["job"]?.string == "hk" }?["label"]?.string)
+        #expect(label.hasPrefix("Build") && !label.contains("\u{1B}") && label.utf8.count <= WireProtocol.maxLabelBytes, "\(label.prefix(80))")
+        #expect(!jobs.contains { $0["job"]?.string == "bad" }, "a value above its total is no job's")
+        #expect(after.lines.filter { $0.contains("left out") && $0.contains("\"bad\"") }.count == 1, "\(after.lines)")
+    }
+
     /// A job updating 100 times a second is written at most once a second, off the loop.
     @Test func aBusyJobIsWrittenAtMostOnceASecond() throws {
         let folder = Self.folder()

@@ -73,15 +73,39 @@ struct WebTests {
 
     @Test func guessingIsLimitedPerAddressAndInAll() {
         var access = Self.access()
-        for _ in 0..<WebAccess.loginsPerAddress { #expect(access.loginWait(for: "a", at: 0) == nil); access.loginFailed(from: "a", at: 0) }
-        #expect(access.loginWait(for: "a", at: 1) != nil)
-        #expect(access.loginWait(for: "b", at: 1) == nil)
-        #expect(access.loginWait(for: "a", at: WebAccess.loginWindow + 0.1) == nil, "the window passes")
-        for i in 0..<WebAccess.loginsInAll { access.loginFailed(from: "spread\(i)", at: 100) }
-        #expect(access.loginWait(for: "fresh", at: 101) != nil, "a flood from many addresses stops everyone for a while")
-        for i in 0..<(WebAccess.addressesKept * 2) { access.loginFailed(from: "many\(i)", at: 200) }
+        func fail(_ address: String, at time: Seconds) {
+            #expect(access.admitLogin(from: address, at: time) == nil, "\(address) at \(time)")
+            access.loginEnded(from: address, succeeded: false, at: time)
+        }
+        for _ in 0..<WebAccess.loginsPerAddress { fail("10.0.0.1", at: 0) }
+        #expect(access.admitLogin(from: "10.0.0.1", at: 1) != nil)
+        #expect(access.admitLogin(from: "10.0.0.2", at: 1) == nil, "another address may try")
+        access.loginEnded(from: "10.0.0.2", succeeded: true, at: 1)
+        #expect(access.admitLogin(from: "10.0.0.1", at: WebAccess.loginWindow + 0.1) == nil, "the window passes")
+        access.loginEnded(from: "10.0.0.1", succeeded: false, at: WebAccess.loginWindow + 0.1)
+        // Back-off: a sixth failure within the quarter hour doubles the next wait.
+        for time in stride(from: 61.0, through: 64, by: 1) { fail("10.0.0.1", at: time) }
+        let wait = access.admitLogin(from: "10.0.0.1", at: 65) ?? 0
+        #expect(wait > WebAccess.loginWindow, "\(wait)")
+        // A flood from many addresses holds back those that failed, never a clean one nor loopback.
+        for i in 0..<WebAccess.loginsInAll { fail("10.1.0.\(i)", at: 100) }
+        #expect(access.admitLogin(from: "10.1.0.0", at: 101) != nil, "an address that failed waits")
+        #expect(access.admitLogin(from: "10.9.9.9", at: 101) == nil, "a clean address (the owner's) is never refused for others' guesses")
+        access.loginEnded(from: "10.9.9.9", succeeded: true, at: 101)
+        fail("127.0.0.1", at: 102)
+        #expect(access.admitLogin(from: "127.0.0.1", at: 103) == nil, "the appliance itself has a way in")
+        access.loginEnded(from: "127.0.0.1", succeeded: true, at: 103)
+        for i in 0..<(WebAccess.addressesKept * 2) { fail("many\(i)", at: 200) }
         // Bounded: the table never holds more than its limit (checked through a fresh address).
-        #expect(access.loginWait(for: "many\(WebAccess.addressesKept * 2 - 1)", at: 200) != nil)
+        #expect(access.admitLogin(from: "many\(WebAccess.addressesKept * 2 - 1)", at: 200) != nil)
+    }
+
+    /// Regression: 24 wrong logins sent side by side from one address had 18 checked against a
+    /// limit of 5: attempts under way count with the failures.
+    @Test func guessesSentSideBySideMeetTheLimitTogether() {
+        var access = Self.access()
+        let admitted = (0..<24).filter { _ in access.admitLogin(from: "10.0.0.7", at: 0) == nil }.count
+        #expect(admitted == WebAccess.loginsPerAddress)
     }
 
     @Test func secretsAreHashedAndCompared() throws {
@@ -219,6 +243,38 @@ struct WebTests {
         #expect(text.text.contains("d_seconds_bucket{name=\"n\",le=\"86400\"} 3\n"))
         #expect(text.text.contains("d_seconds_bucket{name=\"n\",le=\"+Inf\"} 4\n"))
         #expect(text.text.contains("d_seconds_count{name=\"n\"} 4\n"))
+    }
+
+    /// Regression: a job name with `"` or `\` followed by a combining mark (one `Character` in
+    /// Swift) went out unescaped and made every scrape after it invalid.
+    @Test func metricLabelsAreEscapedByScalarNotByCharacter() {
+        #expect(MetricsText.escapeLabel("a\"\u{301}b") == "a\\\"\u{301}b")
+        #expect(MetricsText.escapeLabel("a\\\u{301}b") == "a\\\\\u{301}b")
+        #expect(MetricsText.escapeHelp("x\\\u{301}\n") == "x\\\\\u{301}\\n")
+    }
+
+    /// Regression: with 9,800 active jobs `headway_jobs{phase="active"}` read 1000, the jobs
+    /// `status` lists; the gauges count every job.
+    @Test func theJobGaugesCountEveryJob() throws {
+        let core = ServiceCore(devices: .none, clock: ManualClock(), logger: ServiceLogger(label: "test") { _, _ in })
+        let peer = Peer(connection: 1, credentials: nil)
+        let count = ServiceCore.statusLimit + 200
+        for index in 0..<count { _ = core.handle(line: Request.begin(job: "j\(index)", label: nil, total: 10).line, from: peer) }
+        let bridge = WebBridge(hub: try WebHub(viewerLimit: 1), core: core) { _ in }
+        #expect(bridge.metricsText().contains("headway_jobs{phase=\"active\"} \(count)\n") || bridge.metricsText().contains("headway_jobs{phase=\"pending\"} \(count)\n"))
+    }
+
+    /// A learned pace goes out and comes back with the durations.
+    @Test func aPaceIsKeptWithTheDurations() throws {
+        var history = DurationHistory()
+        let pace = try #require(PaceProfile(times: (1...20).map { Double($0) * 1.5 }))
+        history.record(.init(duration: 30, outcome: .succeeded), for: "build", pace: pace)
+        history.record(.init(duration: 5, outcome: .failed), for: "build", pace: PaceProfile(times: (1...20).map(Double.init)))
+        #expect(history.paces["build"] == pace, "only a success's pace is kept")
+        let again = DurationHistory(text: history.text)
+        #expect(again.paces["build"] == pace && again == history)
+        let damaged = DurationHistory(text: history.text.replacingOccurrences(of: "pace:1.5,", with: "pace:x,"))
+        #expect(damaged.paces["build"] == nil && damaged.expected(for: "build") == 30, "a damaged pace is dropped, the rest kept")
     }
 
     // MARK: - Runs and records

@@ -118,6 +118,15 @@ def test_login_flood_is_limited(sim):
     assert drawing(sim)
 
 
+def test_guesses_sent_side_by_side_meet_the_limit_together(sim):
+    # 24 wrong logins at once from one address: no more than the limit (5) are checked.
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=24) as pool:
+        statuses = [s for s, _ in pool.map(lambda i: login_from("127.0.0.8", sim.port, f"guess{i}"), range(24))]
+    assert statuses.count(403) <= 5 and statuses.count(403) + statuses.count(429) == 24, statuses
+    assert login_from("127.0.0.9", sim.port, PASSWORD)[0] == 200
+
+
 def raw(port, data, source="127.0.0.1", read=True):
     s = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
     try:

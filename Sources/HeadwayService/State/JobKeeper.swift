@@ -103,10 +103,21 @@ final class JobKeeper {
         // restarting the monotonic clock); never less than nothing.
         let away = max(0, wall - state.savedAtWall)
         let delta = now - away - state.savedAt
+        // Every job passes the protocol's checks again: what a report could not have made is set
+        // aside, a label is filtered and cut, a name that could not be given is dropped.
         var moved = state
+        var refused: [String] = []
         moved.jobs = state.jobs.compactMap { kept in
-            guard Identifier.problem(kept.id) == nil else { return nil }
-            return KeptJob(id: kept.id, owner: kept.owner, name: kept.name, job: kept.job.shifted(by: delta))
+            guard Identifier.problem(kept.id) == nil, let job = kept.job.checkedAfterReading(maxLabelBytes: WireProtocol.maxLabelBytes) else {
+                refused.append(DisplayText.shortened(DisplayText.sanitised(kept.id), maxBytes: 40))
+                return nil
+            }
+            let name = kept.name.flatMap { Identifier.problem($0, maxBytes: WireProtocol.maxNameBytes) == nil ? $0 : nil }
+            return KeptJob(id: kept.id, owner: kept.owner, name: name, job: job.shifted(by: delta))
+        }
+        if !refused.isEmpty {
+            let listed = refused.prefix(5).map { "\"\($0)\"" }.joined(separator: ", ") + (refused.count > 5 ? " and \(refused.count - 5) more" : "")
+            logger.warning("\(path): \(refused.count) kept job\(refused.count == 1 ? "" : "s") left out, not what a report can make (an id, a value above its total, a time that is not finite): \(listed)")
         }
         keptRevision = -1
         return moved

@@ -41,29 +41,29 @@ struct MetricsText {
         return String(value)
     }
 
+    /// A label value as the format says: `\`, `"` and a line feed escaped. By Unicode scalar, not
+    /// by `Character`: a `"` followed by a combining mark is one Character in Swift, and missing it
+    /// made every scrape after it invalid.
     static func escapeLabel(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            default: out.append(character)
-            }
-        }
-        return out
+        escape(text, quote: true)
     }
 
+    /// Help text as the format says: `\` and a line feed escaped.
     static func escapeHelp(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default: out.append(character)
+        escape(text, quote: false)
+    }
+
+    private static func escape(_ text: String, quote: Bool) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
+            case "\"" where quote: out.append(contentsOf: "\\\"".unicodeScalars)
+            case "\n": out.append(contentsOf: "\\n".unicodeScalars)
+            default: out.append(scalar)
             }
         }
-        return out
+        return String(out)
     }
 
     /// Job durations, in seconds, in buckets from a second to a day.

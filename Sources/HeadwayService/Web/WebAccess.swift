@@ -22,10 +22,13 @@ struct WebAccess {
     static let sessionLimit = 64
     /// A session unused this long is over.
     static let sessionIdle: Seconds = 12 * 3600
-    /// Failed logins one address may make in ``loginWindow``, and all addresses together.
+    /// Failed logins one address may make in ``loginWindow`` (attempts under way counted with
+    /// them), and all addresses together.
     static let loginsPerAddress = 5
     static let loginsInAll = 30
     static let loginWindow: Seconds = 60
+    /// How long an address's failures are remembered, and the longest it waits (its back-off).
+    static let longestWait: Seconds = 15 * 60
     /// Addresses whose failures are remembered at most.
     static let addressesKept = 1024
 
@@ -33,6 +36,8 @@ struct WebAccess {
     private(set) var sessions: [String: Session] = [:]
     private var failures: [String: [Seconds]] = [:]
     private var allFailures: [Seconds] = []
+    /// Logins whose secret is being checked, by address.
+    private var attempts: [String: Int] = [:]
 
     init(settings: WebSettings) {
         self.settings = settings
@@ -142,26 +147,53 @@ struct WebAccess {
 
     // MARK: - Guessing
 
-    /// Seconds `address` must wait before it may try to log in again (nil: it may now).
-    mutating func loginWait(for address: String, at now: Seconds) -> Seconds? {
-        let since = now - Self.loginWindow
-        allFailures.removeAll { $0 < since }
-        if var times = failures[address] {
-            times.removeAll { $0 < since }
-            failures[address] = times.isEmpty ? nil : times
+    /// Admits a login from `address` before its secret is hashed (the attempt is counted until
+    /// ``loginEnded(from:succeeded:at:)``), or says how many seconds it must wait.
+    ///
+    /// An address may fail ``loginsPerAddress`` times a ``loginWindow``, attempts under way
+    /// counted with its failures, so that guesses sent side by side cannot pass the limit
+    /// together; past it, its wait doubles with each further failure it made in the last
+    /// ``longestWait`` (back-off), up to that. The limit in all (a flood of guesses from many
+    /// addresses) holds back only the addresses that have failed: a clean one (the owner's) and
+    /// the appliance itself (loopback) are never refused for what others did.
+    mutating func admitLogin(from address: String, at now: Seconds) -> Seconds? {
+        forget(before: now)
+        let recent = failures[address] ?? []
+        let inWindow = recent.filter { $0 >= now - Self.loginWindow }
+        if inWindow.count + attempts[address, default: 0] >= Self.loginsPerAddress {
+            let over = max(0, recent.count - Self.loginsPerAddress)
+            let base = inWindow.first.map { $0 + Self.loginWindow - now } ?? 1
+            return min(Self.longestWait, max(1, base) * Double(1 << min(over, 10)))
         }
-        if let times = failures[address], times.count >= Self.loginsPerAddress { return max(1, times[0] + Self.loginWindow - now) }
-        if allFailures.count >= Self.loginsInAll { return max(1, allFailures[0] + Self.loginWindow - now) }
+        if !recent.isEmpty, !Self.isLoopback(address), allFailures.count >= Self.loginsInAll {
+            return max(1, allFailures[0] + Self.loginWindow - now)
+        }
+        attempts[address, default: 0] += 1
         return nil
     }
 
-    /// A login from `address` failed.
-    mutating func loginFailed(from address: String, at now: Seconds) {
+    /// A login admitted from `address` was checked.
+    mutating func loginEnded(from address: String, succeeded: Bool, at now: Seconds) {
+        if let count = attempts[address] { attempts[address] = count > 1 ? count - 1 : nil }
+        guard !succeeded else { return }
         allFailures.append(now)
         if failures[address] == nil, failures.count >= Self.addressesKept {
             // Forget the address whose last failure is oldest: the table stays bounded.
             if let oldest = failures.min(by: { ($0.value.last ?? 0) < ($1.value.last ?? 0) })?.key { failures[oldest] = nil }
         }
         failures[address, default: []].append(now)
+        if failures[address]!.count > 64 { failures[address]!.removeFirst() }
+    }
+
+    private mutating func forget(before now: Seconds) {
+        allFailures.removeAll { $0 < now - Self.loginWindow }
+        failures = failures.compactMapValues { times in
+            let kept = times.filter { $0 >= now - Self.longestWait }
+            return kept.isEmpty ? nil : kept
+        }
+    }
+
+    static func isLoopback(_ address: String) -> Bool {
+        address == "::1" || address.hasPrefix("127.") || address.hasPrefix("::ffff:127.")
     }
 }

@@ -236,7 +236,8 @@ final class WebBridge {
         var phases: [String: Int] = [:]
         for phase in ["queued", "active", "stalled", "paused", "stale", "succeeded", "failed", "cancelled"] { phases[phase] = 0 }
         var followed: [String: Int] = [:]
-        for job in core.registry.all(at: now, limit: ServiceCore.statusLimit).jobs {
+        // Every job the service holds, not the page `status` lists.
+        for job in core.registry.all(at: now, limit: .max).jobs {
             phases[job.snapshot.phase.name, default: 0] += 1
             if case .followed? = core.registry[job.id]?.job.liveness { followed[job.snapshot.phase.name, default: 0] += 1 }
         }

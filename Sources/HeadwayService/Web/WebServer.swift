@@ -29,8 +29,13 @@ final class WebServer: @unchecked Sendable {
     /// What one event stream may hold for a client that does not read, before it is let go.
     static let streamBuffer = 512 * 1024
 
+    /// Passwords checked at once: each yescrypt hash takes tens of milliseconds of a core on
+    /// purpose; more logins wait their turn (slowed, never refused).
+    static let hashesAtOnce = 2
+
     private struct State {
         var access: WebAccess
+        var hashing = 0
     }
 
     let settings: WebSettings
@@ -215,16 +220,27 @@ final class WebServer: @unchecked Sendable {
         guard state.withLock({ $0.access.acceptsOrigin(request.origin, fetchSite: request.fetchSite, host: request.host) }) else {
             return refuse(raw, 403, "origin", "a login must come from this page")
         }
-        if let wait = state.withLock({ $0.access.loginWait(for: request.client, at: now) }) {
-            return refuse(raw, 429, "too-many", "too many wrong logins; try again in \(Int(wait.rounded(.up))) s", headers: "Retry-After: \(Int(wait.rounded(.up)))\n")
-        }
         guard let body = String(validating: request.body, as: UTF8.self), let secret = (try? JSONValue.parse(body))?["secret"]?.string, !secret.isEmpty, secret.utf8.count <= 1024 else {
             return refuse(raw, 400, "bad-request", "send {\"secret\": \"…\"}, the password or the token")
         }
-        // The hash is checked outside the lock: yescrypt takes tens of milliseconds on purpose.
+        // Admitted (and counted) before the hash is computed, so guesses sent side by side meet the
+        // limit together.
+        if let wait = state.withLock({ $0.access.admitLogin(from: request.client, at: now) }) {
+            return refuse(raw, 429, "too-many", "too many wrong logins; try again in \(Int(wait.rounded(.up))) s", headers: "Retry-After: \(Int(wait.rounded(.up)))\n")
+        }
+        // The hash is checked outside the lock, at most ``hashesAtOnce`` at a time (each request has
+        // its own thread: a login that waits holds up no other request).
+        while !state.withLock({ state in
+            guard state.hashing < Self.hashesAtOnce else { return false }
+            state.hashing += 1
+            return true
+        }) { Threads.sleep(0.005) }
         let good = state.withLock { $0.access }.secretMatches(secret)
+        state.withLock { state in
+            state.hashing -= 1
+            state.access.loginEnded(from: request.client, succeeded: good, at: clock.now)
+        }
         guard good else {
-            state.withLock { $0.access.loginFailed(from: request.client, at: now) }
             logger.warning("web: a wrong password from \(request.client)")
             return refuse(raw, 403, "wrong", "wrong password")
         }
