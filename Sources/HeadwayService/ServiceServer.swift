@@ -20,7 +20,7 @@ public final class ServiceServer {
         /// Clients connected at once.
         public static let connectionLimit = 128
         /// Connections one user (by the kernel's credentials) may hold at once.
-        public static let connectionsPerUser = 32
+        public static let connectionsPerUser = 64
         /// Bytes read from one connection in one round of the loop.
         public static let readChunk = 64 * 1024
         /// Lines answered for one connection in one round.
@@ -206,8 +206,9 @@ public final class ServiceServer {
                 return
             case .connection(let fd, let peer):
                 let credentials = peer.map { PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
-                // One user may hold a quarter of the connections (subscribers included): no local
-                // user can refuse another's hooks by holding them all.
+                // One user may hold half of the connections (subscribers included): no local user
+                // can refuse another's hooks by holding them all, and a CI runner's user still runs
+                // dozens of jobs side by side under `headway run`.
                 let users = connections.values.count(where: { $0.peer.credentials?.uid == credentials?.uid })
                 let refusal = users >= Limits.connectionsPerUser
                     ? "too many connections from your user (\(Limits.connectionsPerUser)), the service's limit per user; close some or try again shortly"

@@ -98,7 +98,7 @@ struct HardeningTests {
     /// connection limit the service tells a client so and closes it.
     @Test(.enabled(if: TestTime.native, "CPU seconds under emulation include the emulator's own"))
     func runningOutOfDescriptorsDoesNotSpin() throws {
-        // Fewer descriptors than one user may hold connections (32), so that they run out first.
+        // Fewer descriptors than one user may hold connections (64), so that they run out first.
         let service = try SimulatedService(launcher: ["/bin/sh", "-c", "ulimit -n 40 && exec \"$@\"", "sh"])
         var clients: [ServiceConnection] = []
         for _ in 0..<80 {
@@ -135,7 +135,7 @@ struct HardeningTests {
         let service = try SimulatedService()
         var clients: [ServiceConnection] = []
         // The limit per user (docs/protocol.md).
-        for _ in 0..<32 { clients.append(try ServiceConnection(path: service.socket, budget: TestTime.scaled(2))) }
+        for _ in 0..<64 { clients.append(try ServiceConnection(path: service.socket, budget: TestTime.scaled(2))) }
         TestTime.sleep(0.2)
         let extra = try ServiceConnection(path: service.socket, budget: TestTime.scaled(2))
         let line = try extra.readLine(until: MonotonicClock().now + TestTime.scaled(2))
@@ -147,7 +147,7 @@ struct HardeningTests {
     }
 
     /// Regression: 128 connections that subscribed and then said nothing refused every other
-    /// client for as long as they stayed. One user holds at most a quarter; another's hook is
+    /// client for as long as they stayed. One user holds at most half; another's hook is
     /// answered.
     @Test(.enabled(if: getuid() == 0, "needs root to act as another user"))
     func oneUserCannotShutOutAnother() throws {
