@@ -150,10 +150,12 @@ def test_history_plot(sim, page):
         sim.headway("--job", f"hist{i}", "begin", "--name", "night's backup")
         time.sleep(0.2)
         sim.headway("--job", f"hist{i}", outcome)
-    figure = wait_for(lambda: [f for f in page.find_elements(By.CSS_SELECTOR, "#history figure") if f.find_element(By.TAG_NAME, "figcaption").text == "night's backup"],
-                      what="the history of night's backup")[0]
-    wait_for(lambda: len(figure.find_elements(By.CSS_SELECTOR, "rect")) >= 3, what="three runs plotted")
-    assert "failed" in figure.get_attribute("textContent")
+    # Looked up afresh each time: the page redraws the history as each run ends, and a figure
+    # found after the first run is replaced by the time the third has come.
+    def history():
+        return [f for f in page.find_elements(By.CSS_SELECTOR, "#history figure") if f.find_element(By.TAG_NAME, "figcaption").text == "night's backup"]
+    wait_for(lambda: any(len(f.find_elements(By.CSS_SELECTOR, "rect")) >= 3 for f in history()), what="three runs plotted")
+    assert "failed" in wait_for(lambda: history()[0].get_attribute("textContent"), what="the history's text")
 
 
 def test_phone_size(sim):
