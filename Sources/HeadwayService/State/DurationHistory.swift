@@ -8,7 +8,7 @@ import Headway
 /// failure after a minute says nothing of how long a success takes). The last ``runsKept`` runs of
 /// any outcome are kept beside them, and at most ``namesKept`` names, the least recently run
 /// forgotten first. A job that reported progress also leaves the pace of its last successful run
-/// (``PaceProfile``), which its next run's time left is read from.
+/// (`PaceProfile`), which its next run's time left is read from.
 public struct DurationHistory: Sendable, Equatable {
     /// How many of a name's latest successful runs its estimate is the mean of.
     public static let runsAveraged = 3
@@ -81,7 +81,7 @@ public struct DurationHistory: Sendable, Equatable {
 
     /// Up to three lines per name, least recently run first: the successful durations in seconds, a
     /// tab, the name; then `runs:` and the recent runs (`SECONDS/OUTCOME/ENDED`), a tab, the name;
-    /// then `pace:` and the last success's ``PaceProfile`` times, a tab, the name. Names cannot hold
+    /// then `pace:` and the last success's `PaceProfile` times, a tab, the name. Names cannot hold
     /// tabs or line breaks (they are checked like job ids).
     public var text: String {
         recency.map { name in
