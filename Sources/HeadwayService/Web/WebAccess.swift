@@ -165,7 +165,7 @@ struct WebAccess {
             let base = inWindow.first.map { $0 + Self.loginWindow - now } ?? 1
             return min(Self.longestWait, max(1, base) * Double(1 << min(over, 10)))
         }
-        if !recent.isEmpty, !Self.isLoopback(address), allFailures.count >= Self.loginsInAll {
+        if !recent.isEmpty, !WebSettings.isLoopback(address), allFailures.count >= Self.loginsInAll {
             return max(1, allFailures[0] + Self.loginWindow - now)
         }
         attempts[address, default: 0] += 1
@@ -191,9 +191,5 @@ struct WebAccess {
             let kept = times.filter { $0 >= now - Self.longestWait }
             return kept.isEmpty ? nil : kept
         }
-    }
-
-    static func isLoopback(_ address: String) -> Bool {
-        address == "::1" || address.hasPrefix("127.") || address.hasPrefix("::ffff:127.")
     }
 }

@@ -49,7 +49,7 @@ public struct WebSettings: Sendable, Equatable {
 
     /// Whether `address` is a loopback address.
     public static func isLoopback(_ address: String) -> Bool {
-        address.hasPrefix("127.") || address == "::1" || address == "::ffff:127.0.0.1"
+        address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
     }
 
     /// `HOST:PORT`, `[V6]:PORT`, `:PORT` or `PORT` → address and port; nil when it is none of those.
