@@ -21,21 +21,23 @@ typedef int (*access_handler)(void *, struct MHD_Connection *, const char *, con
 typedef void (*completed_handler)(void *, struct MHD_Connection *, void **, int);
 typedef long (*reader_callback)(void *, uint64_t, char *, size_t);
 typedef void (*reader_free)(void *);
+typedef int (*accept_policy)(void *, const struct sockaddr *, socklen_t);
 
 enum {
     MHD_NO = 0, MHD_YES = 1,
     USE_ERROR_LOG = 1, USE_TLS = 2, USE_THREAD_PER_CONNECTION = 4, USE_INTERNAL_POLLING_THREAD = 8, USE_IPV6 = 16, USE_POLL = 64,
     OPTION_END = 0, OPTION_CONNECTION_MEMORY_LIMIT = 1, OPTION_CONNECTION_LIMIT = 2, OPTION_CONNECTION_TIMEOUT = 3,
     OPTION_NOTIFY_COMPLETED = 4, OPTION_PER_IP_CONNECTION_LIMIT = 5, OPTION_SOCK_ADDR = 6, OPTION_HTTPS_MEM_KEY = 8,
-    OPTION_HTTPS_MEM_CERT = 9, OPTION_EXTERNAL_LOGGER = 13, OPTION_THREAD_STACK_SIZE = 19,
-    HEADER_KIND = 1, CONNECTION_INFO_CLIENT_ADDRESS = 2, DAEMON_INFO_BIND_PORT = 6, RESPMEM_MUST_COPY = 2,
+    OPTION_HTTPS_MEM_CERT = 9, OPTION_EXTERNAL_LOGGER = 13, OPTION_THREAD_STACK_SIZE = 19, OPTION_NOTIFY_CONNECTION = 27,
+    HEADER_KIND = 1, CONNECTION_INFO_CLIENT_ADDRESS = 2, CONNECTION_INFO_CONNECTION_FD = 6, CONNECTION_INFO_SOCKET_CONTEXT = 7,
+    DAEMON_INFO_BIND_PORT = 6, RESPMEM_MUST_COPY = 2, CONNECTION_NOTIFY_STARTED = 0, CONNECTION_NOTIFY_CLOSED = 1,
 };
 #define SIZE_UNKNOWN ((uint64_t)-1LL)
 #define READER_END_OF_STREAM ((long)-1)
 #define READER_END_WITH_ERROR ((long)-2)
 
 static struct {
-    struct MHD_Daemon *(*start_daemon)(unsigned int, uint16_t, void *, void *, access_handler, void *, ...);
+    struct MHD_Daemon *(*start_daemon)(unsigned int, uint16_t, accept_policy, void *, access_handler, void *, ...);
     void (*stop_daemon)(struct MHD_Daemon *);
     const void *(*get_daemon_info)(struct MHD_Daemon *, int, ...);
     const void *(*get_connection_info)(struct MHD_Connection *, int, ...);
@@ -88,14 +90,43 @@ const char *hw_web_load_error(void) { return load_error; }
 
 const char *hw_web_version(void) { return loaded ? lib.get_version() : ""; }
 
+/// A connection as the shim watches it (libmicrohttpd's socket context for it). Until its request
+/// is in, a connection has a deadline: libmicrohttpd's own timeout counts only silence, so a client
+/// sending a byte every few seconds would otherwise hold its place for ever.
+typedef struct watched {
+    struct watched *previous, *next;
+    int fd;
+    /// Who it is from, as counted against `waiting_per_address` (see client_key).
+    uint8_t client[16];
+    /// A request is in and being answered: its answer (an event stream's too) takes what it takes.
+    int answering;
+    /// Shut down here; libmicrohttpd sees the end and closes it.
+    int cut;
+    /// When it opened, or its last answer was sent: its request must be in by then + request_seconds.
+    double waiting_since;
+} watched;
+
 struct hw_web {
     struct MHD_Daemon *daemon;
     hw_web_handler handler;
     void *context;
-    size_t max_body;
     char *cert;
     char *key;
     char last_log[256];
+
+    hw_web_limits limits;
+    /// Guards the list below, and every shutdown of a watched socket: libmicrohttpd notifies a
+    /// connection's close (under this lock) before it closes the socket, so a socket is never
+    /// shut down after its number may have been reused.
+    pthread_mutex_t guard;
+    pthread_cond_t changed;
+    pthread_t watchdog;
+    int stopping;
+    /// Every connection, in the order they began waiting for a request (so the first one waiting
+    /// is the one that has waited longest, and the next to reach its deadline).
+    watched *first, *last;
+    /// Connections not cut.
+    unsigned live;
 };
 
 /// A request's body as it arrives, kept until the last call of the access handler.
@@ -121,6 +152,170 @@ static void logger(void *context, const char *format, va_list arguments) {
     vsnprintf(web->last_log, sizeof web->last_log, format, arguments);
 }
 
+// MARK: - Deadlines
+
+static double now_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+static void unlink_watched(hw_web *web, watched *connection) {
+    if (connection->previous) connection->previous->next = connection->next;
+    else web->first = connection->next;
+    if (connection->next) connection->next->previous = connection->previous;
+    else web->last = connection->previous;
+    connection->previous = connection->next = NULL;
+}
+
+static void append_watched(hw_web *web, watched *connection) {
+    connection->previous = web->last;
+    connection->next = NULL;
+    if (web->last) web->last->next = connection;
+    else web->first = connection;
+    web->last = connection;
+}
+
+/// Who a client is, for counting its connections: an IPv4 address, or an IPv6 address's /64 (a
+/// host is given a whole /64, so one client may have as many addresses as it likes within it).
+static void client_key(const struct sockaddr *address, uint8_t key[16]) {
+    memset(key, 0, 16);
+    if (!address) return;
+    if (address->sa_family == AF_INET) {
+        memcpy(key, &((const struct sockaddr_in *)address)->sin_addr, 4);
+    } else if (address->sa_family == AF_INET6) {
+        const struct in6_addr *v6 = &((const struct sockaddr_in6 *)address)->sin6_addr;
+        memcpy(key, v6, IN6_IS_ADDR_V4MAPPED(v6) ? 16 : 8);
+    }
+}
+
+/// The connection that has waited longest for its request; under `guard`.
+static watched *longest_waiting(hw_web *web) {
+    for (watched *connection = web->first; connection; connection = connection->next)
+        if (!connection->answering && !connection->cut) return connection;
+    return NULL;
+}
+
+/// Ends a connection from outside its thread: its poll wakes to the end of the stream and
+/// libmicrohttpd closes it as if the client had left. Under `guard`.
+static void cut(hw_web *web, watched *connection) {
+    shutdown(connection->fd, SHUT_RDWR);
+    connection->cut = 1;
+    web->live--;
+}
+
+static void notify_connection(void *context, struct MHD_Connection *connection, void **socket_context, int code) {
+    hw_web *web = context;
+    if (code == CONNECTION_NOTIFY_STARTED) {
+        const int *fd = lib.get_connection_info(connection, CONNECTION_INFO_CONNECTION_FD);
+        const struct sockaddr *const *address = lib.get_connection_info(connection, CONNECTION_INFO_CLIENT_ADDRESS);
+        watched *entry = fd ? calloc(1, sizeof *entry) : NULL;
+        if (!entry) return;  // unwatched: libmicrohttpd's silence timeout still bounds it
+        entry->fd = *fd;
+        client_key(address ? *address : NULL, entry->client);
+        pthread_mutex_lock(&web->guard);
+        entry->waiting_since = now_seconds();
+        append_watched(web, entry);
+        web->live++;
+        pthread_cond_signal(&web->changed);
+        pthread_mutex_unlock(&web->guard);
+        *socket_context = entry;
+    } else if (code == CONNECTION_NOTIFY_CLOSED) {
+        watched *entry = *socket_context;
+        if (!entry) return;
+        pthread_mutex_lock(&web->guard);
+        unlink_watched(web, entry);
+        if (!entry->cut) web->live--;
+        pthread_mutex_unlock(&web->guard);
+        free(entry);
+        *socket_context = NULL;
+    }
+}
+
+/// Called for each client about to be let in, once libmicrohttpd has checked its limits (in all
+/// and per address: at either it closes the new connection itself, before this). Near the limit
+/// in all, the connection that has waited longest without a request is closed to make room, so
+/// slow clients, however many, cannot keep a quick request out; but a client that already holds
+/// `waiting_per_address` connections without a request is refused instead, as the slow clients
+/// are: refusing costs nothing, while each connection closed to make room takes a while to go
+/// (its thread sees the end and libmicrohttpd reaps it), and room made faster than that would
+/// fill the spare places, where libmicrohttpd turns everyone away.
+static int accept_connection(void *context, const struct sockaddr *address, socklen_t length) {
+    (void)length;
+    hw_web *web = context;
+    int admitted = 1;
+    pthread_mutex_lock(&web->guard);
+    if (web->live + 1 + web->limits.spare_connections > web->limits.max_connections) {
+        uint8_t key[16];
+        client_key(address, key);
+        unsigned waiting = 0;
+        for (watched *connection = web->first; connection; connection = connection->next)
+            if (!connection->answering && !connection->cut && memcmp(connection->client, key, sizeof key) == 0) waiting++;
+        if (waiting >= web->limits.waiting_per_address) admitted = 0;
+    }
+    while (admitted && web->live + 1 + web->limits.spare_connections > web->limits.max_connections) {
+        watched *oldest = longest_waiting(web);
+        if (!oldest) break;  // every connection is being answered: libmicrohttpd's limit holds
+        cut(web, oldest);
+    }
+    pthread_mutex_unlock(&web->guard);
+    return admitted ? MHD_YES : MHD_NO;
+}
+
+static watched *watched_of(struct MHD_Connection *connection) {
+    void *const *context = lib.get_connection_info(connection, CONNECTION_INFO_SOCKET_CONTEXT);
+    return context ? *context : NULL;
+}
+
+/// The connection's request is in: no deadline while it is answered.
+static void answering(hw_web *web, struct MHD_Connection *connection) {
+    watched *entry = watched_of(connection);
+    if (!entry) return;
+    pthread_mutex_lock(&web->guard);
+    entry->answering = 1;
+    pthread_mutex_unlock(&web->guard);
+}
+
+/// Its answer was sent: the connection waits for its next request, deadline and all.
+static void answered(hw_web *web, struct MHD_Connection *connection) {
+    watched *entry = watched_of(connection);
+    if (!entry) return;
+    pthread_mutex_lock(&web->guard);
+    entry->answering = 0;
+    entry->waiting_since = now_seconds();
+    unlink_watched(web, entry);
+    append_watched(web, entry);
+    pthread_cond_signal(&web->changed);
+    pthread_mutex_unlock(&web->guard);
+}
+
+/// Closes each connection whose request has not come in by its deadline, sleeping until the
+/// next deadline or a change.
+static void *watch(void *context) {
+    hw_web *web = context;
+    pthread_mutex_lock(&web->guard);
+    while (!web->stopping) {
+        watched *oldest = longest_waiting(web);
+        if (!oldest) {
+            pthread_cond_wait(&web->changed, &web->guard);
+            continue;
+        }
+        double due = oldest->waiting_since + web->limits.request_seconds;
+        if (now_seconds() >= due) {
+            cut(web, oldest);
+            continue;
+        }
+        struct timespec until;
+        until.tv_sec = (time_t)due;
+        until.tv_nsec = (long)((due - (double)until.tv_sec) * 1e9);
+        pthread_cond_timedwait(&web->changed, &web->guard, &until);
+    }
+    pthread_mutex_unlock(&web->guard);
+    return NULL;
+}
+
+// MARK: - Requests
+
 static int handle(void *context, struct MHD_Connection *connection, const char *url, const char *method, const char *version,
                   const char *data, size_t *size, void **state) {
     (void)version;
@@ -133,7 +328,7 @@ static int handle(void *context, struct MHD_Connection *connection, const char *
         return MHD_YES;  // the headers are in; the body, if any, comes next
     }
     if (*size > 0) {
-        if (!body->too_large && body->length + *size <= web->max_body) {
+        if (!body->too_large && body->length + *size <= web->limits.max_body) {
             uint8_t *grown = realloc(body->body, body->length + *size);
             if (!grown) return MHD_NO;
             memcpy(grown + body->length, data, *size);
@@ -166,6 +361,7 @@ static int handle(void *context, struct MHD_Connection *connection, const char *
     request.body_length = body->length;
     request.body_too_large = body->too_large;
     request.connection = connection;
+    answering(web, connection);
     web->handler(web->context, &request);
     if (request.answered) return MHD_YES;
     static const char failed[] = "no answer\n";
@@ -173,7 +369,8 @@ static int handle(void *context, struct MHD_Connection *connection, const char *
 }
 
 static void completed(void *context, struct MHD_Connection *connection, void **state, int reason) {
-    (void)context, (void)connection, (void)reason;
+    (void)reason;
+    answered(context, connection);
     upload *body = *state;
     if (!body) return;
     free(body->body);
@@ -354,9 +551,19 @@ void hw_web_stream_close(hw_web_stream *stream) {
 
 // MARK: - The daemon
 
-hw_web *hw_web_start(const char *address, int port, const char *cert_pem, const char *key_pem, unsigned max_connections,
-                     unsigned max_per_address, unsigned timeout_seconds, size_t max_body, size_t memory_limit, hw_web_handler handler,
-                     void *context, char *error) {
+/// Ends the watchdog; libmicrohttpd has closed every connection (or never started).
+static void stop_watching(hw_web *web) {
+    pthread_mutex_lock(&web->guard);
+    web->stopping = 1;
+    pthread_cond_signal(&web->changed);
+    pthread_mutex_unlock(&web->guard);
+    pthread_join(web->watchdog, NULL);
+    pthread_cond_destroy(&web->changed);
+    pthread_mutex_destroy(&web->guard);
+}
+
+hw_web *hw_web_start(const char *address, int port, const char *cert_pem, const char *key_pem, const hw_web_limits *limits,
+                     hw_web_handler handler, void *context, char *error) {
     if (hw_web_load() != 0) {
         snprintf(error, 256, "%s", load_error);
         return NULL;
@@ -384,7 +591,21 @@ hw_web *hw_web_start(const char *address, int port, const char *cert_pem, const 
     }
     web->handler = handler;
     web->context = context;
-    web->max_body = max_body;
+    web->limits = *limits;
+    if (web->limits.spare_connections >= web->limits.max_connections) web->limits.spare_connections = 0;
+    pthread_mutex_init(&web->guard, NULL);
+    pthread_condattr_t attributes;
+    pthread_condattr_init(&attributes);
+    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
+    pthread_cond_init(&web->changed, &attributes);
+    pthread_condattr_destroy(&attributes);
+    if (pthread_create(&web->watchdog, NULL, watch, web) != 0) {
+        snprintf(error, 256, "cannot start a thread");
+        pthread_cond_destroy(&web->changed);
+        pthread_mutex_destroy(&web->guard);
+        free(web);
+        return NULL;
+    }
     if (cert_pem && key_pem) {
         web->cert = strdup(cert_pem);
         web->key = strdup(key_pem);
@@ -392,17 +613,23 @@ hw_web *hw_web_start(const char *address, int port, const char *cert_pem, const 
     }
     errno = 0;
     if (web->cert) {
-        web->daemon = lib.start_daemon(flags, (uint16_t)port, NULL, NULL, (access_handler)handle, web, OPTION_SOCK_ADDR, &socket_address,
-                                       OPTION_CONNECTION_LIMIT, max_connections, OPTION_PER_IP_CONNECTION_LIMIT, max_per_address,
-                                       OPTION_CONNECTION_TIMEOUT, timeout_seconds, OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
-                                       OPTION_NOTIFY_COMPLETED, completed, web, OPTION_EXTERNAL_LOGGER, logger, web,
+        web->daemon = lib.start_daemon(flags, (uint16_t)port, accept_connection, web, (access_handler)handle, web, OPTION_SOCK_ADDR,
+                                       &socket_address,
+                                       OPTION_CONNECTION_LIMIT, limits->max_connections, OPTION_PER_IP_CONNECTION_LIMIT,
+                                       limits->max_per_address, OPTION_CONNECTION_TIMEOUT, limits->timeout_seconds,
+                                       OPTION_CONNECTION_MEMORY_LIMIT, limits->memory_limit,
+                                       OPTION_NOTIFY_COMPLETED, completed, web, OPTION_NOTIFY_CONNECTION, notify_connection, web,
+                                       OPTION_EXTERNAL_LOGGER, logger, web,
                                        OPTION_THREAD_STACK_SIZE, (size_t)(256 * 1024), OPTION_HTTPS_MEM_CERT, web->cert,
                                        OPTION_HTTPS_MEM_KEY, web->key, OPTION_END);
     } else {
-        web->daemon = lib.start_daemon(flags, (uint16_t)port, NULL, NULL, (access_handler)handle, web, OPTION_SOCK_ADDR, &socket_address,
-                                       OPTION_CONNECTION_LIMIT, max_connections, OPTION_PER_IP_CONNECTION_LIMIT, max_per_address,
-                                       OPTION_CONNECTION_TIMEOUT, timeout_seconds, OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
-                                       OPTION_NOTIFY_COMPLETED, completed, web, OPTION_EXTERNAL_LOGGER, logger, web,
+        web->daemon = lib.start_daemon(flags, (uint16_t)port, accept_connection, web, (access_handler)handle, web, OPTION_SOCK_ADDR,
+                                       &socket_address,
+                                       OPTION_CONNECTION_LIMIT, limits->max_connections, OPTION_PER_IP_CONNECTION_LIMIT,
+                                       limits->max_per_address, OPTION_CONNECTION_TIMEOUT, limits->timeout_seconds,
+                                       OPTION_CONNECTION_MEMORY_LIMIT, limits->memory_limit,
+                                       OPTION_NOTIFY_COMPLETED, completed, web, OPTION_NOTIFY_CONNECTION, notify_connection, web,
+                                       OPTION_EXTERNAL_LOGGER, logger, web,
                                        OPTION_THREAD_STACK_SIZE, (size_t)(256 * 1024), OPTION_END);
     }
     if (!web->daemon) {
@@ -414,6 +641,7 @@ hw_web *hw_web_start(const char *address, int port, const char *cert_pem, const 
         } else {
             snprintf(error, 256, "%s", code ? strerror(code) : "libmicrohttpd refused to start");
         }
+        stop_watching(web);
         free(web->cert);
         free(web->key);
         free(web);
@@ -429,6 +657,7 @@ int hw_web_port(hw_web *web) {
 
 void hw_web_stop(hw_web *web) {
     lib.stop_daemon(web->daemon);
+    stop_watching(web);
     free(web->cert);
     free(web->key);
     free(web);

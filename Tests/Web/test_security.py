@@ -1,7 +1,7 @@
 """The page as an attacker would try it: no session, a stale one, another origin, a forged Host, a
 login flood, huge headers and bodies, slow clients, hundreds of viewers. Each is refused or
 bounded, and the service keeps drawing throughout."""
-import json, os, socket, threading, time
+import http.client, json, os, selectors, socket, threading, time
 import pytest
 from webtest import ROOT, Sim, control, hash_password, request, session, wait_for
 
@@ -187,6 +187,155 @@ def test_slow_clients_are_bounded(sim):
     assert drawing(sim)
     for s in slow:
         s.close()
+
+
+DEADLINE = 10  # WebServer.requestDeadline: a request must be in this long after its connection opened
+
+
+class Drippers:
+    """Clients that send a request head a byte every `every` seconds and never finish it,
+    `per_source` from each address of `sources`; with `again`, each opens a new connection half a
+    second after its last one was closed, as an attacker keeping up the pressure would.
+    `connections` records each connection's source, when it opened, how long it lived (None while
+    open) and what it was sent."""
+
+    def __init__(self, port, sources, per_source, again=False, every=1.0):
+        self.port, self.again, self.every = port, again, every
+        self.head = f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Drip: ".encode()
+        self.connections = []
+        self.selector = selectors.DefaultSelector()
+        self.due = [(0.0, source) for source in sources for _ in range(per_source)]  # (when, source) to open
+        self.stopping = threading.Event()
+        self.lock = threading.Lock()
+
+    def open(self, source):
+        record = {"source": source, "opened": time.monotonic(), "lived": None, "received": b""}
+        try:
+            s = socket.create_connection(("127.0.0.1", self.port), timeout=1, source_address=(source, 0))
+            s.sendall(self.head)
+        except OSError:
+            return False
+        s.setblocking(False)
+        record["next"] = record["opened"] + self.every
+        self.selector.register(s, selectors.EVENT_READ, record)
+        with self.lock:
+            self.connections.append(record)
+        return True
+
+    def ended(self, s, record):
+        self.selector.unregister(s)
+        s.close()
+        with self.lock:
+            record["lived"] = time.monotonic() - record["opened"]
+        if self.again:
+            self.due.append((time.monotonic() + 0.5, record["source"]))
+
+    def run(self):
+        while not self.stopping.is_set():
+            now = time.monotonic()
+            for entry in [e for e in self.due if e[0] <= now]:
+                self.due.remove(entry)
+                if not self.open(entry[1]):
+                    self.due.append((time.monotonic() + 0.5, entry[1]))
+            for key, _ in self.selector.select(timeout=0.05):
+                try:
+                    data = key.fileobj.recv(4096)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    data = b""
+                if data:
+                    key.data["received"] += data  # an answer to a request never finished: a failure
+                else:
+                    self.ended(key.fileobj, key.data)
+            now = time.monotonic()
+            for key in list(self.selector.get_map().values()):
+                if key.data["next"] <= now:
+                    key.data["next"] = now + self.every
+                    try:
+                        key.fileobj.send(b"a")
+                    except OSError:
+                        self.ended(key.fileobj, key.data)
+
+    def __enter__(self):
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *error):
+        self.stopping.set()
+        self.thread.join()
+        for key in list(self.selector.get_map().values()):
+            key.fileobj.close()
+
+    def snapshot(self):
+        with self.lock:
+            return [dict(c) for c in self.connections]
+
+
+def test_a_trickled_request_is_cut_at_its_deadline(sim):
+    # libmicrohttpd's own timeout counts silence only: a byte a second would hold a place for ever.
+    cookie, _ = session(sim.port, PASSWORD)
+    stream = raw(sim.port, f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{sim.port}\r\nCookie: {cookie}\r\n\r\n".encode(), read=False)
+    stream.settimeout(5)
+    events = b""
+    while b"event: " not in events:
+        events += stream.recv(65536)
+    with Drippers(sim.port, ["127.0.0.11"], 12) as drippers:
+        wait_for(lambda: len(drippers.snapshot()) == 12, timeout=10, what="12 trickling clients")
+        wait_for(lambda: all(c["lived"] is not None for c in drippers.snapshot()), timeout=DEADLINE + 5, interval=0.1,
+                 what="trickling clients cut at the deadline")
+        lived = sorted(c["lived"] for c in drippers.snapshot())
+    print(f"\n12 trickling clients closed after {lived[0]:.2f}–{lived[-1]:.2f} s")
+    assert DEADLINE - 0.5 <= lived[0] and lived[-1] <= DEADLINE + 2, lived
+    assert all(c["received"] == b"" for c in drippers.snapshot())
+    # An answer, however long it lasts, has no deadline: the event stream opened before them goes on.
+    sim.send({"op": "begin", "job": "past-the-deadline", "total": 10})
+    while b"past-the-deadline" not in events:
+        chunk = stream.recv(65536)
+        assert chunk, "the event stream was closed"
+        events += chunk
+    stream.close()
+
+
+def test_slow_clients_cannot_keep_the_owner_out(sim):
+    # 192 trickling connections, 24 (the cap) from each of eight addresses, each opening again as
+    # soon as it is closed, for 30 s: the page answers others within 2 s throughout.
+    sources = [f"127.0.0.{i}" for i in range(2, 10)]
+    timings = []
+    with Drippers(sim.port, sources, 24, again=True) as drippers:
+        wait_for(lambda: len(drippers.snapshot()) >= 150, timeout=20, what="the trickling clients")
+        start = time.monotonic()
+        while time.monotonic() - start < 30:
+            for source in ("127.0.0.1", "127.0.0.10"):
+                began = time.monotonic()
+                try:
+                    connection = http.client.HTTPConnection("127.0.0.1", sim.port, timeout=5, source_address=(source, 0))
+                    connection.request("GET", "/", headers={"Host": f"127.0.0.1:{sim.port}"})
+                    response = connection.getresponse()
+                    body = response.read()
+                    connection.close()
+                    outcome = response.status if b"Password or token" in body else "wrong page"
+                except OSError as error:
+                    outcome = repr(error)
+                timings.append((source, time.monotonic() - began, outcome))
+            time.sleep(0.5)  # the owner's pace, not a wait for the server
+        made = drippers.snapshot()
+    took = sorted(t for _, t, _ in timings)
+    ended = [c["lived"] for c in made if c["lived"] is not None]
+    refused = [t for t in ended if t < 0.1]
+    at_deadline = [t for t in ended if t >= DEADLINE - 0.5]
+    for_room = [t for t in ended if 0.1 <= t < DEADLINE - 0.5]
+    print(f"\n{len(made)} trickling connections: {len(refused)} refused at once, {len(for_room)} closed to make room "
+          f"after {min(for_room, default=0):.2f}–{max(for_room, default=0):.2f} s, {len(at_deadline)} at the deadline "
+          f"({min(at_deadline, default=0):.2f}–{max(at_deadline, default=0):.2f} s); {len(timings)} requests of the owner's "
+          f"took {took[0] * 1000:.1f} to {took[-1] * 1000:.1f} ms (median {took[len(took) // 2] * 1000:.1f} ms)")
+    assert all(outcome == 200 for _, _, outcome in timings), [t for t in timings if t[2] != 200][:5]
+    assert took[-1] < 2, [t for t in timings if t[1] >= 2][:5]
+    assert all(c["received"] == b"" for c in made), "a request never finished was answered"
+    assert at_deadline and all(t <= DEADLINE + 2 for t in ended), sorted(ended)[-5:]
+    assert all(time.monotonic() - c["opened"] <= DEADLINE + 2 for c in made if c["lived"] is None)
+    assert drawing(sim)
 
 
 def test_hundreds_of_viewers(sim):

@@ -1,8 +1,9 @@
 // A thin C entry to GNU libmicrohttpd (Debian's libmicrohttpd12, libmicrohttpd12t64 on Debian 13),
 // loaded with dlopen when the service's web page is first configured: no other program loads it,
 // and the build needs no libmicrohttpd-dev. libmicrohttpd parses HTTP, bounds each connection's
-// memory (over-long request lines and headers are refused by it), times idle and slow clients
-// out, caps connections in all and per address, and speaks TLS through GnuTLS. Each connection
+// memory (over-long request lines and headers are refused by it), times silent clients out, caps
+// connections in all and per address, and speaks TLS through GnuTLS; the shim adds a deadline for
+// each request to come in (libmicrohttpd has none) and makes room for new clients near the limit. Each connection
 // has a thread of its own (MHD_USE_THREAD_PER_CONNECTION): a handler may wait for the service's
 // loop, and an event stream's writer may wait for its next event, without holding up any other
 // client. No policy lives here: who may do what, and what each page says, is HeadwayService's.
@@ -47,14 +48,35 @@ const char *hw_web_load_error(void);
 /// libmicrohttpd's version ("0.9.75").
 const char *hw_web_version(void);
 
+/// What one server allows.
+typedef struct {
+    /// Connections at once in all, and from one address (libmicrohttpd refuses past either).
+    unsigned max_connections;
+    unsigned max_per_address;
+    /// Once all but this many places are taken, each new client closes the connection that has
+    /// waited longest without a request, so slow clients cannot keep a quick one out; the places
+    /// left take up those still closing.
+    unsigned spare_connections;
+    /// Near the limit, a client (an IPv4 address, an IPv6 /64) already holding this many
+    /// connections without a request is refused rather than make room.
+    unsigned waiting_per_address;
+    /// Silence this long closes any connection.
+    unsigned timeout_seconds;
+    /// A request (line, headers and body) must have come in within this long of its connection
+    /// opening or of the answer before it on that connection, else the connection is closed.
+    /// Answers, event streams too, have no such deadline.
+    unsigned request_seconds;
+    /// Bodies beyond this many bytes are refused (the handler is told).
+    size_t max_body;
+    /// What one connection's request line and headers may take.
+    size_t memory_limit;
+} hw_web_limits;
+
 /// Listens on `address` (an IPv4 or IPv6 literal) and `port` (0: any free one), serving with
-/// `handler`. `cert_pem` and `key_pem` (both or neither, copied) turn TLS on. `max_connections`
-/// in all and `max_per_address` from one address; `timeout_seconds` of silence closes a
-/// connection; bodies beyond `max_body` bytes are refused; `memory_limit` bounds what one
-/// connection's request line and headers may take. NULL on failure, with `error` (256 bytes) saying why.
-hw_web *hw_web_start(const char *address, int port, const char *cert_pem, const char *key_pem, unsigned max_connections,
-                     unsigned max_per_address, unsigned timeout_seconds, size_t max_body, size_t memory_limit, hw_web_handler handler,
-                     void *context, char *error);
+/// `handler` within `limits` (copied). `cert_pem` and `key_pem` (both or neither, copied) turn TLS
+/// on. NULL on failure, with `error` (256 bytes) saying why.
+hw_web *hw_web_start(const char *address, int port, const char *cert_pem, const char *key_pem, const hw_web_limits *limits,
+                     hw_web_handler handler, void *context, char *error);
 /// The port it listens on (the one chosen when 0 was asked).
 int hw_web_port(hw_web *web);
 /// Stops listening and waits for every connection's thread; every stream must be closed first.

@@ -23,8 +23,18 @@ final class WebServer: @unchecked Sendable {
     /// Connections at once, and from one address.
     static let maxConnections: UInt32 = 96
     static let maxPerAddress: UInt32 = 24
+    /// Places kept free: past `maxConnections - spareConnections`, each new client closes the
+    /// connection that has waited longest without a request (the free places absorb those still
+    /// closing), so however many slow clients there are, a quick request gets in; but one from an
+    /// address already holding `waitingPerAddress` connections without a request is refused (a
+    /// browser holds six at most, and reuses an idle one before it opens another).
+    static let spareConnections: UInt32 = 8
+    static let waitingPerAddress: UInt32 = 4
     /// A connection silent this long is closed (a slow client); event streams send a heartbeat first.
     static let timeout: UInt32 = 20
+    /// A request must have come in whole this long after its connection opened or its previous
+    /// answer was sent, however steadily it trickles (silence alone is `timeout`).
+    static let requestDeadline: UInt32 = 10
     static let heartbeat: UInt32 = 10
     /// What one event stream may hold for a client that does not read, before it is let go.
     static let streamBuffer = 512 * 1024
@@ -69,9 +79,12 @@ final class WebServer: @unchecked Sendable {
     func start() throws(StartupFailure) {
         var error = [CChar](repeating: 0, count: 256)
         let context = Unmanaged.passUnretained(self).toOpaque()
+        var limits = hw_web_limits(
+            max_connections: Self.maxConnections, max_per_address: Self.maxPerAddress, spare_connections: Self.spareConnections,
+            waiting_per_address: Self.waitingPerAddress, timeout_seconds: Self.timeout, request_seconds: Self.requestDeadline,
+            max_body: Self.maxBody, memory_limit: Self.headerMemory)
         let started = hw_web_start(
-            settings.address, Int32(settings.port), settings.certificate, settings.key, Self.maxConnections, Self.maxPerAddress, Self.timeout,
-            Self.maxBody, Self.headerMemory,
+            settings.address, Int32(settings.port), settings.certificate, settings.key, &limits,
             { context, request in
                 guard let context, let request else { return }
                 Unmanaged<WebServer>.fromOpaque(context).takeUnretainedValue().handle(request)
