@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -22,6 +23,7 @@ typedef void (*completed_handler)(void *, struct MHD_Connection *, void **, int)
 typedef long (*reader_callback)(void *, uint64_t, char *, size_t);
 typedef void (*reader_free)(void *);
 typedef int (*accept_policy)(void *, const struct sockaddr *, socklen_t);
+typedef int (*value_iterator)(void *, int, const char *, const char *);
 
 enum {
     MHD_NO = 0, MHD_YES = 1,
@@ -42,6 +44,7 @@ static struct {
     const void *(*get_daemon_info)(struct MHD_Daemon *, int, ...);
     const void *(*get_connection_info)(struct MHD_Connection *, int, ...);
     const char *(*lookup_connection_value)(struct MHD_Connection *, int, const char *);
+    int (*get_connection_values)(struct MHD_Connection *, int, value_iterator, void *);
     struct MHD_Response *(*create_response_from_buffer)(size_t, void *, int);
     struct MHD_Response *(*create_response_from_callback)(uint64_t, size_t, reader_callback, void *, reader_free);
     int (*add_response_header)(struct MHD_Response *, const char *, const char *);
@@ -71,6 +74,7 @@ static void load(void) {
     LOAD(get_daemon_info, "MHD_get_daemon_info")
     LOAD(get_connection_info, "MHD_get_connection_info")
     LOAD(lookup_connection_value, "MHD_lookup_connection_value")
+    LOAD(get_connection_values, "MHD_get_connection_values")
     LOAD(create_response_from_buffer, "MHD_create_response_from_buffer")
     LOAD(create_response_from_callback, "MHD_create_response_from_callback")
     LOAD(add_response_header, "MHD_add_response_header")
@@ -316,15 +320,53 @@ static void *watch(void *context) {
 
 // MARK: - Requests
 
+/// How a request's body is framed, counted over all its header lines (libmicrohttpd looks at the
+/// first Content-Length only, and lets Transfer-Encoding override it).
+typedef struct {
+    unsigned lengths, encodings, chunked;
+} framing;
+
+static int count_framing(void *context, int kind, const char *name, const char *value) {
+    (void)kind;
+    framing *seen = context;
+    if (strcasecmp(name, "Content-Length") == 0) {
+        seen->lengths++;
+    } else if (strcasecmp(name, "Transfer-Encoding") == 0) {
+        seen->encodings++;
+        // Exactly as libmicrohttpd tells chunked apart: any other value ("chunked " with a space
+        // after it too) it would read as a body that ends only with the connection.
+        if (value && strcasecmp(value, "chunked") == 0) seen->chunked++;
+    }
+    return MHD_YES;
+}
+
+/// Whether the request's body can be read one way only: one Content-Length, or Transfer-Encoding:
+/// chunked alone (in HTTP/1.1). A request a proxy in front could read otherwise (both, two lengths,
+/// another coding) could smuggle a second request past it in its body.
+static int framing_is_clear(struct MHD_Connection *connection, const char *version) {
+    framing seen = {0};
+    lib.get_connection_values(connection, HEADER_KIND, count_framing, &seen);
+    if (seen.encodings == 0) return seen.lengths <= 1;
+    return seen.encodings == 1 && seen.chunked == 1 && seen.lengths == 0 && version && strcmp(version, "HTTP/1.0") != 0;
+}
+
 static int handle(void *context, struct MHD_Connection *connection, const char *url, const char *method, const char *version,
                   const char *data, size_t *size, void **state) {
-    (void)version;
     hw_web *web = context;
     upload *body = *state;
     if (!body) {
         body = calloc(1, sizeof *body);
         if (!body) return MHD_NO;
         *state = body;
+        if (!framing_is_clear(connection, version)) {
+            // Answered before the body: libmicrohttpd then reads no more of this connection, and
+            // a 400 closes it (hw_web_respond), so nothing sent after it is taken as a request.
+            answering(web, connection);
+            hw_web_request refused = {0};
+            refused.connection = connection;
+            static const char message[] = "a body is framed by one Content-Length, or by Transfer-Encoding: chunked alone\n";
+            return hw_web_respond(&refused, 400, "Content-Type: text/plain\n", message, sizeof message - 1) == 0 ? MHD_YES : MHD_NO;
+        }
         return MHD_YES;  // the headers are in; the body, if any, comes next
     }
     if (*size > 0) {
@@ -403,7 +445,10 @@ static int add_headers(struct MHD_Response *response, const char *headers) {
 static int queue(hw_web_request *request, unsigned status, struct MHD_Response *response, const char *headers) {
     if (!response) return -1;
     int result = -1;
-    if (add_headers(response, headers) == 0 && lib.queue_response(request->connection, status, response) == MHD_YES) {
+    // After a 400 the request may have been read otherwise than its sender meant (where its body
+    // ends, above all): what follows on the connection is not taken as a request.
+    int closing = status == 400 ? lib.add_response_header(response, "Connection", "close") == MHD_YES : 1;
+    if (closing && add_headers(response, headers) == 0 && lib.queue_response(request->connection, status, response) == MHD_YES) {
         request->answered = 1;
         result = 0;
     }

@@ -338,6 +338,46 @@ def test_slow_clients_cannot_keep_the_owner_out(sim):
     assert drawing(sim)
 
 
+def until_closed(s, timeout=5):
+    """All the server sends until it closes the connection; None if it keeps it open."""
+    s.settimeout(timeout)
+    data = b""
+    try:
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                return data
+            data += chunk
+    except ConnectionResetError:
+        return data
+    except socket.timeout:
+        return None
+    finally:
+        s.close()
+
+
+@pytest.mark.parametrize("head", [
+    b"POST /api/jobs/cancel HTTP/1.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    b"POST /api/jobs/cancel HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n",
+    b"POST /api/jobs/cancel HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!",
+    b"POST /api/jobs/cancel HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello",
+    b"POST /api/jobs/cancel HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
+    b"POST /api/jobs/cancel HTTP/1.1\r\nTransfer-Encoding: chunked \r\n\r\n0\r\n\r\n",
+    b"POST /api/jobs/cancel HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    b"POST /api/login HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\nxx",  # the page's own 400
+], ids=["length-and-chunked", "chunked-and-length", "two-lengths", "length-twice", "other-coding", "chunked-and-space", "chunked-in-1.0", "bad-login"])
+def test_a_400_ends_the_connection(sim, head):
+    # Behind a proxy that reads the body's end otherwise, what follows would be a request of its
+    # own, smuggled past the proxy: after a 400 nothing more is read.
+    host = f"Host: 127.0.0.1:{sim.port}\r\n".encode()
+    first = head.replace(b"\r\n", b"\r\n" + host, 1)
+    second = b"GET /api/session HTTP/1.1\r\n" + host + b"\r\n"
+    answer = until_closed(raw(sim.port, first + second, source="127.0.0.12", read=False))
+    assert answer is not None, "the connection stayed open after the 400"
+    assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]
+    assert answer.count(b"HTTP/1.") == 1, answer
+
+
 def test_hundreds_of_viewers(sim):
     cookie, _ = session(sim.port, PASSWORD)
     streams, refused = [], 0

@@ -74,7 +74,9 @@ typedef struct {
 
 /// Listens on `address` (an IPv4 or IPv6 literal) and `port` (0: any free one), serving with
 /// `handler` within `limits` (copied). `cert_pem` and `key_pem` (both or neither, copied) turn TLS
-/// on. NULL on failure, with `error` (256 bytes) saying why.
+/// on. A request whose body could be read two ways (Content-Length and Transfer-Encoding, two
+/// Content-Lengths, a coding other than chunked) gets 400, and every 400 closes its connection.
+/// NULL on failure, with `error` (256 bytes) saying why.
 hw_web *hw_web_start(const char *address, int port, const char *cert_pem, const char *key_pem, const hw_web_limits *limits,
                      hw_web_handler handler, void *context, char *error);
 /// The port it listens on (the one chosen when 0 was asked).
