@@ -399,14 +399,14 @@ static void collect(hw_http *client) {
     }
 }
 
-int hw_http_poll(hw_http *client, int timeout_ms, const int *fds, int *ready, int count) {
+int hw_http_poll(hw_http *client, int timeout_ms, const int *fds, const int *sending, int *ready, int count) {
     // The signal pipe, the service's socket and one WebSocket per source: a few dozen at most.
     enum { MAX_EXTRA = 256 };
     struct curl_waitfd extra[MAX_EXTRA];
     if (count > MAX_EXTRA) count = MAX_EXTRA;
     for (int i = 0; i < count; i++) {
         extra[i].fd = fds[i];
-        extra[i].events = 0x001;  // POLLIN
+        extra[i].events = sending[i] ? 0x001 | 0x004 : 0x001;  // POLLIN, and POLLOUT for a send that waits
         extra[i].revents = 0;
     }
     int numfds = 0;

@@ -43,7 +43,8 @@ final class CIRunner {
             let wake = (followers.compactMap(\.wakeAt) + [pushes.wakeAt].compactMap { $0 }).min().map { $0 - Self.now().monotonic } ?? 5
             let link = reporter.prepare()
             let sockets = pushes.descriptors
-            let ready = client.poll(timeout: min(max(wake, 0), link.timeout ?? 5, 5), descriptors: [signals.readEnd] + link.descriptors + sockets.map(\.socket))
+            let waits = ([signals.readEnd] + link.descriptors).map { (descriptor: $0, send: false) } + sockets.map { ($0.socket, $0.send) }
+            let ready = client.poll(timeout: min(max(wake, 0), link.timeout ?? 5, 5), descriptors: waits)
             if ready[0], signals.drain().contains(where: { $0.number == SignalNumber.terminate || $0.number == SignalNumber.interrupt }) {
                 pushes.close()
                 for index in followers.indices { tell(followers[index].stopping(), from: index) }
@@ -52,7 +53,7 @@ final class CIRunner {
             }
             for event in reporter.service() { command(event) }
             let readable = zip(sockets, ready.suffix(sockets.count)).filter(\.1).map(\.0.index)
-            pushes.read(readable, followers: &followers, at: Self.now())
+            pushes.serve(readable, followers: &followers, at: Self.now())
             let finished = client.finished { (self.inFlight[$0] ?? self.commands[$0]).map { hostOf($0.request.url) } ?? self.pushes.host(of: $0) ?? "?" }
             for (tag, result, connection) in finished {
                 if pushes.owns(tag) {

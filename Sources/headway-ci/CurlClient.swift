@@ -89,12 +89,13 @@ final class CurlClient {
         return code == 0
     }
 
-    /// Waits up to `timeout` seconds for the transfers or `descriptors` (readable); returns which
-    /// of `descriptors` are ready.
-    func poll(timeout: Double, descriptors: [Int32]) -> [Bool] {
+    /// Waits up to `timeout` seconds for the transfers or `descriptors` (readable, or with room to
+    /// send where `send`); returns which of `descriptors` are ready.
+    func poll(timeout: Double, descriptors: [(descriptor: Int32, send: Bool)]) -> [Bool] {
         var ready = [Int32](repeating: 0, count: descriptors.count)
+        let fds = descriptors.map(\.descriptor), sending = descriptors.map { Int32($0.send ? 1 : 0) }
         let milliseconds = Int32(max(0, min(timeout, 60)) * 1000)
-        _ = descriptors.withUnsafeBufferPointer { fds in hw_http_poll(handle, milliseconds, fds.baseAddress, &ready, Int32(fds.count)) }
+        _ = hw_http_poll(handle, milliseconds, fds, sending, &ready, Int32(fds.count))
         return ready.map { $0 != 0 }
     }
 

@@ -5,9 +5,11 @@ import HeadwayCore
 /// through the loop's libcurl handle, read when their socket is readable, each message handed to
 /// its follower. A socket that fails or is refused is tried again later (5 s, doubling to 5 min),
 /// the source asked at its intervals meanwhile. A refusal (an upgrade a proxy does not pass, a
-/// token refused, a broken frame) is said once until the socket is up again; a connection lost
-/// or not made is not said, nor anything while the source's looks fail: their own line says what
-/// is wrong with the server, once.
+/// token refused, a broken frame, a flood) is said once until the socket has stayed up for
+/// ``healthyAfter``: only then does the wait start again at 5 s and the socket being up is said,
+/// so that a server that takes the subscription and then misbehaves is neither retried every
+/// 5 s nor a pair of lines each time. A connection lost or not made is not said, nor anything
+/// while the source's looks fail: their own line says what is wrong with the server, once.
 final class PushSockets {
     private struct Socket {
         var channel: WebSocketChannel?
@@ -17,6 +19,10 @@ final class PushSockets {
         var retryAt = 0.0
         var failures = 0
         var said: String?
+        /// When its subscription was last taken, until it has stayed up ``healthyAfter``.
+        var upSince: Double?
+        /// Whether the socket being up was said, and nothing since.
+        var toldUp = false
 
         /// Neither open nor on its way.
         var isIdle: Bool { channel == nil && loggingIn == nil && connecting == nil }
@@ -28,6 +34,7 @@ final class PushSockets {
 
     static let firstRetry = 5.0
     static let maxRetry = 300.0
+    static let healthyAfter = 60.0
 
     init(client: CurlClient, followers: [Follower]) {
         self.client = client
@@ -38,9 +45,13 @@ final class PushSockets {
         }
     }
 
-    /// The sockets to wait on, with their followers.
-    var descriptors: [(index: Int, socket: Int32)] {
-        sockets.sorted { $0.key < $1.key }.compactMap { index, socket in socket.channel?.socket.map { (index, $0) } }
+    /// The sockets to wait on, with their followers: for bytes to read, and for room to send
+    /// when something waits to go (the upgrade request itself, when the socket took none of it).
+    var descriptors: [(index: Int, socket: Int32, send: Bool)] {
+        sockets.sorted { $0.key < $1.key }.compactMap { index, socket in
+            guard let channel = socket.channel, let descriptor = channel.socket else { return nil }
+            return (index, descriptor, channel.isWaitingToSend)
+        }
     }
 
     /// When a socket is next to be tried (nil: none waits).
@@ -60,6 +71,14 @@ final class PushSockets {
 
     /// Starts the logins and connections whose time has come.
     func connect(_ followers: [Follower], at now: Double, tags: () -> UInt64) {
+        for (index, socket) in sockets {
+            guard let upSince = socket.upSince, now - upSince >= Self.healthyAfter else { continue }
+            if socket.said != nil || !socket.toldUp { log("\(followers[index].source.description): told of changes over its WebSocket") }
+            sockets[index]?.failures = 0
+            sockets[index]?.said = nil
+            sockets[index]?.toldUp = true
+            sockets[index]?.upSince = nil
+        }
         for (index, socket) in sockets where socket.isIdle && now >= socket.retryAt {
             let tag = tags()
             if let login = followers[index].pushLogin {
@@ -104,11 +123,11 @@ final class PushSockets {
         handle(channel.connected(connection), index, &followers, at: now)
     }
 
-    /// Reads the sockets that `ready` says are readable.
-    func read(_ ready: [Int], followers: inout [Follower], at now: Moment) {
+    /// Reads and writes the sockets that `ready` says are readable or have room.
+    func serve(_ ready: [Int], followers: inout [Follower], at now: Moment) {
         for index in ready {
             guard let channel = sockets[index]?.channel else { continue }
-            handle(channel.readable(), index, &followers, at: now)
+            handle(channel.ready(at: now.monotonic), index, &followers, at: now)
         }
     }
 
@@ -134,10 +153,12 @@ final class PushSockets {
                     followers[index].pushEnded(at: now)
                     return
                 }
-                if !wasPushing, followers[index].pushing {
-                    sockets[index]?.failures = 0
-                    log("\(followers[index].source.description): told of changes over its WebSocket")
-                    sockets[index]?.said = nil
+                if !wasPushing, followers[index].pushing, let socket = sockets[index] {
+                    sockets[index]?.upSince = now.monotonic
+                    if socket.said == nil, !socket.toldUp {
+                        log("\(followers[index].source.description): told of changes over its WebSocket")
+                        sockets[index]?.toldUp = true
+                    }
                 }
                 for text in reaction.send { handle(channel.send(text), index, &followers, at: now) }
             case .lost, .refused:
@@ -153,12 +174,14 @@ final class PushSockets {
     /// The socket is down: tried again later; `why`, a refusal, said once unless the looks fail.
     private func failed(_ index: Int, _ follower: Follower, why: String?, at now: Double) {
         guard var socket = sockets[index] else { return }
+        socket.upSince = nil
         socket.failures += 1
         let wait = min(Self.firstRetry * Double(1 << min(socket.failures - 1, 10)), Self.maxRetry)
         socket.retryAt = now + wait
         if let why, socket.said != why, !follower.isFailing {
             log("\(follower.source.description): its WebSocket: \(why); asked at intervals meanwhile, the socket tried again in \(DurationText.short(wait))")
             socket.said = why
+            socket.toldUp = false
         }
         sockets[index] = socket
     }

@@ -16,7 +16,19 @@ Modes (the mode file's first word, read at every request; no file: pass):
   garbage    answer bytes that are not HTTP, then close
   no-upgrade relay as pass, but answer a WebSocket upgrade 400 (a proxy that does not pass them)
   hang-up    close the connection without answering
+
+Flood modes: a WebSocket upgrade is answered by the relay itself, as a Home Assistant-shaped server
+gone wrong (auth_required, auth_ok and the subscription's result at once, whatever the client
+says), which then sends as fast as the socket takes, reading and dropping what the client sends;
+every other request is relayed as in pass:
+  flood-ping    ping frames
+  flood-text    text messages that are about nothing followed
+  flood-change  change notifications for the subscription
+  flood-large   text messages just under headway-ci's 1 MiB limit
 """
+import base64
+import hashlib
+import threading
 import argparse
 import http.server
 import os
@@ -28,6 +40,18 @@ import time
 import urllib.parse
 import urllib.error
 import urllib.request
+
+
+def text_frame(payload):
+    """One unmasked text frame, as a server sends (RFC 6455 §5.2)."""
+    n = len(payload)
+    if n < 126:
+        head = bytes([0x81, n])
+    elif n < 65536:
+        head = bytes([0x81, 126]) + n.to_bytes(2, "big")
+    else:
+        head = bytes([0x81, 127]) + n.to_bytes(8, "big")
+    return head + payload
 
 
 def main():
@@ -84,7 +108,9 @@ def main():
                 self.close_connection = True
                 return
             if self.headers.get("Upgrade", "").lower() == "websocket":
-                if mode == "no-upgrade":
+                if mode.startswith("flood-"):
+                    self.flood(mode)
+                elif mode == "no-upgrade":
                     self.answer(400, b"Can \"Upgrade\" only to \"WebSocket\".", "text/plain")
                 else:
                     self.tunnel()
@@ -124,6 +150,42 @@ def main():
                 return
             finally:
                 upstream.close()
+
+        def flood(self, mode):
+            """The upgrade accepted (RFC 6455 §4.2.2), the subscription granted, then `mode`'s frames
+            until the client goes."""
+            key = self.headers.get("Sec-WebSocket-Key", "")
+            accept = base64.b64encode(hashlib.sha1((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").encode()).digest()).decode()
+            self.close_connection = True
+            self.wfile.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                              "Sec-WebSocket-Accept: %s\r\n\r\n" % accept).encode())
+            opening = [b'{"type":"auth_required","ha_version":"2025.1.0"}', b'{"type":"auth_ok","ha_version":"2025.1.0"}',
+                       b'{"id":1,"type":"result","success":true,"result":null}']
+            if mode == "flood-ping":
+                frame = b"\x89\x00"
+            elif mode == "flood-text":
+                frame = text_frame(b'{"id":7,"type":"event","event":{"a":{"light.elsewhere":{"s":"on"}}}}')
+            elif mode == "flood-change":
+                frame = text_frame(b'{"id":1,"type":"event","event":{"c":{"sensor.printer_progress":{"+":{"lc":1}}}}}')
+            else:
+                frame = text_frame(b'{"id":7,"type":"event","pad":"' + b"x" * ((1 << 20) - 64) + b'"}')
+            chunk = b"".join(text_frame(m) for m in opening)
+            burst = frame * max(1, (256 << 10) // len(frame))
+            connection = self.connection
+
+            def drain():
+                try:
+                    while connection.recv(65536):
+                        pass
+                except OSError:
+                    pass
+            threading.Thread(target=drain, daemon=True).start()
+            try:
+                connection.sendall(chunk)
+                while True:
+                    connection.sendall(burst)
+            except OSError:
+                return
 
         def do_GET(self):
             self.relay("GET")

@@ -152,6 +152,23 @@ struct WebSocketTests {
         var huge = WebSocketFrameReader(maxMessage: 1000)
         #expect(throws: WebSocketFrameError(kind: .tooLarge(limit: 1000))) { try huge.feed([0x81, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]) }
     }
+
+    /// A server's pace is counted in windows of 10 s: Moonraker's busiest use passes, a flood of
+    /// messages or of bytes does not, and a new window starts afresh.
+    @Test func aServerFasterThanAnySourceIsOverTheLimit() {
+        var normal = WebSocketArrivals()
+        let passed = (0..<600).allSatisfy { normal.count(bytes: 4000, messages: 5, at: Double($0)) }
+        #expect(passed, "five messages a second for ten minutes")
+        var chatty = WebSocketArrivals()
+        let thousand = chatty.count(bytes: 100, messages: 1000, at: 0)
+        let more = chatty.count(bytes: 2, messages: 1, at: 9.9)
+        let later = chatty.count(bytes: 2, messages: 1, at: 10)
+        #expect(thousand && !more && later, "the 1001st message within 10 s is over; a new window starts afresh")
+        var heavy = WebSocketArrivals()
+        let sixteen = heavy.count(bytes: 16 << 20, messages: 16, at: 0)
+        let byte = heavy.count(bytes: 1, messages: 1, at: 5)
+        #expect(sixteen && !byte, "16 MiB, then one byte more")
+    }
 }
 
 private extension String {

@@ -39,9 +39,9 @@ int hw_http_post(hw_http *client, uint64_t tag, const char *url, const char *con
                  long long body_length, long long max_bytes, long connect_timeout_ms, long timeout_ms);
 
 /// Waits at most `timeout_ms` for the transfers' sockets and the `count` descriptors given (each
-/// readable: `ready[i]` set to 1 when it is), then moves every transfer on. 0, or libcurl's
-/// multi error code.
-int hw_http_poll(hw_http *client, int timeout_ms, const int *fds, int *ready, int count);
+/// readable, or writable where `sending[i]` is 1: `ready[i]` set to 1 when it is), then moves
+/// every transfer on. 0, or libcurl's multi error code.
+int hw_http_poll(hw_http *client, int timeout_ms, const int *fds, const int *sending, int *ready, int count);
 /// Transfers started and not yet finished.
 int hw_http_running(hw_http *client);
 
@@ -72,7 +72,7 @@ typedef struct {
 /// WebSocket's upgrade and frames. Its result comes like a transfer's, `connection` set when it
 /// was made. 0, or libcurl's error code when an option was refused.
 int hw_http_connect(hw_http *client, uint64_t tag, const char *url, long connect_timeout_ms);
-/// The connection's socket, to wait on for reading (hw_http_poll's descriptors).
+/// The connection's socket, to wait on (hw_http_poll's descriptors).
 int hw_http_connection_socket(hw_http_connection *connection);
 /// Sends what the socket takes now of `length` bytes; `*sent` says how many. 0, 81 (CURLE_AGAIN:
 /// nothing could be sent now), or libcurl's error code.

@@ -100,10 +100,9 @@ final class Notifier: @unchecked Sendable {
                 }
             }
             let wait = inFlight.isEmpty ? (nextDue.map { max(0, $0 - clock.now) } ?? 60) : min(0.5, nextDue.map { max(0, $0 - clock.now) } ?? 0.5)
-            var fds = [wake.read]
-            var readiness = [Int32](repeating: 0, count: 1)
-            _ = fds.withUnsafeMutableBufferPointer { hw_http_poll(client, Int32(min(wait, 60) * 1000), $0.baseAddress, &readiness, 1) }
-            if readiness[0] != 0 { SystemIO.drain(wake.read) }
+            var readiness: Int32 = 0
+            _ = hw_http_poll(client, Int32(min(wait, 60) * 1000), [wake.read], [0], &readiness, 1)
+            if readiness != 0 { SystemIO.drain(wake.read) }
             while let pointer = hw_http_next(client) {
                 let result = pointer.pointee
                 if let message = inFlight.removeValue(forKey: result.tag) {

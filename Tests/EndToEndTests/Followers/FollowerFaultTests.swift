@@ -106,6 +106,68 @@ extension RealHome {
             try home.call("input_number.set_value", #"{"entity_id": "input_number.print_progress", "value": 40}"#)
         }
 
+        /// A server that sends as fast as it can over the WebSocket, in each way the fault relay
+        /// knows (pings, messages about nothing followed, change notifications, messages just under
+        /// the size limit), to ten sources at once: the follower's memory stays under 64 MiB, each
+        /// socket is closed with one line, the job is still followed by its looks, and SIGTERM is
+        /// answered within a second.
+        @Test(arguments: ["flood-ping", "flood-text", "flood-change", "flood-large"])
+        func aServerFloodingItsWebSocketCannotTakeTheFollower(mode: String) throws {
+            let relay = FaultRelay(upstream: home.url)
+            try relay.mode(mode)
+            try relay.start()
+            let entities = ["sensor.printer_progress", "sensor.washer_remaining_time", "binary_sensor.washer", "update.hall_light_firmware", "timer.tea",
+                            "input_number.print_progress", "input_number.washer_minutes", "input_number.firmware_percentage",
+                            "input_boolean.washer_running", "input_boolean.firmware_installing"]
+            let token = try home.ownTokenFile()
+            let config = relay.folder.appendingPathComponent("ci.yaml")
+            try ("sources:\n" + entities.map { "  - homeassistant: \(relay.url)\n    token-file: \(token)\n    entities: [\($0)]\n" }.joined())
+                .write(to: config, atomically: true, encoding: .utf8)
+            let follower = try BackgroundProcess(Binaries.url("headway-ci"), ["--config", config.path, "--socket", service.socket])
+            defer { follower.signal(SIGKILL) }
+            let job = "home/127.0.0.1:\(relay.port)/sensor.printer_progress"
+            _ = try service.watch(job, within: 20, follower: follower) { $0.phase == "active" && $0.percent == 40 }
+            // Ten seconds of floods, the sockets tried again after 5 s: the job never reads stale.
+            let until = Date().addingTimeInterval(10)
+            while Date() < until {
+                let status = try service.status().first { $0.job == job }
+                #expect(status?.phase == "active", "\(mode): \(String(describing: status)) \(follower.stderr)")
+                usleep(200_000)
+            }
+            let peak = Self.peakMemory(of: follower.pid)
+            #expect(peak > 0 && peak <= 64 << 20, "\(mode): headway-ci's peak memory was \(peak >> 20) MiB")
+            let closed = lines(follower, containing: "messages or 16 MiB in 10 s; the WebSocket was closed")
+            #expect((1...entities.count).contains(closed.count), "\(mode): one line a socket: \(follower.stderr)")
+            let asked = Date()
+            follower.signal(SIGTERM)
+            #expect(follower.waitForExit(seconds: 1) == 0, "\(mode): SIGTERM was not answered within a second")
+            print("\(mode): peak \(peak >> 10) KiB, \(closed.count) sockets closed, SIGTERM answered in \(Int(Date().timeIntervalSince(asked) * 1000)) ms")
+        }
+
+        /// The first socket upgrades at once, whether or not the connection had room for the
+        /// upgrade request the moment it was made.
+        @Test func theFirstSocketUpgradesAtOnce() throws {
+            let relay = FaultRelay(upstream: home.url)
+            try relay.start()
+            var took: [Int] = []
+            for _ in 0..<8 {
+                let started = Date()
+                let follower = try BackgroundProcess(Binaries.url("headway-ci"), ["homeassistant", relay.url, "--token-file", try home.ownTokenFile(), "--entity", "sensor.printer_progress",
+                                                                                  "--socket", service.socket])
+                defer { follower.signal(SIGTERM) }
+                #expect(BackgroundProcess.eventually(within: 3) { follower.stderr.contains("told of changes over its WebSocket") }, "\(follower.stderr)")
+                took.append(Int(Date().timeIntervalSince(started) * 1000))
+            }
+            print("the first socket up after (ms): \(took)")
+        }
+
+        /// VmHWM: the most memory the process has had resident.
+        static func peakMemory(of pid: Int32) -> Int {
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+            return (Int(line.split(separator: " ")[1]) ?? 0) << 10
+        }
+
         @Test func homeAssistantRestartedInTheMiddleOfAJob() throws {
             let follower = try BackgroundProcess(Binaries.url("headway-ci"), ["homeassistant", home.url, "--token-file", try home.ownTokenFile(), "--entity", "sensor.printer_progress",
                                                                               "--interval", "1", "--idle-interval", "1", "--socket", service.socket])
