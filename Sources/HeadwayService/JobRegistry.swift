@@ -217,6 +217,11 @@ public struct JobRegistry: Sendable {
         return (listed.map { ($0.key, $0.value.job.snapshot(at: now)) }, entries.count - listed.count)
     }
 
+    /// Job `id` as the state folder keeps it.
+    func kept(_ id: String) -> KeptJob? {
+        entries[id].map { KeptJob(id: id, owner: $0.owner, name: $0.name, job: $0.job) }
+    }
+
     /// Every job as the state folder keeps it, in the order they began.
     var kept: [KeptJob] { entries.map { KeptJob(id: $0.key, owner: $0.value.owner, name: $0.value.name, job: $0.value.job) } }
 

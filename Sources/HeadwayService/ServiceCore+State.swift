@@ -29,6 +29,22 @@ extension ServiceCore {
     /// When the jobs next need keeping.
     var keepingWakeup: Seconds? { keeper?.due(revision: registry.revision, unseenFailures: quietHours.unseenFailures) }
 
+    /// Puts job `id` as it is now in the journal (it began or ended): the reply waits until that
+    /// is durable (``journalAppended``, ``journalDurable``).
+    func journal(_ id: String, at now: Seconds) {
+        guard let keeper, let kept = registry.kept(id) else { return }
+        keeper.journal(kept, at: now, wall: wallClock())
+    }
+
+    /// The journal's last entry, and the last one durable: a reply given after an entry was
+    /// appended goes once it is durable. Both 0 without a state folder.
+    public var journalAppended: Int { keeper?.journal.appended ?? 0 }
+    public var journalDurable: Int { keeper?.journal.durable ?? 0 }
+
+    /// Readable when more of the journal is durable; ``journalWoken()`` empties it.
+    public var journalWake: Int32? { keeper?.journal.wake }
+    public func journalWoken() { keeper?.journal.drainWake() }
+
     /// Writes the jobs now: the service is stopping.
     public func keepJobsNow() {
         keeper?.flush(registry, unseenFailures: quietHours.unseenFailures, at: clock.now, wall: wallClock())

@@ -138,7 +138,22 @@ public final class ServiceCore: LineHandler {
             return (Reply.error(error).line, [])
         }
         let (reply, events) = handle(request, from: peer)
-        return (reply.line, events)
+        return (Self.fitting(reply), events)
+    }
+
+    /// The reply's line, within what a client reads (``WireProtocol/maxReplyBytes``): a `status`
+    /// that would be longer lists fewer jobs (the newest) and counts the others as omitted, never
+    /// a line the client must refuse.
+    static func fitting(_ reply: Reply) -> String {
+        var line = reply.line
+        guard line.utf8.count > WireProtocol.maxReplyBytes, case .jobs(var jobs, var omitted, let quiet, let timers) = reply else { return line }
+        while line.utf8.count > WireProtocol.maxReplyBytes, !jobs.isEmpty {
+            let dropped = max(1, jobs.count / 2)
+            jobs.removeFirst(dropped)
+            omitted += dropped
+            line = Reply.jobs(jobs, omitted: omitted, quiet: quiet, timers: timers).line
+        }
+        return line
     }
 
     /// Applies `request` from `peer`.
@@ -149,6 +164,7 @@ public final class ServiceCore: LineHandler {
             switch request {
             case .begin(let job, let options):
                 try begin(job, options, requester: requester, at: now)
+                journal(job, at: now)
                 return (.ok, [JobEvent(.begun, job: job)])
             case .update(let job, let value, let total, let label, let eta, let unit):
                 try change(job, requester, now) { (job: inout ProgressJob) throws(ProgressError) in
@@ -173,6 +189,7 @@ public final class ServiceCore: LineHandler {
                 noteCommandEnd(job, outcome)
             case .finish(let job, let outcome):
                 try finish(job, outcome, requester: requester, at: now)
+                journal(job, at: now)
                 return (.ok, [JobEvent(.finished, job: job, outcome: outcome)])
             case .stop(let job):
                 return (.ok, try stop(job, requester: requester, at: now))

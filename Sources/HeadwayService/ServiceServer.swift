@@ -12,7 +12,9 @@ import HeadwaySystem
 /// from it is answered and its replies are being taken (back-pressure both ways: neither its input
 /// nor its output grows without bound), and one silent for ``Limits/idleTimeout`` without following
 /// any job is closed. At most ``Limits/connectionLimit`` clients are connected, and
-/// ``Limits/connectionsPerUser`` of one user; one more is told so and closed.
+/// ``Limits/connectionsPerUser`` of one user; one more is told so and closed. The reply to a
+/// request that began or ended a job is held until the journal has it on disk (and what follows
+/// it on that connection behind it), so that "ok" means the job survives a crash.
 /// When the process runs out of file descriptors, accepting pauses briefly instead of spinning.
 public final class ServiceServer {
     /// The limits of docs/protocol.md.
@@ -36,8 +38,11 @@ public final class ServiceServer {
         let peer: Peer
         var framer = LineFramer(maxLineBytes: WireProtocol.maxLineBytes)
         var output = OutputQueue()
+        /// Lines waiting for the journal entry numbered with them (0: behind one that does).
+        var held: [(entry: Int, line: String)] = []
+        var heldBytes = 0
         var lastProgress: Seconds
-        var pending: Int { output.pending }
+        var pending: Int { output.pending + heldBytes }
     }
 
     /// Another descriptor the loop watches (a button's events, a watched process, the system bus):
@@ -136,6 +141,8 @@ public final class ServiceServer {
                 watched.append((fd, wanted))
                 if connection.framer.hasCompleteLine, connection.pending < Limits.backlogLimit { buffered = true }
             }
+            let journal = core.journalWake
+            if let journal { watched.append((journal, .readable)) }
             var deadlines = [core.nextWakeup(), nextWatchdog, acceptPausedUntil, idleDeadline()].compactMap { $0 } + extra.compactMap(\.deadline)
             if buffered { deadlines.append(now) }  // lines read but not answered yet: no sleeping
             let ready = SystemIO.poll(watched, timeout: deadlines.min().map { max(0, $0 - now) })
@@ -156,6 +163,10 @@ public final class ServiceServer {
                 let readiness = ready[2 + extra.count + index]
                 if !readiness.isDisjoint(with: [.readable, .hangUp, .failed]) { readOnce(fd) }
                 if readiness.contains(.writable) { flush(fd) }
+            }
+            if journal != nil, ready.last?.isEmpty == false {
+                core.journalWoken()
+                releaseHeldReplies()
             }
             // Clients accepted this round are read at once: what they sent may be there already.
             for fd in connections.keys where !order.contains(fd) { readOnce(fd) }
@@ -253,8 +264,10 @@ public final class ServiceServer {
                 let error = ProtocolError(.lineTooLong, field: nil, "the line is longer than \(WireProtocol.maxLineBytes) bytes (at least \(bytes)); it was skipped")
                 queue(Reply.error(error).line, to: fd)
             case .line(let line):
+                let journaled = core.journalAppended
                 let (reply, events) = handler.handle(line: line, from: connection.peer)
-                queue(reply, to: fd)
+                let entry = core.journalAppended
+                queue(reply, to: fd, after: entry > journaled ? entry : 0)
                 deliver(events)
             }
         }
@@ -268,12 +281,37 @@ public final class ServiceServer {
         if let line = repeats.admit(text, kind: kind, at: clock.now) { logger.warning(line) }
     }
 
-    private func queue(_ line: String, to fd: Int32) {
-        connections[fd]?.output.append(line)
+    /// Queues `line` for `fd`, held until journal entry `entry` is durable and behind any line
+    /// held before it.
+    private func queue(_ line: String, to fd: Int32, after entry: Int = 0) {
+        guard var connection = connections[fd] else { return }
+        if !connection.held.isEmpty || entry > core.journalDurable {
+            connection.held.append((entry, line))
+            connection.heldBytes += line.utf8.count + 1
+            connections[fd] = connection
+        } else {
+            connections[fd]?.output.append(line)
+        }
         // Events keep coming to a subscriber that never reads: past this, it is let go.
         if let pending = connections[fd]?.pending, pending > 16 * Limits.backlogLimit {
             warnRepeated("dropping a client (pid \(connections[fd]?.peer.credentials.map { String($0.pid) } ?? "?")) that does not read what it is sent", kind: "unread")
             disconnect(fd)
+        }
+    }
+
+    /// Queues the held lines whose journal entries are now durable, in order.
+    private func releaseHeldReplies() {
+        let durable = core.journalDurable
+        for fd in Array(connections.keys) where connections[fd]?.held.isEmpty == false {
+            guard var connection = connections[fd] else { continue }
+            let ready = connection.held.prefix { $0.entry <= durable }.count
+            for (_, line) in connection.held.prefix(ready) {
+                connection.output.append(line)
+                connection.heldBytes -= line.utf8.count + 1
+            }
+            connection.held.removeFirst(ready)
+            connections[fd] = connection
+            flush(fd)
         }
     }
 

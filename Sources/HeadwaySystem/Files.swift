@@ -121,6 +121,16 @@ package enum Files {
         }
     }
 
+    /// Opens `path` for appending, created (0644) when missing; -1 with ``SystemError/last`` set
+    /// when it cannot be.
+    package static func openAppending(_ path: String) -> Int32 { cOpen(path, O_WRONLY | O_CREAT | O_APPEND, 0o644) }
+
+    /// Makes what was written to `fd` durable (its data, and its size): false when the disk refused.
+    package static func syncData(_ fd: Int32) -> Bool { fdatasync(fd) == 0 }
+
+    /// Cuts the file open as `fd` to `length` bytes.
+    package static func truncate(_ fd: Int32, to length: Int) -> Bool { ftruncate(fd, off_t(length)) == 0 }
+
     /// Removes the name `path` (a file, a socket, a link); nothing when there is none.
     package static func remove(_ path: String) { _ = unlink(path) }
 

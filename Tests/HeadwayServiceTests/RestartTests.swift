@@ -169,4 +169,98 @@ struct RestartTests {
         let writes = try #require(service.core.keeper).writes
         #expect(value > 200 && writes >= 2 && writes <= 5, "\(value) updates, \(writes) writes")
     }
+
+    /// A begin and an end are in the journal before they are answered: a new process takes them
+    /// back though `jobs.json` was never written after them, the entry replacing what the file
+    /// held, each moved onto the new clock by its own time; then the file holds them and the
+    /// journal is gone.
+    @Test func theJournalHoldsWhatTheFileDoesNotYet() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let before = Service(folder: folder, clock: ManualClock(), wall: 1_000_000)
+        _ = before.send(#"{"v":1,"op":"begin","job":"old","total":10}"#)
+        before.core.keepJobsNow()
+        before.clock.set(to: 5)
+        _ = before.send(#"{"v":1,"op":"finish","job":"old","outcome":"failed"}"#)
+        _ = before.send(#"{"v":1,"op":"begin","job":"new","label":"Deploy"}"#)
+        #expect(before.core.journalAppended == 3)
+        let synced = BackgroundWait.until(within: 5) { before.core.journalDurable == 3 }
+        #expect(synced, "the journal thread made the entries durable")
+
+        let after = Service(folder: folder, clock: ManualClock(startingAt: 100), wall: 1_000_001)
+        _ = after.core.restoreJobs()
+        let jobs = after.status()
+        #expect(after.core.registry["old"]?.job.outcome == .failed, "\(jobs)")
+        #expect(jobs.first { $0["job"]?.string == "new" }?["label"]?.string == "Deploy", "\(jobs)")
+        let elapsed = try #require(after.core.registry["new"]?.job.runningTime(at: after.clock.now))
+        #expect(abs(elapsed - 1) < 0.001, "begun when the wall read 1,000,000, taken back when it read 1,000,001: \(elapsed)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/jobs.journal"), "settled into jobs.json")
+        #expect(try String(contentsOfFile: folder + "/jobs.json", encoding: .utf8).contains("Deploy"))
+        // The next entries are numbered after the last one read.
+        #expect(after.send(#"{"v":1,"op":"begin","job":"third"}"#).contains("\"ok\":true") && after.core.journalAppended == 4)
+    }
+
+    /// A job that was over while the service was away (its result shown long enough) is not
+    /// taken back: it would have been forgotten.
+    @Test func aJobOverWhileAwayIsNotTakenBack() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let before = Service(folder: folder, clock: ManualClock(), wall: 1_000_000)
+        _ = before.send(#"{"v":1,"op":"begin","job":"done"}"#)
+        _ = before.send(#"{"v":1,"op":"finish","job":"done","outcome":"succeeded"}"#)
+        _ = before.send(#"{"v":1,"op":"begin","job":"running"}"#)
+        #expect(BackgroundWait.until(within: 5) { before.core.journalDurable == 3 })
+        let after = Service(folder: folder, clock: ManualClock(), wall: 1_000_060)
+        _ = after.core.restoreJobs()
+        #expect(after.status().map { $0["job"]?.string } == ["running"], "\(after.status())")
+    }
+
+    /// A crash in the middle of an append leaves half a line: it is left out without a word and
+    /// cut before the next entry; a line damaged elsewhere is left out with one line.
+    @Test func aTornOrDamagedLineIsLeftOut() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let before = Service(folder: folder, clock: ManualClock(), wall: 1)
+        _ = before.send(#"{"v":1,"op":"begin","job":"kept"}"#)
+        #expect(BackgroundWait.until(within: 5) { before.core.journalDurable == 1 })
+        let journal = folder + "/jobs.journal"
+        let whole = try String(contentsOfFile: journal, encoding: .utf8)
+        try (whole + whole.prefix(40)).write(toFile: journal, atomically: false, encoding: .utf8)
+        let torn = Service(folder: folder, clock: ManualClock(), wall: 2)
+        _ = torn.core.restoreJobs()
+        #expect(torn.status().contains { $0["job"]?.string == "kept" } && !torn.lines.contains { $0.contains("could not be read") }, "\(torn.lines)")
+
+        try ("{ damaged\n" + whole).write(toFile: journal, atomically: false, encoding: .utf8)
+        let damaged = Service(folder: folder, clock: ManualClock(), wall: 3)
+        _ = damaged.core.restoreJobs()
+        #expect(damaged.lines.filter { $0.contains("jobs.journal: 1 line could not be read") }.count == 1, "\(damaged.lines)")
+    }
+
+    /// A journal the disk refuses is said once, and replies are no longer held for it: a service
+    /// on a full or read-only disk still answers.
+    @Test func aJournalThatCannotBeWrittenHoldsNothingBack() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A folder where the journal should be: it cannot be opened for appending.
+        try FileManager.default.createDirectory(atPath: folder + "/jobs.journal", withIntermediateDirectories: true)
+        let service = Service(folder: folder, clock: ManualClock(), wall: 1)
+        _ = service.send(#"{"v":1,"op":"begin","job":"a"}"#)
+        #expect(BackgroundWait.until(within: 5) { service.core.journalDurable == 1 })
+        _ = service.send(#"{"v":1,"op":"begin","job":"b"}"#)
+        #expect(service.core.journalDurable == 2, "no longer held once the journal failed")
+        #expect(BackgroundWait.until(within: 5) { service.lines.contains { $0.contains("cannot write") && $0.contains("jobs.journal") } }, "\(service.lines)")
+        #expect(service.lines.filter { $0.contains("jobs.journal") }.count == 1)
+    }
+}
+
+/// Polls `condition` every 5 ms for up to `seconds`.
+enum BackgroundWait {
+    static func until(within seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        return condition()
+    }
 }

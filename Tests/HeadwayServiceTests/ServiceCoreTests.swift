@@ -122,4 +122,16 @@ struct ServiceCoreTests {
         #expect(unknown.code == .unknownOperation && unknown.field == "op")
         #expect(fixture.send(.begin(job: "fine", label: nil, total: 3)).0 == .ok)
     }
+
+    /// A `status` that would be longer than a client reads lists the newest jobs that fit and
+    /// counts the rest as omitted: never a line the client must refuse.
+    @Test func aStatusTooLongForAClientIsCutWithACount() throws {
+        let jobs = (0..<2000).map { JobStatus(job: "job-\($0)", label: String(repeating: "\"", count: 1500), phase: "active", percent: nil, value: nil, total: nil, etaSeconds: nil) }
+        let line = ServiceCore.fitting(.jobs(jobs, omitted: 7, quiet: nil))
+        #expect(line.utf8.count <= WireProtocol.maxReplyBytes)
+        let reply = try JSONValue.parse(line)
+        guard case .array(let listed)? = reply["jobs"] else { Issue.record("no jobs: \(line.prefix(200))"); return }
+        #expect(!listed.isEmpty && listed.last?["job"]?.string == "job-1999", "the newest stay")
+        #expect(reply["omitted"]?.number == Double(2000 - listed.count + 7), "every job is listed or counted")
+    }
 }

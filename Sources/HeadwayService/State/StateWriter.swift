@@ -16,10 +16,16 @@ final class StateWriter: Sendable {
     private let clock = MonotonicClock()
 
     private struct State {
-        var pending: [String: @Sendable () -> [UInt8]] = [:]
+        var pending: [String: Submission] = [:]
         var writtenAt: [String: Double] = [:]
         var failed: Set<String> = []
         var writes = 0
+    }
+
+    /// What a file is to hold, and what to do once it is written.
+    private struct Submission {
+        var contents: @Sendable () -> [UInt8]
+        var written: @Sendable () -> Void
     }
 
     private let state = Mutex(State())
@@ -57,9 +63,9 @@ final class StateWriter: Sendable {
     var writes: Int { state.withLock { $0.writes } }
 
     /// Hands in what `file` is to hold; `contents` is called on the writer's thread, when the file
-    /// is next written.
-    func submit(_ file: String, _ contents: @escaping @Sendable () -> [UInt8]) {
-        state.withLock { $0.pending[file] = contents }
+    /// is next written, and `written` once it is on disk.
+    func submit(_ file: String, written: @escaping @Sendable () -> Void = {}, _ contents: @escaping @Sendable () -> [UInt8]) {
+        state.withLock { $0.pending[file] = Submission(contents: contents, written: written) }
         if let wake { SystemIO.poke(wake.write) }
     }
 
@@ -70,7 +76,7 @@ final class StateWriter: Sendable {
                 defer { state.pending = [:] }
                 return state.pending
             }
-            for (file, contents) in pending { write(file, contents) }
+            for (file, submission) in pending { write(file, submission) }
         }
     }
 
@@ -83,7 +89,7 @@ final class StateWriter: Sendable {
     private func writeDue() {
         writing.withLock { _ in
             let now = clock.now
-            let due = state.withLock { state -> [(String, @Sendable () -> [UInt8])] in
+            let due = state.withLock { state -> [(String, Submission)] in
                 let ready = state.pending.filter { now >= (state.writtenAt[$0.key] ?? -.infinity) + minimumInterval }
                 for file in ready.keys {
                     state.pending[file] = nil
@@ -91,16 +97,17 @@ final class StateWriter: Sendable {
                 }
                 return ready.map { ($0.key, $0.value) }
             }
-            for (file, contents) in due { write(file, contents) }
+            for (file, submission) in due { write(file, submission) }
         }
     }
 
     /// Called with `writing` held.
-    private func write(_ file: String, _ contents: @escaping @Sendable () -> [UInt8]) {
-        let bytes = contents()
+    private func write(_ file: String, _ submission: Submission) {
+        let bytes = submission.contents()
         do throws(SystemError) {
             try Folders.make(folder, mode: 0o750)
             try Files.replace(folder + "/" + file, with: bytes)
+            submission.written()
             let recovered = state.withLock { state in
                 state.writes += 1
                 return state.failed.remove(file) != nil
