@@ -36,14 +36,16 @@ extension ServiceCore {
         keeper.journal(kept, at: now, wall: wallClock())
     }
 
-    /// The journal's last entry, and the last one durable: a reply given after an entry was
-    /// appended goes once it is durable. Both 0 without a state folder.
-    public var journalAppended: Int { keeper?.journal.appended ?? 0 }
-    public var journalDurable: Int { keeper?.journal.durable ?? 0 }
+    /// The journal's last entry: a reply given after an entry was appended goes once
+    /// ``journalDurable`` reaches it. 0 without a state folder.
+    var journalAppended: Int { keeper?.journal.appended ?? 0 }
+    /// The journal's last entry on disk. 0 without a state folder.
+    var journalDurable: Int { keeper?.journal.durable ?? 0 }
 
     /// Readable when more of the journal is durable; ``journalWoken()`` empties it.
-    public var journalWake: Int32? { keeper?.journal.wake }
-    public func journalWoken() { keeper?.journal.drainWake() }
+    var journalWake: Int32? { keeper?.journal.wake }
+    /// Empties ``journalWake`` once the loop has seen it.
+    func journalWoken() { keeper?.journal.drainWake() }
 
     /// Writes the jobs now: the service is stopping.
     public func keepJobsNow() {
