@@ -14,7 +14,9 @@ import HeadwaySystem
 /// any job is closed. At most ``Limits/connectionLimit`` clients are connected, and
 /// ``Limits/connectionsPerUser`` of one user; one more is told so and closed. The reply to a
 /// request that began or ended a job is held until the journal has it on disk (and what follows
-/// it on that connection behind it), so that "ok" means the job survives a crash.
+/// it on that connection behind it), so that "ok" means the job survives a crash — for at most
+/// ``Limits/durableWait``: a disk slower than that (an SD card that stalls) must not make a
+/// hook give up on the service, whose budget is 200 ms; the entry is on disk a moment later.
 /// When the process runs out of file descriptors, accepting pauses briefly instead of spinning.
 public final class ServiceServer {
     /// The limits of docs/protocol.md.
@@ -31,6 +33,8 @@ public final class ServiceServer {
         public static let backlogLimit = 256 * 1024
         /// How long a connection following no job may stay silent, in seconds.
         public static let idleTimeout: Seconds = 60
+        /// The longest a reply waits for the journal to be on disk, in seconds.
+        public static let durableWait: Seconds = 0.1
     }
 
     struct Connection {
@@ -38,8 +42,9 @@ public final class ServiceServer {
         let peer: Peer
         var framer = LineFramer(maxLineBytes: WireProtocol.maxLineBytes)
         var output = OutputQueue()
-        /// Lines waiting for the journal entry numbered with them (0: behind one that does).
-        var held: [(entry: Int, line: String)] = []
+        /// Lines waiting for the journal entry numbered with them (0: behind one that does), and
+        /// since when.
+        var held: [(entry: Int, line: String, since: Seconds)] = []
         var heldBytes = 0
         var lastProgress: Seconds
         var pending: Int { output.pending + heldBytes }
@@ -143,7 +148,7 @@ public final class ServiceServer {
             }
             let journal = core.journalWake
             if let journal { watched.append((journal, .readable)) }
-            var deadlines = [core.nextWakeup(), nextWatchdog, acceptPausedUntil, idleDeadline()].compactMap { $0 } + extra.compactMap(\.deadline)
+            var deadlines = [core.nextWakeup(), nextWatchdog, acceptPausedUntil, idleDeadline(), heldDeadline()].compactMap { $0 } + extra.compactMap(\.deadline)
             if buffered { deadlines.append(now) }  // lines read but not answered yet: no sleeping
             let ready = SystemIO.poll(watched, timeout: deadlines.min().map { max(0, $0 - now) })
             if !ready[1].isEmpty {
@@ -164,10 +169,8 @@ public final class ServiceServer {
                 if !readiness.isDisjoint(with: [.readable, .hangUp, .failed]) { readOnce(fd) }
                 if readiness.contains(.writable) { flush(fd) }
             }
-            if journal != nil, ready.last?.isEmpty == false {
-                core.journalWoken()
-                releaseHeldReplies()
-            }
+            if journal != nil, ready.last?.isEmpty == false { core.journalWoken() }
+            if heldDeadline() != nil { releaseHeldReplies() }
             // Clients accepted this round are read at once: what they sent may be there already.
             for fd in connections.keys where !order.contains(fd) { readOnce(fd) }
             for fd in Array(connections.keys) { answer(fd) }
@@ -286,7 +289,7 @@ public final class ServiceServer {
     private func queue(_ line: String, to fd: Int32, after entry: Int = 0) {
         guard var connection = connections[fd] else { return }
         if !connection.held.isEmpty || entry > core.journalDurable {
-            connection.held.append((entry, line))
+            connection.held.append((entry, line, clock.now))
             connection.heldBytes += line.utf8.count + 1
             connections[fd] = connection
         } else {
@@ -299,13 +302,15 @@ public final class ServiceServer {
         }
     }
 
-    /// Queues the held lines whose journal entries are now durable, in order.
+    /// Queues the held lines whose journal entries are now durable, or that have waited
+    /// ``Limits/durableWait``, in order.
     private func releaseHeldReplies() {
-        let durable = core.journalDurable
+        let durable = core.journalDurable, now = clock.now
         for fd in Array(connections.keys) where connections[fd]?.held.isEmpty == false {
             guard var connection = connections[fd] else { continue }
-            let ready = connection.held.prefix { $0.entry <= durable }.count
-            for (_, line) in connection.held.prefix(ready) {
+            let ready = connection.held.prefix { $0.entry <= durable || now - $0.since >= Limits.durableWait }.count
+            guard ready > 0 else { continue }
+            for (_, line, _) in connection.held.prefix(ready) {
                 connection.output.append(line)
                 connection.heldBytes -= line.utf8.count + 1
             }
@@ -342,6 +347,11 @@ public final class ServiceServer {
         guard connections.removeValue(forKey: fd) != nil else { return }
         SystemIO.close(fd)
         deliver(core.disconnected(ConnectionID(fd)))
+    }
+
+    /// When the first reply held for the journal goes whether or not it is on disk.
+    private func heldDeadline() -> Seconds? {
+        connections.values.compactMap { $0.held.first.map { $0.since + Limits.durableWait } }.min()
     }
 
     /// When the first connection that follows no job will have been silent too long.
