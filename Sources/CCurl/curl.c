@@ -369,6 +369,7 @@ static void collect(hw_http *client) {
         CURL *easy = message->easy_handle;
         transfer *t = NULL;
         lib.easy_getinfo(easy, INFO_PRIVATE, (char **)&t);
+        if (!t) continue;  // a connection handed over: its transfer is done
         hw_http_result *r = t->result;
         r->code = message->data.result;
         lib.easy_getinfo(easy, INFO_RESPONSE_CODE, &r->status);
@@ -382,6 +383,13 @@ static void collect(hw_http *client) {
                 connection->easy = easy;
                 r->connection = connection;
                 keep = 1;
+                // The handle outlives its transfer and its result (freed below, and by the caller):
+                // nothing of theirs may stay where libcurl writes — an error it meets while the
+                // connection is used would be written into freed memory.
+                lib.easy_setopt(easy, OPT_ERRORBUFFER, (char *)NULL);
+                lib.easy_setopt(easy, OPT_PRIVATE, (void *)NULL);
+                lib.easy_setopt(easy, OPT_WRITEDATA, (void *)NULL);
+                lib.easy_setopt(easy, OPT_HEADERDATA, (void *)NULL);
             } else {
                 r->code = 27;  // CURLE_OUT_OF_MEMORY
             }

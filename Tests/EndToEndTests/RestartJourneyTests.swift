@@ -46,5 +46,27 @@ struct RestartJourneyTests {
         again.signal(SIGTERM)
         _ = again.waitForExit()
     }
+
+    /// A disk that does not answer (the journal a pipe nobody reads: its opening never returns):
+    /// `begin` and `done` are still answered within a hook's 200 ms, and the service goes on.
+    @Test func aDiskThatStallsDoesNotMakeHooksGiveUp() throws {
+        let service = try SimulatedService()
+        #expect(BackgroundProcess.eventually(within: 5) { ((try? service.headway(["status"]).status) ?? 1) == 0 })
+        let journal = service.folder.appendingPathComponent("state/jobs.journal").path
+        try FileManager.default.createDirectory(atPath: service.folder.appendingPathComponent("state").path, withIntermediateDirectories: true)
+        #expect(mkfifo(journal, 0o600) == 0)
+        for (index, arguments) in [["begin", "--total", "10"], ["set", "4"], ["done"]].enumerated() {
+            let run = try service.headway(arguments + ["--job", "stalled-disk", "--strict"])
+            #expect(run.status == 0 && run.stderr.isEmpty, "\(arguments): \(run.stderr)")
+            #expect(run.seconds < 1, "step \(index): \(run.seconds) s")
+        }
+        #expect(try service.headway(["status"]).stdout.contains("stalled-disk"))
+        // What waits for the disk is bounded: past 4 MiB (some 6,000 jobs begun) the journal is
+        // given up with one line, and every reply goes at once.
+        let begins = (0..<8000).map { #"{"v":1,"op":"begin","job":"flood-\#($0)","label":"Job number \#($0)"}"# }
+        let replies = try service.raw(begins, timeout: 30)
+        #expect(replies.count == begins.count && replies.allSatisfy { $0.contains("\"ok\":true") }, "\(replies.count) replies")
+        #expect(service.logged.components(separatedBy: "the disk has not taken 4 MiB").count == 2, "\(service.logged)")
+    }
 }
 }

@@ -7,8 +7,8 @@ package struct WebSocketArrivals: Sendable, Equatable {
     /// Messages, pings and pongs included, in one window: a hundred a second on average, where
     /// Moonraker's busiest (its process statistics and G-code replies) is a few a second.
     package static let maxMessages = 1000
-    /// Bytes in one window.
-    package static let maxBytes = 16 << 20
+    /// Bytes in one window: each message handed on is read as JSON, so bytes cost the loop time.
+    package static let maxBytes = 4 << 20
 
     private var windowStart: Double?
     private var messages = 0

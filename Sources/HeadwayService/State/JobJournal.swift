@@ -23,6 +23,9 @@ final class JobJournal: Sendable {
     static let minimumSyncInterval = 0.002
     /// The size past which the journal is rewritten with only what `jobs.json` does not hold yet.
     static let maxBytes = 1 << 20
+    /// The most that waits for a disk that does not answer: past it the journal is given up, as
+    /// for a disk that refuses it, rather than growing with every job begun.
+    static let maxWaiting = 4 << 20
 
     /// One line of the journal.
     struct Entry: Codable {
@@ -105,15 +108,24 @@ final class JobJournal: Sendable {
         let sequence = state.withLock { $0.appended + 1 }
         let entry = Entry(sequence: sequence, savedAt: now, savedAtWall: wall, kept: kept)
         let line = Array(((try? JSONValueCoding.encode(entry).text) ?? "").utf8) + [0x0A]
-        state.withLock { state in
+        let gaveUp = state.withLock { state -> Bool in
             state.appended = sequence
+            if !state.failed, state.queued.count + line.count > Self.maxWaiting {
+                state.failed = true
+                state.queued = []
+                state.unfolded = []
+                state.durable = sequence
+                return true
+            }
             if state.failed {
                 state.durable = sequence
             } else {
                 state.queued += line
                 state.unfolded.append((sequence, line.count))
             }
+            return false
         }
+        if gaveUp { logger.warning("\(path): the disk has not taken \(Self.maxWaiting >> 20) MiB of it; jobs begun or ended are kept only with the next jobs.json") }
         if let work { SystemIO.poke(work.write) }
         return sequence
     }
@@ -139,6 +151,8 @@ final class JobJournal: Sendable {
             defer { state.queued = [] }
             return (state.fd, state.queued, state.appended, state.unfolded.reduce(0) { $0 + $1.bytes }, state.bytesInFile)
         }
+        // Nothing to write to a journal not opened yet: it is made with its first entry.
+        if fd < 0, queued.isEmpty { return }
         var ok = true
         if fd < 0 {
             fd = Files.openAppending(path)

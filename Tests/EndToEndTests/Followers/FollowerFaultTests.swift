@@ -136,7 +136,7 @@ extension RealHome {
             }
             let peak = Self.peakMemory(of: follower.pid)
             #expect(peak > 0 && peak <= 64 << 20, "\(mode): headway-ci's peak memory was \(peak >> 20) MiB")
-            let closed = lines(follower, containing: "messages or 16 MiB in 10 s; the WebSocket was closed")
+            let closed = lines(follower, containing: "messages or 4 MiB in 10 s; the WebSocket was closed")
             #expect((1...entities.count).contains(closed.count), "\(mode): one line a socket: \(follower.stderr)")
             let asked = Date()
             follower.signal(SIGTERM)
