@@ -30,9 +30,17 @@ enum {
     USE_ERROR_LOG = 1, USE_TLS = 2, USE_THREAD_PER_CONNECTION = 4, USE_INTERNAL_POLLING_THREAD = 8, USE_IPV6 = 16, USE_POLL = 64,
     OPTION_END = 0, OPTION_CONNECTION_MEMORY_LIMIT = 1, OPTION_CONNECTION_LIMIT = 2, OPTION_CONNECTION_TIMEOUT = 3,
     OPTION_NOTIFY_COMPLETED = 4, OPTION_PER_IP_CONNECTION_LIMIT = 5, OPTION_SOCK_ADDR = 6, OPTION_HTTPS_MEM_KEY = 8,
-    OPTION_HTTPS_MEM_CERT = 9, OPTION_EXTERNAL_LOGGER = 13, OPTION_THREAD_STACK_SIZE = 19, OPTION_NOTIFY_CONNECTION = 27,
+    OPTION_HTTPS_MEM_CERT = 9, OPTION_EXTERNAL_LOGGER = 13, OPTION_ARRAY = 15, OPTION_THREAD_STACK_SIZE = 19,
+    OPTION_NOTIFY_CONNECTION = 27,
     HEADER_KIND = 1, CONNECTION_INFO_CLIENT_ADDRESS = 2, CONNECTION_INFO_CONNECTION_FD = 6, CONNECTION_INFO_SOCKET_CONTEXT = 7,
     DAEMON_INFO_BIND_PORT = 6, RESPMEM_MUST_COPY = 2, CONNECTION_NOTIFY_STARTED = 0, CONNECTION_NOTIFY_CLOSED = 1,
+};
+/// One entry of an OPTION_ARRAY list: a number in `value`, a pointer in `ptr_value`, or, for an
+/// option taking a function and its context, the function in `value` and the context in `ptr_value`.
+struct MHD_OptionItem {
+    int option;
+    intptr_t value;
+    void *ptr_value;
 };
 #define SIZE_UNKNOWN ((uint64_t)-1LL)
 #define READER_END_OF_STREAM ((long)-1)
@@ -651,32 +659,33 @@ hw_web *hw_web_start(const char *address, int port, const char *cert_pem, const 
         free(web);
         return NULL;
     }
+    // The last three entries end the list, unless TLS is on: then the first two are its certificate
+    // and key (libmicrohttpd refuses those without USE_TLS, and USE_TLS without them).
+    struct MHD_OptionItem options[] = {
+        {OPTION_SOCK_ADDR, 0, &socket_address},
+        {OPTION_CONNECTION_LIMIT, limits->max_connections, NULL},
+        {OPTION_PER_IP_CONNECTION_LIMIT, limits->max_per_address, NULL},
+        {OPTION_CONNECTION_TIMEOUT, limits->timeout_seconds, NULL},
+        {OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)limits->memory_limit, NULL},
+        {OPTION_NOTIFY_COMPLETED, (intptr_t)completed, web},
+        {OPTION_NOTIFY_CONNECTION, (intptr_t)notify_connection, web},
+        {OPTION_EXTERNAL_LOGGER, (intptr_t)logger, web},
+        {OPTION_THREAD_STACK_SIZE, 256 * 1024, NULL},
+        {OPTION_END, 0, NULL},
+        {OPTION_END, 0, NULL},
+        {OPTION_END, 0, NULL},
+    };
     if (cert_pem && key_pem) {
         web->cert = strdup(cert_pem);
         web->key = strdup(key_pem);
         flags |= USE_TLS;
+        struct MHD_OptionItem *tls = &options[sizeof options / sizeof *options - 3];
+        tls[0] = (struct MHD_OptionItem){OPTION_HTTPS_MEM_CERT, 0, web->cert};
+        tls[1] = (struct MHD_OptionItem){OPTION_HTTPS_MEM_KEY, 0, web->key};
     }
     errno = 0;
-    if (web->cert) {
-        web->daemon = lib.start_daemon(flags, (uint16_t)port, accept_connection, web, (access_handler)handle, web, OPTION_SOCK_ADDR,
-                                       &socket_address,
-                                       OPTION_CONNECTION_LIMIT, limits->max_connections, OPTION_PER_IP_CONNECTION_LIMIT,
-                                       limits->max_per_address, OPTION_CONNECTION_TIMEOUT, limits->timeout_seconds,
-                                       OPTION_CONNECTION_MEMORY_LIMIT, limits->memory_limit,
-                                       OPTION_NOTIFY_COMPLETED, completed, web, OPTION_NOTIFY_CONNECTION, notify_connection, web,
-                                       OPTION_EXTERNAL_LOGGER, logger, web,
-                                       OPTION_THREAD_STACK_SIZE, (size_t)(256 * 1024), OPTION_HTTPS_MEM_CERT, web->cert,
-                                       OPTION_HTTPS_MEM_KEY, web->key, OPTION_END);
-    } else {
-        web->daemon = lib.start_daemon(flags, (uint16_t)port, accept_connection, web, (access_handler)handle, web, OPTION_SOCK_ADDR,
-                                       &socket_address,
-                                       OPTION_CONNECTION_LIMIT, limits->max_connections, OPTION_PER_IP_CONNECTION_LIMIT,
-                                       limits->max_per_address, OPTION_CONNECTION_TIMEOUT, limits->timeout_seconds,
-                                       OPTION_CONNECTION_MEMORY_LIMIT, limits->memory_limit,
-                                       OPTION_NOTIFY_COMPLETED, completed, web, OPTION_NOTIFY_CONNECTION, notify_connection, web,
-                                       OPTION_EXTERNAL_LOGGER, logger, web,
-                                       OPTION_THREAD_STACK_SIZE, (size_t)(256 * 1024), OPTION_END);
-    }
+    web->daemon = lib.start_daemon(flags, (uint16_t)port, accept_connection, web, (access_handler)handle, web, OPTION_ARRAY, options,
+                                   OPTION_END);
     if (!web->daemon) {
         int code = errno;
         if (web->last_log[0]) {
