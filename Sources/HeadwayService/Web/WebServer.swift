@@ -91,7 +91,10 @@ final class WebServer: @unchecked Sendable {
             }, context, &error)
         guard let started else {
             let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw StartupFailure("web (\(settings.source)): cannot listen on \(settings.address):\(settings.port): \(DisplayText.sanitised(reason))")
+            // libmicrohttpd says only that TLS failed; what fails there is the pair it was given.
+            let hint = settings.certificate != nil && reason.contains("TLS")
+                ? "; check that tls.key is the private key of tls.certificate, both PEM files" : ""
+            throw StartupFailure("web (\(settings.source)): cannot listen on \(settings.address):\(settings.port): \(DisplayText.sanitised(reason))\(hint)")
         }
         web = started
         port = Int(hw_web_port(started))
