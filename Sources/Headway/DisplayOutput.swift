@@ -16,15 +16,23 @@ public final class DisplayOutput: IndicatorOutput, RecordsShownFrames {
     private struct State {
         /// The brightness last given to the device.
         var brightness: Double?
-        /// The last picture rendered (before it was placed) and the brightness it was asked for,
-        /// and when either last changed: a change of light is a change people see.
-        var picture: DisplayPicture?
+        /// What the last picture showed (wherever it was placed) and the brightness it was asked
+        /// for, and when either last changed: a change of light is a change people see.
+        var content: Content?
         var askedBrightness: Double?
         var changedAt = -Double.infinity
         /// Whether the panel was turned off for a blank picture.
         var asleep = false
         /// On colour glass, the last frames: the next is drawn over them where it changed.
         var colourFrames = ColourFrames()
+    }
+
+    /// What a picture shows, whatever its place on the glass.
+    private enum Content: Equatable {
+        /// On colour glass, the count of the colour frames' changes of content.
+        case colour(Int)
+        /// Otherwise the picture as drawn, before it was placed.
+        case picture(DisplayPicture)
     }
 
     /// The display drawn on.
@@ -68,15 +76,14 @@ public final class DisplayOutput: IndicatorOutput, RecordsShownFrames {
 
     private func draw(_ configuration: ProgressStyleConfiguration, _ state: inout State) throws(DeviceError) {
         let time = configuration.time
-        let picture = render(configuration, width: device.width - care.shift, height: device.height - care.shift, &state)
-        if state.picture != picture || state.askedBrightness != configuration.appearance.brightness {
-            state.picture = picture
+        let (placed, content) = render(configuration, at: care.offset(at: time), &state)
+        if state.content != content || state.askedBrightness != configuration.appearance.brightness {
+            state.content = content
             state.askedBrightness = configuration.appearance.brightness
             state.changedAt = time
         }
-        if care.sleepsWhenBlank, picture.isBlank {
+        if care.sleepsWhenBlank, placed.isBlank {
             guard !state.asleep else { return }
-            let placed = picture.placed(onWidth: device.width, height: device.height, x: 0, y: 0)
             try device.show(placed)
             try device.setDisplayOn(false)
             state.asleep = true
@@ -90,8 +97,6 @@ public final class DisplayOutput: IndicatorOutput, RecordsShownFrames {
             try device.setBrightness(wanted)
             state.brightness = wanted
         }
-        let offset = care.offset(at: time)
-        let placed = picture.placed(onWidth: device.width, height: device.height, x: offset.x, y: offset.y)
         try device.show(placed)
         if state.asleep {
             // After the picture, so the glass never shows what it held before it slept.
@@ -101,26 +106,34 @@ public final class DisplayOutput: IndicatorOutput, RecordsShownFrames {
         record.took(.picture(placed, brightness: wanted, lit: true), bytes: placed.bytes.count, at: time)
     }
 
-    private func render(_ configuration: ProgressStyleConfiguration, width: Int, height: Int, _ state: inout State) -> DisplayPicture {
+    /// The picture drawn ``DisplayCare/shift`` pixels smaller than the glass and placed on it at
+    /// `offset`, and what it shows. On colour glass the frames draw it in place, over the last
+    /// frame where it changed, so that a frame costs what changed rather than the glass's size.
+    private func render(_ configuration: ProgressStyleConfiguration, at offset: (x: Int, y: Int), _ state: inout State) -> (DisplayPicture, Content) {
+        let width = device.width - care.shift, height = device.height - care.shift
+        let drawn: DisplayPicture
         switch look {
         case .anyDepth(let style) where device.pixelFormat.isColour:
             var roles = state.colourFrames.canvas(width: width, height: height)
             style.render(configuration, into: &roles)
-            return .colour(state.colourFrames.picture(of: roles, palette: ColourPalette(configuration), format: device.pixelFormat))
+            let picture = state.colourFrames.picture(of: roles, palette: ColourPalette(configuration), format: device.pixelFormat,
+                                                     at: offset, onWidth: device.width, height: device.height)
+            return (.colour(picture), .colour(state.colourFrames.contentChanges))
         case .anyDepth(let style) where device.pixelFormat.hasLevels:
             var picture = Greymap(width: width, height: height)
             style.render(configuration, into: &picture)
-            return .greymap(picture)
+            drawn = .greymap(picture)
         case .anyDepth(let style):
             var picture = Bitmap(width: width, height: height)
             style.render(configuration, into: &picture)
-            return .bitmap(picture)
+            drawn = .bitmap(picture)
         case .oneBit(let style):
             var picture = Bitmap(width: width, height: height)
             style.render(configuration, into: &picture)
-            guard device.pixelFormat.isColour else { return .bitmap(picture) }
             let tint = configuration.appearance.tint
-            return .colour(ColourPicture(picture, colour: RGB8(red: tint.red, green: tint.green, blue: tint.blue), format: device.pixelFormat))
+            drawn = device.pixelFormat.isColour
+                ? .colour(ColourPicture(picture, colour: RGB8(red: tint.red, green: tint.green, blue: tint.blue), format: device.pixelFormat)) : .bitmap(picture)
         }
+        return (drawn.placed(onWidth: device.width, height: device.height, x: offset.x, y: offset.y), .picture(drawn))
     }
 }

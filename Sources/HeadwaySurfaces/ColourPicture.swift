@@ -61,23 +61,24 @@ public struct ColourPicture: Sendable, Equatable {
         }
     }
 
-    /// Redraws `stretches` from `roles` (a map of this picture's size) through `lookup`, as
+    /// Redraws `stretches` of `roles` through `lookup`, the map's top-left corner at `origin` of
+    /// this picture (a map of the picture's size at (0, 0), or a smaller one placed on it), as
     /// ``init(_:format:lookup:)`` draws the whole: a frame mostly repeats an earlier one, whose
     /// picture then only needs the rows that changed since. The picture takes a new generation and
     /// no damage.
-    package mutating func redraw(_ stretches: some Sequence<RowStretch>, from roles: RoleMap, lookup: [UInt8]) {
-        precondition(roles.width == width && roles.height == height, "a map of the picture's size")
-        let size = bytesPerPixel, stride = width
+    package mutating func redraw(_ stretches: some Sequence<RowStretch>, from roles: RoleMap, at origin: (x: Int, y: Int) = (0, 0), lookup: [UInt8]) {
+        precondition(origin.x >= 0 && origin.y >= 0 && origin.x + roles.width <= width && origin.y + roles.height <= height, "the map must fit where it is placed")
+        let size = bytesPerPixel, source = roles.width, target = width
         precondition(lookup.count == 256 * size, "one entry per byte value")
         bytes.withUnsafeMutableBytes { out in
             lookup.withUnsafeBytes { table in
-                roles.storage.withUnsafeBytes { source in
+                roles.storage.withUnsafeBytes { map in
                     for stretch in stretches {
-                        let start = stretch.row * stride
-                        for index in (start + stretch.first)...(start + stretch.last) {
-                            let entry = Int(source[index]) &* size
-                            out.storeBytes(of: table.loadUnaligned(fromByteOffset: entry, as: UInt16.self), toByteOffset: index &* size, as: UInt16.self)
-                            if size == 3 { out[index &* 3 &+ 2] = table[entry &+ 2] }
+                        let from = stretch.row * source, to = (stretch.row + origin.y) * target + origin.x
+                        for column in stretch.first...stretch.last {
+                            let entry = Int(map[from &+ column]) &* size, index = (to &+ column) &* size
+                            out.storeBytes(of: table.loadUnaligned(fromByteOffset: entry, as: UInt16.self), toByteOffset: index, as: UInt16.self)
+                            if size == 3 { out[index &+ 2] = table[entry &+ 2] }
                         }
                     }
                 }

@@ -100,6 +100,8 @@ public final class TFTDisplay: DisplayDevice {
             if state.acknowledged != nil {
                 if resynchronisation.isDue(lastResynchronised: state.lastResynchronised, at: now, lastBlank: state.acknowledgedIsBlank, blank: colour.isBlank) { state.forget() }
             }
+            // The picture the glass shows already: nothing to compare.
+            if own, colour.generation == state.acknowledgedGeneration, state.acknowledged != nil { return }
             // Drawn over what the glass shows: only its damage can differ.
             let damage = colour.damage.flatMap { own && $0.base == state.acknowledgedGeneration ? $0.rows : nil }
             if let shown = state.acknowledged {

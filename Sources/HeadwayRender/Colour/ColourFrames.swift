@@ -8,7 +8,10 @@ package struct ColourFrames: Sendable {
     private struct Frame: Sendable {
         var roles: RoleMap
         var picture: ColourPicture
-        /// What changed since the frame before; nil when that is not known (a first frame).
+        /// Where the role map's top-left corner is on the picture.
+        var origin: (x: Int, y: Int)
+        /// What changed since the frame before, in the role map; nil when that is not known (a
+        /// first frame, or one at a new place).
         var changes: [RowStretch]?
     }
 
@@ -18,6 +21,9 @@ package struct ColourFrames: Sendable {
     private var older: ColourPicture?
     /// The role map of the frame before the last, to draw the next frame on.
     private var spare: RoleMap?
+    /// Counts the frames whose roles or palette differed from the frame before's: what people
+    /// see change, which a move of the picture to another place is not.
+    package private(set) var contentChanges = 0
 
     /// No frames yet.
     package init() {}
@@ -31,13 +37,28 @@ package struct ColourFrames: Sendable {
         return roles
     }
 
-    /// `roles` in `palette`'s colours in `format`, drawn over the frames before where they allow.
-    package mutating func picture(of roles: RoleMap, palette: ColourPalette, format: PixelFormat) -> ColourPicture {
+    /// `roles` in `palette`'s colours in `format`, drawn over the frames before where they allow;
+    /// on a picture of `width` x `height` (by default the map's size), black around the map, whose
+    /// top-left corner is at `origin`. Placed here, the picture is drawn once where it shows, and
+    /// its damage is known in the picture's own rows.
+    package mutating func picture(of roles: RoleMap, palette: ColourPalette, format: PixelFormat,
+                                  at origin: (x: Int, y: Int) = (0, 0), onWidth width: Int? = nil, height: Int? = nil) -> ColourPicture {
+        let glass = (width: width ?? roles.width, height: height ?? roles.height)
         guard let previous = last, self.palette == palette, previous.picture.format == format,
-              previous.roles.width == roles.width, previous.roles.height == roles.height else {
-            let picture = palette.picture(roles, format: format)
+              previous.roles.width == roles.width, previous.roles.height == roles.height,
+              previous.picture.width == glass.width, previous.picture.height == glass.height, previous.origin == origin else {
+            let moved = last.map { self.palette == palette && $0.roles == roles } ?? false
+            if !moved { contentChanges += 1 }
+            let picture: ColourPicture
+            if glass == (roles.width, roles.height) {
+                picture = palette.picture(roles, format: format)
+            } else {
+                var placed = ColourPicture(width: glass.width, height: glass.height, format: format)
+                placed.redraw((0..<roles.height).lazy.map { RowStretch(row: $0, first: 0, last: roles.width - 1) }, from: roles, at: origin, lookup: palette.cachedLookup(format))
+                picture = placed
+            }
             self.palette = palette
-            last = Frame(roles: roles, picture: picture, changes: nil)
+            last = Frame(roles: roles, picture: picture, origin: origin, changes: nil)
             older = nil
             spare = nil
             return picture
@@ -48,6 +69,7 @@ package struct ColourFrames: Sendable {
             spare = roles
             return previous.picture
         }
+        contentChanges += 1
         let lookup = palette.cachedLookup(format)
         var picture: ColourPicture
         if let since = previous.changes, let before = older {
@@ -55,15 +77,16 @@ package struct ColourFrames: Sendable {
             // still holds that picture.
             picture = before
             older = nil
-            picture.redraw(Self.union(since, changes), from: roles, lookup: lookup)
+            picture.redraw(Self.union(since, changes), from: roles, at: origin, lookup: lookup)
         } else {
             picture = previous.picture
-            picture.redraw(changes, from: roles, lookup: lookup)
+            picture.redraw(changes, from: roles, at: origin, lookup: lookup)
         }
-        picture.damage = PictureDamage(base: previous.picture.generation, rows: changes)
+        let damaged = origin == (0, 0) ? changes : changes.map { RowStretch(row: $0.row + origin.y, first: $0.first + origin.x, last: $0.last + origin.x) }
+        picture.damage = PictureDamage(base: previous.picture.generation, rows: damaged)
         older = previous.picture
         spare = previous.roles
-        last = Frame(roles: roles, picture: picture, changes: changes)
+        last = Frame(roles: roles, picture: picture, origin: origin, changes: changes)
         return picture
     }
 
