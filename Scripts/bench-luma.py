@@ -11,6 +11,8 @@ Scripts/bench-oled runs it beside headway-bench.
   bench-luma.py st7789      a 320x240 ST7789 (Debian's python3-luma.lcd): the colour bar screen
                             in DejaVu Sans as Headway draws it, sent whole at 18 bits a pixel
   bench-luma.py ili9341     the same on a 320x240 ILI9341: luma's diff_to_previous (5 x 5 cells)
+  bench-luma.py st7789|ili9341 FRAMES display
+                            luma's display() alone: the frames drawn beforehand, then handed over
 The job steps through 1000 values as headway-bench's does (frame % 1000)."""
 import sys
 import time
@@ -35,18 +37,33 @@ if controller in ("st7789", "ili9341"):
     text, small = ImageFont.truetype(dejavu + "DejaVuSans.ttf", 24), ImageFont.truetype(dejavu + "DejaVuSans.ttf", 18)
     figures = ImageFont.truetype(dejavu + "DejaVuSans-Bold.ttf", 40)
     frames = int(sys.argv[2]) if len(sys.argv) > 2 else 300
+
+    def draw(target, frame):
+        fraction = (frame % 1000) / 1000
+        target.text((12, 12), "Compiling 120 files", font=text, fill=(240, 240, 240))
+        target.text((12, 62), f"{int(fraction * 100)}%", font=figures, fill=(240, 240, 240))
+        target.text((240, 80), f"{fraction * 120:g}/120", font=small, fill=(240, 240, 240))
+        target.rounded_rectangle((12, 134, 307, 166), radius=16, fill=(0x18, 0x18, 0x20))
+        target.rounded_rectangle((14, 136, 14 + int(291 * fraction), 164), radius=14, fill=(0, 0xA0, 0xFF))
+        target.text((12, 196), "ETA 42s", font=text, fill=(240, 240, 240))
+    if len(sys.argv) > 3 and sys.argv[3] == "display":
+        # display() alone: the same frames drawn first, then handed over one after another.
+        from PIL import Image, ImageDraw
+        images = []
+        for frame in range(frames):
+            image = Image.new(device.mode, device.size)
+            draw(ImageDraw.Draw(image), frame)
+            images.append(image)
+        started = time.perf_counter()
+        for image in images:
+            device.display(image)
+        print(f"luma.lcd: display() alone ({controller} 320x240): {(time.perf_counter() - started) / frames * 1e6:.1f} µs")
+        sys.exit(0)
     started = time.perf_counter()
     for frame in range(frames):
-        fraction = (frame % 1000) / 1000
-        with canvas(device) as draw:
-            draw.text((12, 12), "Compiling 120 files", font=text, fill=(240, 240, 240))
-            draw.text((12, 62), f"{int(fraction * 100)}%", font=figures, fill=(240, 240, 240))
-            draw.text((240, 80), f"{fraction * 120:g}/120", font=small, fill=(240, 240, 240))
-            draw.rounded_rectangle((12, 134, 307, 166), radius=16, fill=(0x18, 0x18, 0x20))
-            draw.rounded_rectangle((14, 136, 14 + int(291 * fraction), 164), radius=14, fill=(0, 0xA0, 0xFF))
-            draw.text((12, 196), "ETA 42s", font=text, fill=(240, 240, 240))
-    elapsed = time.perf_counter() - started
-    print(f"luma.lcd: draw + display one frame ({controller} 320x240): {elapsed / frames * 1e6:.1f} µs")
+        with canvas(device) as target:
+            draw(target, frame)
+    print(f"luma.lcd: draw + display one frame ({controller} 320x240): {(time.perf_counter() - started) / frames * 1e6:.1f} µs")
     sys.exit(0)
 if controller == "ssd1306":
     device = ssd1306(noop(), width=128, height=64)
