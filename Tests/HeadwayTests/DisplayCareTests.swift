@@ -1,3 +1,4 @@
+import Foundation
 import Headway
 import HeadwaySimulator
 import Testing
@@ -101,7 +102,19 @@ struct DisplayCareTests {
         let transactions = oled.i2cBus!.statistics.total.transactions
         try output.draw(Self.idle(at: 60))
         #expect(oled.i2cBus!.statistics.total.transactions == transactions, "nothing is sent while it sleeps")
+        // Every command written on the wake, as the bus carried it (0x00: a command stream).
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("wake-\(UInt32.random(in: 0...UInt32.max)).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let capture = try BusCapture(path: path)
+        oled.i2cBus!.capture(to: capture)
         try output.draw(Self.bar(0.1, at: 100, label: "New job"))
+        oled.i2cBus!.capture(to: nil)
+        capture.close()
+        let commands = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").compactMap { line -> String? in
+            guard let write = line.split(separator: "\"write\":\"").last?.prefix(while: { $0 != "\"" }), write.hasPrefix("00") else { return nil }
+            return String(write)
+        }
+        #expect(commands.filter { $0.hasSuffix("af") }.count == 1, "the panel turned on once on the wake: \(commands)")
         #expect(oled.chip.isDisplayOn)
         var expected = Bitmap(width: 128, height: 64)
         BarScreenStyle().render(Self.bar(0.1, at: 100, label: "New job"), into: &expected)

@@ -44,11 +44,14 @@ public final class OLEDDisplay: DisplayDevice {
         var needsReset = true
         var contrast: UInt8
         var lastResynchronised = -Double.infinity
+        /// Whether the panel was last turned on or off (nil: not known since it was set up).
+        var displayOn: Bool?
 
         /// Forgets everything about the display: the next picture initialises it and is sent whole.
         mutating func forget() {
             acknowledged = nil
             initialised = false
+            displayOn = nil
         }
     }
 
@@ -116,7 +119,18 @@ public final class OLEDDisplay: DisplayDevice {
 
     /// Turns the panel on or off; the picture stays in the display's memory.
     public func setDisplayOn(_ on: Bool) throws(DeviceError) {
-        try command(.displayOn(on)) { _ in }
+        try state.withLock { (state: inout State) throws(DeviceError) in
+            // A wake whose picture set the panel up again turned it on already: said once.
+            guard state.initialised, state.displayOn != on else { return }
+            do throws(DeviceError) {
+                try interface.send([.commands([.displayOn(on)])])
+                state.displayOn = on
+            } catch {
+                state.forget()
+                state.needsReset = true
+                throw error
+            }
+        }
     }
 
     private func command(_ command: OLEDCommand, update: (inout State) -> Void) throws(DeviceError) {
@@ -147,7 +161,10 @@ public final class OLEDDisplay: DisplayDevice {
         }
         // Every run of the frame in one transaction (one I2C_RDWR on Linux for up to 42 messages).
         try interface.send(planner.runs(from: state.acknowledged, to: picture).flatMap { transfers(for: $0, of: picture) })
-        if firstFrame { try interface.send([.commands([.displayOn(true)])]) }
+        if firstFrame {
+            try interface.send([.commands([.displayOn(true)])])
+            state.displayOn = true
+        }
         state.acknowledged = picture
         state.acknowledgedIsBlank = resynchronisation.afterBlank && OLEDRAMImage.isBlank(picture)
     }
