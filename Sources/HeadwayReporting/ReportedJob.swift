@@ -40,6 +40,8 @@ package struct ReportedJob {
     package var version = 1
     package var labelVersion = 0
     package var progress: Progress?
+    /// When ``progress`` last changed: its time left counts down from then, as the service counts it.
+    private var progressAt: Seconds = 0
     package var progressVersion = 0
     /// The job's reporter lost sight of it (`stale`), until its next report.
     package var stale = false
@@ -157,14 +159,30 @@ package struct ReportedJob {
             options.queued = false
             startedAt = now
         }
-        let changed = new != progress || (total != nil && total != options.total)
+        let changed = Self.differs(progress, at: progressAt, from: new, now: now) || (total != nil && total != options.total)
         if let total { options.total = total }
         if changed || stale {
             progress = new
+            progressAt = now
             progressVersion += 1
         }
         stale = false
         if let label, label != options.label { setLabel(label) } else if changed { version += 1 }
+    }
+
+    /// Whether `new` says something `old` (reported at `then`) does not. A time left is compared
+    /// as the service counts it down: one that counts down with the clock is nothing new, and one
+    /// that stands still while the value does (a printer heating its hot end says "59 s left"
+    /// look after look) is news, which the service's countdown of the last would miss.
+    static func differs(_ old: Progress?, at then: Seconds, from new: Progress, now: Seconds) -> Bool {
+        let before: Double?, after: Double?
+        switch (old, new) {
+        case (.value(let a, let left)?, .value(let b, let right)) where a == b: (before, after) = (left, right)
+        case (.percent(let a, let left)?, .percent(let b, let right)) where a == b: (before, after) = (left, right)
+        default: return old != new
+        }
+        guard let before, let after else { return before != after }
+        return abs(max(0, before - (now - then)) - after) > 1
     }
 
     package mutating func setLabel(_ label: String) {

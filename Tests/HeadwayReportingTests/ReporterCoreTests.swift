@@ -106,6 +106,24 @@ struct ReporterCoreTests {
         #expect(core.plan(now: 0.3, canWrite: true).requests.isEmpty)
     }
 
+    /// A time left that stands still while the value does (a printer heating its hot end) is
+    /// sent again: the service would otherwise count the last one down to nothing. One that
+    /// counts down as the service counts it is nothing new.
+    @Test func aTimeLeftThatStandsStillIsNews() {
+        let (started, key) = Self.running("print", BeginOptions(total: 100))
+        var core = started
+        func update(left: Double, at now: Seconds) {
+            try? core.change(key) { (job: inout ReportedJob) throws(ProgressError) in try job.update(value: 2, total: nil, label: nil, timeRemaining: left, now: now) }
+        }
+        update(left: 59, at: 1)
+        #expect(core.plan(now: 1, canWrite: true).requests == [.update(job: "print", value: 2, total: 100, label: nil, eta: 59)])
+        Self.answer(&core, 1, at: 1)
+        update(left: 57, at: 3)
+        #expect(core.plan(now: 3, canWrite: true).requests.isEmpty, "counted down as the service counts it")
+        update(left: 59, at: 5)
+        #expect(core.plan(now: 5, canWrite: true).requests == [.update(job: "print", value: 2, total: 100, label: nil, eta: 59)], "standing still")
+    }
+
     /// A service that is behind is sent nothing more: what is in flight stays bounded however
     /// many jobs report.
     @Test func whatIsInFlightIsBounded() {
