@@ -168,16 +168,20 @@ public struct MoonrakerSource: CISource {
             run.controllable = true
             run.paused = state == "paused"
             var parts = [print.file]
-            if print.determinate, let share {
-                print.done = max(print.done, (share.value * 1000).rounded() / 10)
+            if print.determinate {
+                // Once known, the share stays: a look that finds none (the hot end heating after
+                // the bed, before the file moves on) keeps the last, and its time left with it.
+                if let share { print.done = max(print.done, (share.value * 1000).rounded() / 10) }
                 run.done = print.done
                 run.total = 100
                 // The time left is the rest of the slicer's estimate or of the learned duration, by
                 // the share shown (the slicer's estimate leaves out the heat-up that
                 // print_duration counts); without either, the service's own estimate from the rate.
-                if let whole = learned[path] ?? known?.estimate { run.remaining = whole * (1 - share.value) }
+                if let whole = learned[path] ?? known?.estimate { run.remaining = whole * (1 - (share?.value ?? print.done / 100)) }
             }
-            if heaters.heating, !print.determinate || share == nil { parts.append(heaters.label) }
+            // Heating at any time shows, a print's first moves included (the bed first, then the
+            // hot end): the time left stands still meanwhile, and the label says why.
+            if heaters.heating { parts.append(heaters.label) }
             if let layer = stats?["info"]?["current_layer"]?.integer, let layers = stats?["info"]?["total_layer"]?.integer ?? known?.layers, layer >= 0, layers > 0 {
                 parts.append("layer \(min(layer, layers))/\(layers)")
             }

@@ -92,6 +92,12 @@ public struct OctoPrintSource: CISource {
 
     static let activeStates = ["Printing", "Pausing", "Paused", "Resuming", "Cancelling", "Starting", "Finishing", "Sending"]
 
+    /// Whether OctoPrint's time left comes from reading the file (api/datamodel.html,
+    /// `printTimeLeftOrigin`).
+    static func knowsTheFile(_ origin: String?) -> Bool {
+        origin == "analysis" || origin == "mixed-analysis"
+    }
+
     /// Where OctoPrint's time left comes from, as the label says it (api/datamodel.html,
     /// `printTimeLeftOrigin`).
     static func origin(_ text: String?) -> String? {
@@ -134,7 +140,13 @@ public struct OctoPrintSource: CISource {
             if print.determinate, let completion {
                 run.done = completion
                 run.total = 100
-                run.remaining = progress?["printTimeLeft"]?.number.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+                // OctoPrint's own figure where it read the file (its analysis); its linear ones
+                // and its average of past prints are what Headway's estimate does better, from
+                // the same progress and the pace of this file's earlier prints (measured:
+                // docs/performance.md, "Time left on real runs").
+                if Self.knowsTheFile(progress?["printTimeLeftOrigin"]?.string) {
+                    run.remaining = progress?["printTimeLeft"]?.number.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+                }
             }
             var parts = [file]
             if heaters.heating { parts.append(heaters.label) }

@@ -52,6 +52,21 @@ struct PrinterAndHomeSourceTests {
         #expect(step.jobRequests == [.label(job: job, label: "cube.gcode"), .finish(job: job, outcome: .succeeded)])
     }
 
+    /// OctoPrint's linear time left (settled or not) and its average of past prints are not passed on: Headway's
+    /// estimate from the same progress, and the file's earlier prints, does better on the corpus.
+    @Test(arguments: ["linear", "estimate", "average", "mixed-average"])
+    func octoPrintsTimeLeftIsPassedOnOnlyWhereItReadTheFile(_ origin: String) throws {
+        let answers = Answers()
+        var follower = Follower(source: try OctoPrintSource(url: "http://octopi"), policy: PollingPolicy(running: 2, idle: 15, budget: 1_000_000), token: "KEY")
+        let job = "octoprint/octopi/cube.gcode"
+        answers.bodies = ["/api/job": Self.octoprintJob(state: "Printing", completion: "30", printTime: "20", left: "50", origin: "\"\(origin)\""),
+                          "/api/printer": Self.octoprintTemperatures(tool: 200, bed: 60)]
+        _ = answers.server.look(&follower, at: Self.at(0))
+        answers.bodies["/api/job"] = Self.octoprintJob(state: "Printing", completion: "40", printTime: "30", left: "45", origin: "\"\(origin)\"")
+        let step = answers.server.look(&follower, at: Self.at(2))
+        #expect(step.jobRequests == [.update(job: job, value: 40, total: 100, label: nil, eta: nil)], "\(step.jobRequests)")
+    }
+
     @Test func theButtonsRequestsBecomeOctoPrintsJobCommands() throws {
         let answers = Answers()
         var follower = Follower(source: try OctoPrintSource(url: "http://octopi"), policy: PollingPolicy(running: 2, idle: 15, budget: 1_000_000), token: "KEY")
@@ -112,8 +127,14 @@ struct PrinterAndHomeSourceTests {
         step = answers.server.look(&follower, at: Self.at(4))
         #expect(step.jobRequests == [.alive(job: job)])
 
-        answers.bodies["/printer/objects/query"] = Self.moonraker(state: "error", display: 0.3, position: 0.3, message: "Heater extruder not heating at expected rate")
+        // The hot end heats again once the print is under way: the label says so, and the time
+        // left is sent again with it, rather than counting down to nothing meanwhile.
+        answers.bodies["/printer/objects/query"] = Self.moonraker(state: "printing", display: 0.25, position: 0.25, tool: 150)
         step = answers.server.look(&follower, at: Self.at(6))
+        #expect(step.jobRequests == [.update(job: job, value: 20, total: 100, label: "cube.gcode, heating 150/200 °C, bed 60/60 °C, layer 3/30, by M73", eta: 480)])
+
+        answers.bodies["/printer/objects/query"] = Self.moonraker(state: "error", display: 0.3, position: 0.3, message: "Heater extruder not heating at expected rate")
+        step = answers.server.look(&follower, at: Self.at(8))
         #expect(step.jobRequests == [.label(job: job, label: "cube.gcode: Heater extruder not heating at expected rate"), .finish(job: job, outcome: .failed)])
     }
 
