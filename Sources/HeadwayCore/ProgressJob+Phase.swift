@@ -138,14 +138,16 @@ extension ProgressJob {
 
     /// Headway's own estimate of the time left at `time`, counted down from the last report: the
     /// last run's pace where the job ran before and keeps that pace (``PaceProfile``), else the
-    /// rate seen (``RateEstimator``); below zero by how much the job is past it.
+    /// rate seen (``RateEstimator``), else, while no rate is known, the expected duration (the
+    /// reporter's, or what the job's earlier runs took); below zero by how much the job is past it.
     func ownTimeLeft(value: Double, total: Double, at time: Seconds) -> Seconds? {
         guard let reportedAt = estimator.latestTime else { return nil }
         if let learnedPace, let left = learnedPace.timeLeft(from: value / total, running: runningTime(at: reportedAt)) {
             let counted = left - max(0, time - reportedAt)
             if counted > 0 { return counted }
         }
-        return estimator.timeLeft(total: total, at: time)
+        if let left = estimator.timeLeft(total: total, at: time) { return left }
+        return expectedDuration.map { $0 - runningTime(at: time) }
     }
 
     /// Everything a style needs at `time`.

@@ -231,8 +231,10 @@ public final class ServiceCore: LineHandler {
         } else if let interval = options.follow {
             liveness = .followed(interval: interval)
         }
-        // The reporter's own estimate (a CI server's) before what past runs here taught.
-        let expected = kind == .indeterminate ? options.expected ?? options.name.flatMap(durations.expected(for:)) : nil
+        // The reporter's own estimate (a CI server's) before what past runs here taught: an
+        // indeterminate job's estimate, and what a determinate one falls back on while its steps
+        // tell no rate (a build's few steps, the longest taking most of its time).
+        let expected = options.expected ?? options.name.flatMap(durations.expected(for:))
         var job: ProgressJob
         do throws(ProgressError) {
             job = try ProgressJob(

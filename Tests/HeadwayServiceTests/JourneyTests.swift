@@ -222,6 +222,33 @@ struct JourneyTests {
         #expect(abs(eta - 60) <= 1, "a minute left, as the last run took: \(eta) s")
     }
 
+    /// A build followed at its server (Buildbot: five steps, the third taking most of the time)
+    /// tells no rate while its long step runs: the ETA is what its earlier runs took, less the
+    /// time it has run, and once that has run out it reads overdue, never "0 s".
+    @Test func aBuildWhoseStepsTellNoRateReadsItsTimeFromEarlierRuns() throws {
+        let board = Board()
+        board.send(.begin(job: "googletest/1", BeginOptions(label: "googletest", name: "buildbot/googletest", follow: 3)))
+        board.wait(until: 100)
+        board.send(.finish(job: "googletest/1", outcome: .succeeded))
+        board.wait(until: 110)
+        let start = board.clock.now
+        board.send(.begin(job: "googletest/2", BeginOptions(label: "googletest: compile (4/5)", name: "buildbot/googletest", follow: 3, elapsed: 20)))
+        board.send(.update(job: "googletest/2", value: 3, total: 5, label: nil))
+        for second in stride(from: 3.0, through: 60, by: 3) {
+            board.wait(until: start + second)
+            board.send(.alive(job: "googletest/2"))
+        }
+        let status = try #require(board.status("googletest/2"))
+        #expect(status.phase == "active" && status.percent == 60)
+        #expect(status.etaSeconds == 20, "100 s learned, 80 s run: \(String(describing: status.etaSeconds))")
+        for second in stride(from: 63.0, through: 150, by: 3) {
+            board.wait(until: start + second)
+            board.send(.alive(job: "googletest/2"))
+        }
+        let late = try #require(board.status("googletest/2"))
+        #expect(late.etaSeconds == nil && late.overdueSeconds == 70, "past the learned time: overdue, not 0 s")
+    }
+
     /// A job whose runner process dies without reporting an end is failed, as soon as the kernel
     /// says the process ended.
     @Test func aJobWhoseRunnerDiesFailsWithinSeconds() throws {
