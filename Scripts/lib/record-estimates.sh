@@ -4,9 +4,10 @@
 # an encode whose picture gets harder, builds of real sources with steps of uneven length), and
 # long enough (half a minute to two) to be what a progress indicator is for. The recordings go to
 # Tests/EstimateCorpus/NAME.jsonl.xz; the README there lists them. `sections` (downloads pipes
-# copies backups encodes builds, or restic_runs borg_runs make_runs cargo_runs) records only
-# those; the sections that wait on a link (downloads pipes copies backups) may run side by side,
-# each in its own call, the builds and encodes alone.
+# copies backups encodes builds apt_runs followed, or restic_runs borg_runs make_runs cargo_runs
+# buildbot_runs octoprint_runs moonraker_runs homeassistant_runs) records only those; the sections
+# that wait on a link or a server (downloads pipes copies backups apt_runs and the followed ones)
+# may run side by side, each in its own call, the builds and encodes alone.
 set -euo pipefail
 source Scripts/lib/packages.sh
 ensure_packages restic borgbackup rsync rclone curl wget pv ffmpeg ninja-build make cmake g++ googletest \
@@ -174,6 +175,48 @@ done
 
 }
 
+# apt installing packages it downloads first from Debian's mirror at a limited rate (Dl-Limit,
+# KB/s), then unpacks and sets up. What a run installed is removed after it (exactly the packages
+# that were not there before), and its archives with it, so the next run downloads anew. Needs
+# root, as apt does.
+apt_runs() {
+[ "$(id -u)" = 0 ] || { echo "record-estimates: apt_runs installs packages: run it as root" >&2; exit 1; }
+local sets=("imagemagick" "gnuplot-nox" "graphviz" "imagemagick texinfo") limits=(900 600 350 1200) i
+apt-get update -qq
+for i in 0 1 2 3; do
+    rm -rf "$work/archives" && mkdir -p "$work/archives/partial"
+    dpkg-query -W -f '${Package}\n' | sort >"$work/before"
+    # shellcheck disable=SC2086 # a set is several packages
+    record "apt-$((i + 1))" "$work" env DEBIAN_FRONTEND=noninteractive apt-get install -y -o Acquire::http::Dl-Limit=${limits[$i]} -o Dir::Cache::Archives="$work/archives" ${sets[$i]}
+    dpkg-query -W -f '${Package}\n' | sort | comm -13 "$work/before" - | xargs -r env DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq >/dev/null
+done
+}
+
+# Jobs headway-ci follows on real servers, as the service hears them (Scripts/lib/record_followed.py):
+# a Buildbot building googletest four times, prints on OctoPrint's Virtual Printer and on Moonraker
+# with the Klippy stand-in, Home Assistant timers. They may run side by side, each in its own call.
+followed() {
+    buildbot_runs
+    octoprint_runs
+    moonraker_runs
+    homeassistant_runs
+}
+buildbot_runs() { follow_runs buildbot ensure_buildbot; }
+octoprint_runs() { follow_runs octoprint ensure_octoprint; }
+moonraker_runs() { follow_runs moonraker ensure_moonraker; }
+homeassistant_runs() { follow_runs homeassistant ensure_homeassistant; }
+follow_runs() {
+    source Scripts/lib/buildbot.sh
+    source Scripts/lib/octoprint.sh
+    source Scripts/lib/moonraker.sh
+    source Scripts/lib/homeassistant.sh
+    "$2"
+    swift build --product headway-ci >/dev/null
+    swift build --product headway-sim >/dev/null
+    echo "record-estimates: $1"
+    python3 Scripts/lib/record_followed.py "$1" "$corpus"
+}
+
 # The sections named (all by default).
-for section in ${sections:-downloads pipes copies backups encodes builds}; do "$section"; done
+for section in ${sections:-downloads pipes copies backups encodes builds apt_runs followed}; do "$section"; done
 echo "record-estimates: $(ls "$work"/runs | wc -l) runs recorded into $corpus"

@@ -9,7 +9,8 @@ import HeadwayToolProgress
 /// (``ToolProgress``, the tool's format) and its updates reach the service's own core
 /// (``ServiceCore``, the estimator every display, the page and `status` use) at their recorded
 /// times, on a manual clock, as `headway run` sends them (without the tool's ETA); the run's true
-/// end is the recorded exit.
+/// end is the recorded exit. A follower's recording (FollowReplay.swift) goes to a core as its
+/// lines were sent.
 ///
 /// Measured at 10, 25, 50, 75 and 90 % of each run's true duration: the ETA `status` gives
 /// against the true time left, the share the glass shows against the elapsed share, and the
@@ -134,37 +135,14 @@ enum EstimateReplay {
 
         // Grouped by what ran: the corpus names its runs TOOL-N (make and ninja are read alike).
         let tool = name.split(separator: "-").dropLast().joined(separator: "-")
-        var run = Run(name: name, tool: tool.isEmpty ? progress.name : tool, duration: recording.end)
+        var meter = RunMeter(name: name, tool: tool.isEmpty ? progress.name : tool, start: 0, end: recording.end)
         var toolETA: (value: Double, at: Double)?
         var grid = Array(stride(from: 1.0, to: recording.end, by: 1.0))[...]
-        var marks = checkpoints.map { $0 * recording.end }[...]
-        var previous: (headway: Double?, tool: Double?, label: String?, phase: String?)?
 
         func sample(at time: Double) {
             clock.set(to: max(clock.now, at(time)))
             _ = core.tick()
-            let truth = recording.end - time
-            let now = status()
-            let tool = toolETA.map(\.value)
-            while let mark = marks.first, mark <= time {
-                marks = marks.dropFirst()
-                run.truth.append(recording.end - mark)
-                run.status.append(now?.phase == "active" ? now?.etaSeconds : nil)
-                run.toolsOwn.append(tool)
-                run.shares.append(now?.percent.map { Double($0) / 100 })
-            }
-            guard now?.phase == "active" else { return }
-            run.seconds += 1
-            if let eta = now?.etaSeconds, eta < truth / 2 { run.underHalf += 1 }
-            if let tool, tool < truth / 2 { run.underHalfTool += 1 }
-            if let previous, previous.label == now?.label, previous.phase == now?.phase {
-                if let before = previous.headway, let eta = now?.etaSeconds, abs(eta - before) > max(before, eta) / 2, abs(eta - before) > 2 {
-                    run.jumps += 1
-                    run.jumped.append((time, before, eta))
-                }
-                if let before = previous.tool, let eta = tool, abs(eta - before) > max(before, eta) / 2, abs(eta - before) > 2 { run.jumpsTool += 1 }
-            }
-            previous = (now?.etaSeconds, tool, now?.label, now?.phase)
+            meter.sample(at: time, shown: status(), toolsOwn: toolETA.map(\.value))
         }
 
         for piece in recording.pieces {
@@ -192,10 +170,10 @@ enum EstimateReplay {
             sample(at: second)
         }
         // Checkpoints after the last whole second.
-        if !marks.isEmpty { sample(at: recording.end - 0.001) }
+        if meter.owesCheckpoints { sample(at: recording.end - 0.001) }
         clock.set(to: at(recording.end))
         send(.finish(job: "run", outcome: .succeeded))
-        return run
+        return meter.run
     }
 
     /// The relative errors |ETA − truth| / truth of the checkpoints from 25 % on where an ETA was shown.
@@ -238,7 +216,12 @@ enum EstimateReplay {
         for folder in folders {
             let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".jsonl") }.sorted()
             for name in names {
-                let recording = try Recording(path: folder + "/" + name)
+                let path = folder + "/" + name
+                if FollowRecording.holds(path) {
+                    runs += replay(try FollowRecording(path: path), name: String(name.dropLast(6)))
+                    continue
+                }
+                let recording = try Recording(path: path)
                 runs.append(try replay(recording, name: String(name.dropLast(6)), into: services.service(for: recording.name)))
             }
         }
@@ -253,7 +236,8 @@ enum EstimateReplay {
         }
         print("Estimates on \(runs.count) recorded runs, \(Int(runs.map(\.duration).reduce(0, +))) s in all: the ETA's error against the true time left")
         print("at 25, 50, 75 and 90 % of each run (median and p90 of |ETA − truth| / truth; \"none\": checkpoints with no ETA):")
-        print("what `status` shows (Headway's own estimate: `headway run` does not pass the tool's on); the tool's own last printed ETA.")
+        print("what `status` shows (under `headway run`, Headway's own: it does not pass a tool's on; for a server followed, what the service")
+        print("makes of what headway-ci passes); beside it the tool's own last printed ETA, or the server's own time left read every second.")
         print("\"< half\": seconds an ETA said less than half the time truly left; \"jumps\": by more than half in a second.")
         print()
         print("| tool | runs | shown: median | p90 | none | < half | jumps | tool's own: median | p90 | none | < half | jumps |")
