@@ -4,11 +4,12 @@ package builds the daemon (release, the Swift runtime linked in statically), on 
 
 - Update to browser: an update written to the socket (as `headway set` sends it) until the OLED's
   picture on the page changed (a MutationObserver on its canvas, in the page's own clock, which
-  is this machine's wall clock, as the sender's), with 1 and with 20 pages open — 20 tabs of one
-  headless Chromium, each one measured. 150 updates each, at random moments.
+  is this machine's wall clock, as the sender's), with 1 and with 20 pages open — 4 headless
+  Chromiums of 5 tabs each, every page measured. 150 updates each, at random moments.
 - CPU and RSS of the service over 20 s of the demo's job (headway-sim demo's script, played on
   the socket) with no web page configured, then configured with 0, 1 and 20 pages open (plain
-  event-stream readers), and the bytes each page was pushed a second.
+  event-stream readers), and the bytes each page was pushed a second (the event stream's body as
+  it crossed the socket, HTTP's chunk framing included).
 - The page's weight: its four files, as served.
 Usage: Scripts/bench-web.py (Scripts/test-web installs Chromium and Selenium first)."""
 import json, os, random, socket, statistics, subprocess, sys, tempfile, threading, time
@@ -154,7 +155,7 @@ def latency(tabs, updates=150):
             driver.execute_script("""
                 window.__changes = [];
                 new MutationObserver(() => window.__changes.push(performance.timeOrigin + performance.now()))
-                    .observe(document.querySelector('canvas[data-output=oled]'), {attributes: true, attributeFilter: ['data-version']});""")
+                    .observe(document.querySelector('canvas[data-output=oled]'), {attributes: true, attributeFilter: ['data-seq']});""")
             pages.append((driver, driver.current_window_handle))
         client = socket.socket(socket.AF_UNIX)
         client.connect(sim.socket)
