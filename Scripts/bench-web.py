@@ -11,6 +11,7 @@ package builds the daemon (release, the Swift runtime linked in statically), on 
   event-stream readers), and the bytes each page was pushed a second (the event stream's body as
   it crossed the socket, HTTP's chunk framing included).
 - The page's weight: its four files, as served.
+The page is configured as it is by default (`--web`, no `web:` section): 20 pages fit in it.
 Usage: Scripts/bench-web.py (Scripts/test-web installs Chromium and Selenium first)."""
 import json, os, random, socket, statistics, subprocess, sys, tempfile, threading, time
 
@@ -96,7 +97,7 @@ def demo(sim, seconds):
 
 def resources(web, viewers, seconds=20):
     rig = open(os.path.join(root, "Boards", "simulator.yaml")).read()
-    sim = Sim(rig + ("web:\n  viewers: 32\n" if web else ""), web="127.0.0.1:0" if web else None)
+    sim = Sim(rig, web="127.0.0.1:0" if web else None)
     try:
         time.sleep(1)
         readers = [Reader(sim.port) for _ in range(viewers)]
@@ -138,7 +139,7 @@ def latency(tabs, updates=150):
         driver.set_script_timeout(30)
         return driver
     rig = open(os.path.join(root, "Boards", "simulator.yaml")).read()
-    sim = Sim(rig + "web:\n  viewers: 32\n")
+    sim = Sim(rig)
     drivers = []
     try:
         sim.send({"op": "begin", "job": "bench", "total": 1000, "label": "Latency"}, {"op": "update", "job": "bench", "value": 100})

@@ -1,7 +1,8 @@
 """The page's event stream as pages of every kind meet it: one open from the start, one that
 comes late, one that stops reading for a while. Each rebuilds, from the whole state and the
 numbered patches after it, exactly what the service says it shows (its /api/state); the one that
-fell behind is sent the whole state again rather than a patch it cannot use."""
+fell behind is sent the whole state again rather than a patch it cannot use. The default
+configuration takes 32 pages, the 33rd is told the page is full."""
 import json, threading, time
 import pytest
 from pagestream import EventStream, PageState
@@ -88,3 +89,14 @@ def test_a_page_that_falls_behind_gets_the_whole_state_again(sim):
     settled(sim, slow)
     slow[0].close()
 
+
+def test_the_default_takes_32_pages(sim):
+    streams = [EventStream(sim.port, source=f"127.0.2.{1 + i}") for i in range(32)]
+    for stream in streams:
+        state = PageState()
+        stream.follow(state, lambda s: s.states == 1)
+    extra = EventStream(sim.port, source="127.0.2.40")
+    events = wait_for(lambda: extra.events(timeout=1), what="the 33rd page's answer")
+    assert events[0][0] == "full" and json.loads(events[0][1]) == {"viewers": 32}
+    for stream in streams + [extra]:
+        stream.close()
