@@ -4,12 +4,14 @@ package builds the daemon (release, the Swift runtime linked in statically), on 
 
 - Update to browser: an update written to the socket (as `headway set` sends it) until the OLED's
   picture on the page changed (a MutationObserver on its canvas, in the page's own clock, which
-  is this machine's wall clock, as the sender's), with 1 and with 20 pages open — 20 tabs of one
-  headless Chromium, each one measured. 150 updates each, at random moments.
+  is this machine's wall clock, as the sender's), with 1 and with 20 pages open — 4 headless
+  Chromiums of 5 tabs each, every page measured. 150 updates each, at random moments.
 - CPU and RSS of the service over 20 s of the demo's job (headway-sim demo's script, played on
   the socket) with no web page configured, then configured with 0, 1 and 20 pages open (plain
-  event-stream readers), and the bytes each page was pushed a second.
+  event-stream readers), and the bytes each page was pushed a second (the event stream's body as
+  it crossed the socket, HTTP's chunk framing included).
 - The page's weight: its four files, as served.
+The page is configured as it is by default (`--web`, no `web:` section): 20 pages fit in it.
 Usage: Scripts/bench-web.py (Scripts/test-web installs Chromium and Selenium first)."""
 import json, os, random, socket, statistics, subprocess, sys, tempfile, threading, time
 
@@ -95,7 +97,7 @@ def demo(sim, seconds):
 
 def resources(web, viewers, seconds=20):
     rig = open(os.path.join(root, "Boards", "simulator.yaml")).read()
-    sim = Sim(rig + ("web:\n  viewers: 32\n" if web else ""), web="127.0.0.1:0" if web else None)
+    sim = Sim(rig, web="127.0.0.1:0" if web else None)
     try:
         time.sleep(1)
         readers = [Reader(sim.port) for _ in range(viewers)]
@@ -137,7 +139,7 @@ def latency(tabs, updates=150):
         driver.set_script_timeout(30)
         return driver
     rig = open(os.path.join(root, "Boards", "simulator.yaml")).read()
-    sim = Sim(rig + "web:\n  viewers: 32\n")
+    sim = Sim(rig)
     drivers = []
     try:
         sim.send({"op": "begin", "job": "bench", "total": 1000, "label": "Latency"}, {"op": "update", "job": "bench", "value": 100})
@@ -154,7 +156,7 @@ def latency(tabs, updates=150):
             driver.execute_script("""
                 window.__changes = [];
                 new MutationObserver(() => window.__changes.push(performance.timeOrigin + performance.now()))
-                    .observe(document.querySelector('canvas[data-output=oled]'), {attributes: true, attributeFilter: ['data-version']});""")
+                    .observe(document.querySelector('canvas[data-output=oled]'), {attributes: true, attributeFilter: ['data-seq']});""")
             pages.append((driver, driver.current_window_handle))
         client = socket.socket(socket.AF_UNIX)
         client.connect(sim.socket)

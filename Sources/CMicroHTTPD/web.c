@@ -153,6 +153,8 @@ struct hw_web_stream {
     pthread_cond_t changed;
     char *buffer;
     size_t start, length, capacity, limit;
+    /// Bytes the connection has taken from the buffer since the stream began (heartbeats aside).
+    uint64_t taken;
     char *heartbeat;
     unsigned heartbeat_seconds;
     int closed;
@@ -503,6 +505,7 @@ static long stream_read(void *context, uint64_t position, char *out, size_t max)
         memcpy(out, stream->buffer + stream->start, count);
         stream->start += count;
         stream->length -= count;
+        stream->taken += count;
         if (stream->length == 0) stream->start = 0;
         result = (long)count;
     } else if (stream->closed) {
@@ -527,8 +530,10 @@ static void stream_done(void *context) {
 }
 
 hw_web_stream *hw_web_respond_stream(hw_web_request *request, const char *headers, const char *heartbeat, unsigned heartbeat_seconds,
-                                     size_t max_buffered) {
+                                     size_t max_buffered, int socket_buffer) {
     if (request->answered) return NULL;
+    const int *fd = lib.get_connection_info(request->connection, CONNECTION_INFO_CONNECTION_FD);
+    if (fd && socket_buffer > 0) setsockopt(*fd, SOL_SOCKET, SO_SNDBUF, &socket_buffer, sizeof socket_buffer);
     hw_web_stream *stream = calloc(1, sizeof *stream);
     if (!stream) return NULL;
     pthread_mutex_init(&stream->mutex, NULL);
@@ -586,6 +591,13 @@ int hw_web_stream_push(hw_web_stream *stream, const void *bytes, size_t length) 
     pthread_cond_signal(&stream->changed);
     pthread_mutex_unlock(&stream->mutex);
     return result;
+}
+
+uint64_t hw_web_stream_taken(hw_web_stream *stream) {
+    pthread_mutex_lock(&stream->mutex);
+    uint64_t taken = stream->taken;
+    pthread_mutex_unlock(&stream->mutex);
+    return taken;
 }
 
 int hw_web_stream_open(hw_web_stream *stream) {

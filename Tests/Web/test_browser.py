@@ -1,6 +1,8 @@
 """The page in a real browser (Debian's Chromium, driven by Selenium) against `headway-sim serve
---web`: a hook's job within a second, the OLED as the simulator's glass shows it pixel for pixel,
-pause and cancel reaching a `headway run` child, markup in a label shown as text, a phone's size."""
+--web`: a hook's job within a second, the OLED as the simulator's glass shows it pixel for pixel
+(rebuilt from the changes the page was sent, and whole on a page opened late), pause and cancel
+reaching a `headway run` child, markup in a label shown as text, jobs named like the script's own
+objects, a phone's size."""
 import os, signal, subprocess, tempfile, time
 import pytest
 from webtest import Sim, need, program, read_pbm, wait_for
@@ -32,11 +34,17 @@ def sim():
     s.stop()
 
 
+def opened(driver, sim):
+    """`driver` on the page, live; the sequence number its OLED's picture came with."""
+    driver.get(sim.base + "/")
+    wait_for(lambda: driver.find_element(By.ID, "connection").text == "live", what="the page going live")
+    return int(wait_for(lambda: canvas_mask(driver, "oled"), what="the OLED on the page")["seq"])
+
+
 @pytest.fixture(scope="module")
 def page(sim):
     driver = browser()
-    driver.get(sim.base + "/")
-    wait_for(lambda: driver.find_element(By.ID, "connection").text == "live", what="the page going live")
+    driver.opened_at = opened(driver, sim)
     yield driver
     driver.quit()
 
@@ -70,12 +78,13 @@ def canvas_mask(page, name):
         const d = c.getContext('2d').getImageData(0, 0, c.width, c.height);
         const rows = [];
         for (let y = 0; y < c.height; y++) { const row = []; for (let x = 0; x < c.width; x++) row.push(d.data[4 * (y * c.width + x) + 2] > 0 ? 1 : 0); rows.push(row); }
-        return {version: c.dataset.version, rows};
+        return {seq: c.dataset.seq, rows};
     """, name)
 
 
-def test_oled_equals_the_simulators_glass(sim, page):
-    sim.send({"op": "begin", "job": "oled-check", "total": 10, "label": "Pixels"}, {"op": "update", "job": "oled-check", "value": 7})
+def oled_is_the_glass(sim, page):
+    """The page's OLED, pixel for pixel, as the simulator's glass shows it: the picture it
+    compared (its sequence number)."""
     folder = tempfile.mkdtemp(prefix="headway-snap-")
     for attempt in range(20):
         time.sleep(0.3)
@@ -83,12 +92,38 @@ def test_oled_equals_the_simulators_glass(sim, page):
         reply = sim.send({"op": "snapshot", "folder": folder})[0]
         assert reply["ok"], reply
         after = canvas_mask(page, "oled")
-        if not before or not after or before["version"] != after["version"]:
+        if not before or not after or before["seq"] != after["seq"]:
             continue  # the picture changed meanwhile: look again
         width, height, rows = read_pbm(os.path.join(folder, "oled.pbm"))
         if rows == after["rows"] and sum(map(sum, rows)) > 50:  # the job drawn, not the blank of its grace delay
-            return
+            return int(after["seq"])
     pytest.fail("the page's OLED never equalled the simulator's glass")
+
+
+def test_oled_equals_the_simulators_glass(sim, page):
+    sim.send({"op": "begin", "job": "oled-check", "total": 10, "label": "Pixels"}, {"op": "update", "job": "oled-check", "value": 7})
+    # The page opened before the job: the picture it shows now was rebuilt from the changes sent.
+    assert oled_is_the_glass(sim, page) > page.opened_at
+    late = browser()
+    try:
+        opened(late, sim)
+        oled_is_the_glass(sim, late)
+        sim.send({"op": "update", "job": "oled-check", "value": 3}, {"op": "label", "job": "oled-check", "label": "Fewer pixels"})
+        assert oled_is_the_glass(sim, late) and oled_is_the_glass(sim, page)
+    finally:
+        late.quit()
+    sim.send({"op": "finish", "job": "oled-check", "outcome": "succeeded"})
+
+
+def test_jobs_named_like_the_scripts_own_objects(sim, page):
+    names = ["__proto__", "constructor", "hasOwnProperty", "toString"]
+    sim.send(*[{"op": "begin", "job": name, "total": 4, "label": f"Job {name}"} for name in names])
+    for name in names:
+        item = wait_for(lambda: job_element(page, name), what=f"the job {name}")
+        assert item.find_element(By.CSS_SELECTOR, ".label").text == f"Job {name}"
+    sim.send(*[{"op": "update", "job": name, "value": 2} for name in names])
+    wait_for(lambda: all("2 of 4" in job_element(page, name).text for name in names), what="their updates")
+    sim.send(*[{"op": "finish", "job": name, "outcome": "succeeded"} for name in names])
 
 
 def child_state(pid):

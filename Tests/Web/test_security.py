@@ -399,13 +399,13 @@ def test_hundreds_of_viewers(sim):
                 if not chunk:
                     break
                 data += chunk
-                if b"event: full" in data or b"event: jobs" in data:
+                if b"event: full" in data or b"event: state" in data:
                     break
         except (socket.timeout, OSError):
             pass
         if b"event: full" in data:
             full += 1
-        elif b"event: jobs" in data:
+        elif b"event: state" in data:
             live += 1
     assert live <= 8, f"{live} streams live; the limit is 8"
     assert live >= 1
@@ -419,14 +419,14 @@ def test_hundreds_of_viewers(sim):
         s.settimeout(3)
         data = b""
         try:
-            while b"event: jobs" not in data and b"event: full" not in data:
+            while b"event: state" not in data and b"event: full" not in data:
                 chunk = s.recv(65536)
                 if not chunk:
                     break
                 data += chunk
         finally:
             s.close()
-        return b"event: jobs" in data
+        return b"event: state" in data
     wait_for(viewer, timeout=15, interval=1, what="a viewer let in after the flood")
 
 

@@ -90,12 +90,17 @@ int hw_web_respond(hw_web_request *request, unsigned status, const char *headers
 /// Answers `request` with an endless body written from a stream (Server-Sent Events): what is
 /// pushed is sent in order; after `heartbeat_seconds` with nothing to send, `heartbeat` is sent
 /// (so a client that went away is found). At most `max_buffered` bytes wait for a slow client:
-/// past that the stream is closed. The stream is returned with two references, the caller's
-/// and the connection's; each lets go with hw_web_stream_release.
+/// past that the stream is closed. `socket_buffer` (bytes, 0 for the system's own) is what the
+/// connection's socket is asked to hold in the kernel (SO_SNDBUF, which Linux doubles). The
+/// stream is returned with two references, the caller's and the connection's; each lets go with
+/// hw_web_stream_release.
 hw_web_stream *hw_web_respond_stream(hw_web_request *request, const char *headers, const char *heartbeat, unsigned heartbeat_seconds,
-                                     size_t max_buffered);
+                                     size_t max_buffered, int socket_buffer);
 /// Queues bytes on the stream. 0, or -1 when it is closed (the client went away, or was too slow).
 int hw_web_stream_push(hw_web_stream *stream, const void *bytes, size_t length);
+/// Bytes of what was pushed that the connection has taken so far (what is still queued is what was
+/// pushed less this).
+uint64_t hw_web_stream_taken(hw_web_stream *stream);
 /// Whether the stream still has its client.
 int hw_web_stream_open(hw_web_stream *stream);
 /// Ends the stream (the client's connection closes once what was queued is sent).

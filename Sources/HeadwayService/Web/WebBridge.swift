@@ -4,13 +4,14 @@ import HeadwaySystem
 
 /// The page's side of the service's loop: it asks the core as a client does (`status`, `pause`,
 /// `resume`, `stop`, through the core's own request handling), reads what each output last showed
-/// (``ShownRecord``), and publishes to the ``WebHub`` only what changed, only while a page is
-/// open. Runs on the loop's thread, as everything that touches the core does.
+/// (``ShownRecord``), and publishes to the ``WebHub`` only what changed (a patch of the
+/// ``PageState``), only while a page is open. Runs on the loop's thread, as everything that
+/// touches the core does.
 final class WebBridge {
-    /// Each output's pictures are pushed at most this often (WLED's live view: 40 ms).
-    static let framePeriod: Seconds = 0.04
     /// The job list is looked at at most this often while a page is open.
     static let jobsPeriod: Seconds = 0.1
+    /// A page that fell behind is looked at this often until it can be sent the whole state.
+    static let catchUpPeriod: Seconds = 0.1
     /// Names the history shows at most, and job names the metrics keep series for.
     static let historyNames = 50
     static let metricNames = 100
@@ -22,13 +23,15 @@ final class WebBridge {
     /// The peer the page's requests come from: the service itself, as a button press does.
     static let peer = Peer(connection: -1, credentials: nil)
 
-    private var published: [String: UInt64] = [:]
-    private var pushedAt: [String: Seconds] = [:]
-    private var jobsText = ""
+    /// What the pages were last sent, and for which outputs (a reload makes new ones).
+    private var page = PageState()
+    private var outputs: [ObjectIdentifier] = []
+    private var pacing = OutputPacing(versions: [], at: 0)
     private var jobsLookedAt = -Double.infinity
     private var historyVersion = -1
     private var pendingUntil: Seconds?
-    private var aboutText = ""
+    private var about = JSONValue.object([])
+    private var aboutChanged = true
     private var watching = false
 
     // Metrics kept on the loop.
@@ -48,23 +51,22 @@ final class WebBridge {
 
     /// What the page says of the configuration and the machine (at start and after a reload).
     func setAbout(_ configuration: ServiceConfiguration, doctor: String) {
-        aboutText = JSONValue.object([
-            ("configuration", .string(WebDescription.configuration(configuration))), ("doctor", .string(WebDescription.lines(doctor))),
-        ]).text
-        hub.publish("about", key: "about", aboutText)
+        about = .object([("configuration", .string(WebDescription.configuration(configuration))), ("doctor", .string(WebDescription.lines(doctor)))])
+        aboutChanged = true
+        publish()
     }
 
-    /// The loop's source: woken by questions and new viewers, and at the deadline of a picture
-    /// held back by the frame period.
+    /// The loop's source: woken by questions and new viewers, and at the deadline of a frame held
+    /// back (``OutputPacing``), of the job list's next look, or of a page catching up.
     var source: ServiceServer.Source {
         ServiceServer.Source(fd: hub.wakeDescriptor, deadline: pendingUntil) { [unowned self] in
             for question in hub.takeRequests() { answer(question) }
-            publish(force: false)
+            publish()
         }
     }
 
     /// After every tick: publishes what changed, when a page is open; nothing else.
-    func afterTick() { publish(force: false) }
+    func afterTick() { publish() }
 
     /// Counts a request line the core answered (for the metrics).
     func counted(reply: String) {
@@ -91,75 +93,78 @@ final class WebBridge {
             question.reply(metricsText())
         case .state:
             jobsLookedAt = -.infinity
-            let jobs = jobsJSON(at: core.clock.now)
-            let outputs = core.outputs.map { WebDescription.output($0) }
-            question.reply(JSONValue.object([("jobs", jobs), ("outputs", .array(outputs)), ("history", historyJSON())]).text)
+            let state = PageState(outputs: core.outputs.map(WebDescription.output), jobs: jobsJSON(at: core.clock.now), history: historyJSON(), about: about)
+            question.reply(state.whole.text)
         }
     }
 
     // MARK: - Publishing
 
-    private func publish(force: Bool) {
+    private func publish() {
         guard hub.hasViewers else {
             if watching {
                 // Everyone left: what was published is stale by the time someone comes back.
                 watching = false
-                published = [:]
-                jobsText = ""
+                page = PageState()
+                outputs = []
+                jobsLookedAt = -.infinity
                 historyVersion = -1
+                aboutChanged = true
                 pendingUntil = nil
             }
             return
         }
         watching = true
         let now = core.clock.now
-        pendingUntil = nil
-        var keys: Set<String> = ["jobs", "history", "about"]
-        for output in core.outputs {
-            let key = "output:" + output.name
-            keys.insert(key)
-            guard let record = output.indicatorOutput.shown else { continue }
-            let version = record.version
-            guard published[key] != version else { continue }
-            if let last = pushedAt[key], now - last < Self.framePeriod {
-                let due = last + Self.framePeriod
-                pendingUntil = min(pendingUntil ?? due, due)
-                continue
-            }
-            published[key] = version
-            pushedAt[key] = now
-            hub.publish("output", key: key, WebDescription.output(output).text)
+        let identities = core.outputs.map(ObjectIdentifier.init)
+        if identities != outputs {
+            // New outputs (the first page, a reload): every page gets the whole state afresh.
+            outputs = identities
+            page.replace(outputs: core.outputs.map(WebDescription.output))
+            pacing = OutputPacing(versions: core.outputs.map { $0.indicatorOutput.shown?.version }, at: now)
+            hub.restart()
         }
-        if published.count > keys.count { hub.keep(keys) }
+        var changes = PageState.Changes()
+        let versions = core.outputs.map { $0.indicatorOutput.shown?.version }
+        let (send, lookAgain) = pacing.due(versions: versions, nextFrames: core.outputs.map(\.nextFrame), at: now)
+        changes.outputs = send.map { ($0, WebDescription.output(core.outputs[$0])) }
+        pendingUntil = lookAgain
         if now - jobsLookedAt >= Self.jobsPeriod {
             jobsLookedAt = now
-            let text = jobsJSON(at: now).text
-            if text != jobsText {
-                jobsText = text
-                hub.publish("jobs", key: "jobs", text)
-            }
+            changes.jobs = jobsJSON(at: now)
         } else {
             let due = jobsLookedAt + Self.jobsPeriod
             pendingUntil = min(pendingUntil ?? due, due)
         }
         if historyVersion != core.durations.version {
             historyVersion = core.durations.version
-            hub.publish("history", key: "history", historyJSON().text)
+            changes.history = historyJSON()
+        }
+        if aboutChanged {
+            aboutChanged = false
+            changes.about = about
+        }
+        let patch = page.update(changes)
+        if hub.publish(patch: patch?.text, state: { page.whole.text }) {
+            let due = now + Self.catchUpPeriod
+            pendingUntil = min(pendingUntil ?? due, due)
         }
     }
 
     /// The jobs as `status` gives them, with what the page adds: where each comes from, whether
     /// it can be paused and cancelled (and what cancelling loses), how long it has run, what its
-    /// name's past runs took.
+    /// name's past runs took. Each job is a member of `byId`, in the order `order` gives, so that
+    /// a patch names the jobs that changed and only their members that did.
     func jobsJSON(at now: Seconds) -> JSONValue {
         guard case .jobs(let statuses, let omitted, let quiet, let timers) = core.handle(.status, from: Self.peer).0 else { return .object([]) }
-        let jobs: [JSONValue] = statuses.map { status in
+        let jobs: [(String, JSONValue)] = statuses.map { status in
+            let id = DisplayText.sanitised(status.job)
             let entry = core.registry[status.job]
             let controlled = core.subscriptions.controller(of: status.job) != nil
             let unit = core.units.isRunning(status.job)
             let running = ["active", "queued", "stalled", "paused", "stale"].contains(status.phase)
             var members: [(String, JSONValue)] = [
-                ("id", .string(DisplayText.sanitised(status.job))), ("phase", .string(status.phase)),
+                ("id", .string(id)), ("phase", .string(status.phase)),
                 ("source", .string(Self.source(entry?.job.liveness, controlled: controlled, unit: unit))),
                 ("pausable", .bool(controlled && (status.phase == "active" || status.phase == "stalled" || status.phase == "paused"))),
                 ("cancellable", .bool(running && (!unit || controlled))),
@@ -181,9 +186,9 @@ final class WebBridge {
                     if let expected = core.durations.expected(for: name) { members.append(("learned", .number(expected.rounded()))) }
                 }
             }
-            return .object(members)
+            return (id, .object(members))
         }
-        var members: [(String, JSONValue)] = [("jobs", .array(jobs))]
+        var members: [(String, JSONValue)] = [("order", .array(jobs.map { .string($0.0) })), ("byId", .object(jobs))]
         if omitted > 0 { members.append(("omitted", .number(Double(omitted)))) }
         if let quiet { members.append(("quiet", .string(quiet.summary))) }
         if !timers.isEmpty { members.append(("timers", .array(timers.map { .string($0.summary) }))) }

@@ -2,7 +2,7 @@ import Headway
 import HeadwayProtocol
 
 /// What the page is told of outputs and of the configuration: each output's last frame as its
-/// driver took it (pixels and LED levels in Base64, with a text equivalent for screen readers),
+/// driver took it (pixels and LED levels as bytes, with a text equivalent for screen readers),
 /// and the configuration in force without its secrets.
 enum WebDescription {
     /// `text` line by line through the filter for outside text.
@@ -10,17 +10,27 @@ enum WebDescription {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { DisplayText.sanitised(String($0)) }.joined(separator: "\n")
     }
 
-    /// An output's last frame: `kind` (leds, picture, lights), its geometry, its data, and `text`.
-    static func output(_ output: ServiceOutput) -> JSONValue {
+    /// An output as the page shows it: what it is and what it says (`description`: `kind`, its
+    /// geometry, `text`, a failure), and the bytes of its last frame as the driver took it (`data`:
+    /// a picture's pixels, LED levels), sent whole to a new page and as a ``ByteDelta`` after.
+    struct Output: Equatable {
+        var description: JSONValue
+        var data: [UInt8]?
+    }
+
+    /// An output's last frame: `kind` (leds, picture, lights, segments), its geometry, its data, and
+    /// `text` — words that change with what is shown, not with each frame of an animation.
+    static func output(_ output: ServiceOutput) -> Output {
         let frame = output.indicatorOutput.shown?.current ?? ShownFrame()
-        var members: [(String, JSONValue)] = [("name", .string(DisplayText.sanitised(output.name))), ("version", .number(Double(frame.version)))]
+        var members: [(String, JSONValue)] = [("name", .string(DisplayText.sanitised(output.name)))]
         if let failure = frame.failure { members.append(("failure", .string(DisplayText.sanitised(failure)))) }
+        var data: [UInt8]?
         switch (output.medium, frame.content) {
         case (.leds(let chain), let content):
             let levels: [RGB8]
             if case .leds(let shown)? = content { levels = shown } else { levels = Array(repeating: .off, count: chain.count) }
             members += [("kind", .string("leds")), ("layout", .string(chain.layout.isRing ? "ring" : "strip")), ("count", .number(Double(levels.count)))]
-            members.append(("data", .string(Base64.encode(levels.flatMap { [$0.red, $0.green, $0.blue] }))))
+            data = levels.flatMap { [$0.red, $0.green, $0.blue] }
             let lit = levels.filter { $0 != .off }
             var text = "\(chain.layout.isRing ? "LED ring" : "LED strip") of \(levels.count): \(lit.count) lit"
             if let brightest = lit.max(by: { Int($0.red) + Int($0.green) + Int($0.blue) < Int($1.red) + Int($1.green) + Int($1.blue) }) {
@@ -34,27 +44,15 @@ enum WebDescription {
                 break
             }
             let format: String
-            var litPixels = 0
             switch picture {
-            case .bitmap(let bitmap):
-                format = "mono"
-                litPixels = bitmap.bytes.reduce(0) { $0 + $1.nonzeroBitCount }
-            case .greymap(let greymap):
-                format = "grey4"
-                litPixels = greymap.bytes.reduce(0) { $0 + ($1 & 0x0F != 0 ? 1 : 0) + ($1 >> 4 != 0 ? 1 : 0) }
-            case .colour(let colour):
-                format = colour.format == .rgb565 ? "rgb565" : "rgb666"
-                let size = colour.format == .rgb565 ? 2 : 3
-                litPixels = stride(from: 0, to: colour.bytes.count - size + 1, by: size).reduce(0) { count, index in
-                    count + (colour.bytes[index..<index + size].contains { $0 != 0 } ? 1 : 0)
-                }
+            case .bitmap: format = "mono"
+            case .greymap: format = "grey4"
+            case .colour(let colour): format = colour.format == .rgb565 ? "rgb565" : "rgb666"
             }
-            members += [
-                ("format", .string(format)), ("data", .string(Base64.encode(picture.bytes))), ("brightness", .number((brightness * 100).rounded() / 100)),
-                ("lit", .bool(lit)),
-            ]
+            members += [("format", .string(format)), ("brightness", .number((brightness * 100).rounded() / 100)), ("lit", .bool(lit))]
+            data = picture.bytes
             let text = lit
-                ? "\(picture.width)×\(picture.height) display at \(Int((brightness * 100).rounded())) % brightness, \(litPixels) pixels lit"
+                ? "\(picture.width)×\(picture.height) display at \(Int((brightness * 100).rounded())) % brightness"
                 : "\(picture.width)×\(picture.height) display, panel off"
             members.append(("text", .string(text)))
         case (.lights(let lights), let content):
@@ -65,51 +63,53 @@ enum WebDescription {
         case (.matrix(let matrix), let content):
             var frame: MatrixFrame?
             if case .matrix(let shown)? = content { frame = shown }
-            members += matrixMembers(matrix.device.face, frame)
+            let (described, levels) = matrixMembers(matrix.device.face, frame)
+            members += described
+            data = levels
         }
-        return .object(members)
+        return Output(description: .object(members), data: data)
     }
 
-    /// A matrix as a picture of its positions' levels (`rgb8`), a segment display as its digits'
-    /// segment bits (SegmentSet's order) with the text they read.
-    static func matrixMembers(_ face: MatrixFace, _ frame: MatrixFrame?) -> [(String, JSONValue)] {
+    /// A matrix as a picture of its positions' levels (`rgb8`, and those levels as its data), a
+    /// segment display as its digits' segment bits (SegmentSet's order) with the text they read.
+    static func matrixMembers(_ face: MatrixFace, _ frame: MatrixFrame?) -> ([(String, JSONValue)], [UInt8]?) {
         let blinks = frame.map { $0.blink != .steady } ?? false
         switch face {
         case .pixels(let width, let height, _):
             var levels = MatrixLevels(width: width, height: height)
             if case .pixels(let shown)? = frame?.content { levels = shown }
             let lit = levels.levels.filter { $0 != .off }.count
-            return [
+            let members: [(String, JSONValue)] = [
                 ("kind", .string("picture")), ("format", .string("rgb8")), ("width", .number(Double(width))), ("height", .number(Double(height))),
-                ("data", .string(Base64.encode(levels.levels.flatMap { [$0.red, $0.green, $0.blue] }))), ("lit", .bool(true)),
-                ("text", .string("\(width)×\(height) LED matrix: \(lit) lit\(blinks ? ", blinking" : "")")),
+                ("lit", .bool(true)), ("text", .string("\(width)×\(height) LED matrix: \(lit) lit\(blinks ? ", blinking" : "")")),
             ]
+            return (members, levels.levels.flatMap { [$0.red, $0.green, $0.blue] })
         case .segments(let count, let kind, let colon):
             var picture = SegmentPicture(count: count)
             if case .segments(let shown)? = frame?.content { picture = shown }
             let reads = SegmentFont.text(of: picture, kind: kind)
-            return [
+            let members: [(String, JSONValue)] = [
                 ("kind", .string("segments")), ("segments", .string(kind == .seven ? "seven" : "fourteen")), ("count", .number(Double(count))),
                 ("digits", .array(picture.digits.map { .number(Double($0.rawValue)) })), ("colon", .bool(colon && picture.colon)),
                 ("text", .string("\(count)-digit display: \(reads.isEmpty ? "dark" : "reads \(reads)")\(blinks ? ", blinking" : "")")),
             ]
+            return (members, nil)
         }
     }
 
-    /// A colour as people say it, roughly: the strongest channels of an LED's levels.
+    /// A colour as people say it, roughly: the strongest channels of an LED's levels (not the levels
+    /// themselves, which an animation changes with every frame).
     static func colourName(_ level: RGB8) -> String {
         let channels = [("red", level.red), ("green", level.green), ("blue", level.blue)]
         let top = channels.map(\.1).max() ?? 0
         let strong = channels.filter { $0.1 >= top / 2 && $0.1 > 0 }.map(\.0)
-        let name: String
         switch Set(strong) {
-        case ["red", "green", "blue"]: name = "white"
-        case ["red", "green"]: name = "yellow"
-        case ["green", "blue"]: name = "cyan"
-        case ["red", "blue"]: name = "magenta"
-        default: name = strong.first ?? "off"
+        case ["red", "green", "blue"]: return "white"
+        case ["red", "green"]: return "yellow"
+        case ["green", "blue"]: return "cyan"
+        case ["red", "blue"]: return "magenta"
+        default: return strong.first ?? "off"
         }
-        return "\(name) (\(level.red), \(level.green), \(level.blue))"
     }
 
     /// The configuration in force, as a person reads it, without secrets: a password or token

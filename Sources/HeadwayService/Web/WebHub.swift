@@ -1,13 +1,14 @@
-import CMicroHTTPD
 import Headway
 import HeadwayProtocol
 import HeadwaySystem
 
 /// Where the service's loop and the web server's threads meet.
 ///
-/// The loop publishes what the page shows (``publish(_:_:)``), only while someone watches
-/// (``hasViewers``), and each publication is pushed to every open event stream at once — a copy
-/// into the stream's bounded buffer, never a wait. The web threads post requests for the core
+/// The loop publishes what changed on the page as a patch (``publish(patch:state:)``), only while
+/// someone watches (``hasViewers``), and each patch is pushed to every open page that holds the
+/// state it applies to — a copy into the stream's bounded buffer, never a wait. A page holds that
+/// state once it was sent the whole of it: a new page first, and a page that fell behind again
+/// once it has taken what it was sent. The web threads post requests for the core
 /// (``ask(_:timeout:)``) into an inbox and wake the loop through a pipe; the loop answers them on
 /// its own thread (``takeRequests()``), as it answers a socket client.
 final class WebHub: @unchecked Sendable {
@@ -58,16 +59,34 @@ final class WebHub: @unchecked Sendable {
         }
     }
 
+    /// An open page and what it holds.
+    private struct Viewer {
+        let stream: any EventStream
+        /// Bytes pushed to it since it opened.
+        var pushed: UInt64 = 0
+        /// Where the last whole state pushed to it ends, in those bytes.
+        var stateEnd: UInt64 = 0
+        /// Whether it holds the state as last published, and so is sent each patch.
+        var current = false
+
+        /// Bytes of patches pushed to it that its connection has not taken yet.
+        var patchesWaiting: UInt64 {
+            let from = max(stream.taken, stateEnd)
+            return pushed > from ? pushed - from : 0
+        }
+    }
+
     private struct State {
-        var streams: [OpaquePointer] = []
-        /// The latest of each kind of event, by key (`jobs`, `output:NAME`, `history`, `about`):
-        /// what a new viewer is sent first.
-        var latest: [String: String] = [:]
-        var order: [String] = []
+        var viewers: [Viewer] = []
         var inbox: [Question] = []
         /// Bytes pushed to streams since start (for the performance figures).
         var pushed: UInt64 = 0
     }
+
+    /// A page with more patches than this waiting for its connection is behind: it is sent nothing
+    /// more until it has taken what it holds, then the whole state afresh. What a stream holds is
+    /// so at most this, a patch, and one whole state.
+    static let behindLimit: UInt64 = 64 * 1024
 
     private let state = Locked(State())
     private let wake: (read: Int32, write: Int32)
@@ -90,16 +109,13 @@ final class WebHub: @unchecked Sendable {
 
     // MARK: - Viewers (web threads)
 
-    /// Takes a new event stream when there is room: sends it everything published so far, and
-    /// wakes the loop (whose state may be older than the viewer's arrival). False when full.
-    func addViewer(_ stream: OpaquePointer) -> Bool {
+    /// Takes a new page's stream when there is room, and wakes the loop to send it the whole state
+    /// (``publish(patch:state:)``). False when full.
+    func addViewer(_ stream: any EventStream) -> Bool {
         let added = state.withLock { state -> Bool in
             prune(&state)
-            guard state.streams.count < viewerLimit else { return false }
-            for key in state.order {
-                if let event = state.latest[key] { _ = hw_web_stream_push(stream, event, event.utf8.count) }
-            }
-            state.streams.append(stream)
+            guard state.viewers.count < viewerLimit else { return false }
+            state.viewers.append(Viewer(stream: stream))
             return true
         }
         if added { SystemIO.poke(wake.write) }
@@ -110,61 +126,78 @@ final class WebHub: @unchecked Sendable {
     var hasViewers: Bool {
         state.withLock { state in
             prune(&state)
-            return !state.streams.isEmpty
+            return !state.viewers.isEmpty
         }
     }
 
     /// Open streams.
-    var viewerCount: Int { state.withLock { state in prune(&state); return state.streams.count } }
+    var viewerCount: Int { state.withLock { state in prune(&state); return state.viewers.count } }
 
     /// Bytes pushed to streams so far.
     var bytesPushed: UInt64 { state.withLock { $0.pushed } }
 
     private func prune(_ state: inout State) {
-        state.streams.removeAll { stream in
-            guard hw_web_stream_open(stream) == 0 else { return false }
-            hw_web_stream_release(stream)
-            return true
-        }
+        state.viewers.removeAll { !$0.stream.isOpen }
     }
 
     /// Ends every stream (the service stops).
     func closeStreams() {
         state.withLock { state in
-            for stream in state.streams {
-                hw_web_stream_close(stream)
-                hw_web_stream_release(stream)
-            }
-            state.streams = []
+            for viewer in state.viewers { viewer.stream.close() }
+            state.viewers = []
         }
     }
 
     // MARK: - Publishing (the loop)
 
-    /// Publishes `data` (one line of JSON) as event `event`, kept under `key` for later viewers.
-    func publish(_ event: String, key: String, _ data: String) {
-        let text = "event: \(event)\ndata: \(data)\n\n"
-        state.withLock { state in
-            if state.latest.updateValue(text, forKey: key) == nil { state.order.append(key) }
-            for stream in state.streams where hw_web_stream_push(stream, text, text.utf8.count) == 0 {
-                state.pushed += UInt64(text.utf8.count)
+    /// Pushes `patch` (a line of JSON: what changed since the last publication) to every page that
+    /// holds the state it applies to, and the whole `state` (made only if some page needs it) to
+    /// every page that holds none and has taken all it was sent. Returns whether a page that fell
+    /// behind still waits for it.
+    @discardableResult
+    func publish(patch: String?, state wholeState: () -> String) -> Bool {
+        let patchEvent = patch.map { Array("data: \($0)\n\n".utf8) }
+        var stateEvent: [UInt8]?
+        return state.withLock { state -> Bool in
+            prune(&state)
+            var waiting = false
+            for index in state.viewers.indices {
+                var viewer = state.viewers[index]
+                if viewer.current {
+                    guard let patchEvent else { continue }
+                    if viewer.patchesWaiting > Self.behindLimit {
+                        viewer.current = false  // the patches it skips are made good by the state it gets later
+                    } else {
+                        _ = push(patchEvent, to: &viewer, &state)
+                    }
+                } else if viewer.stream.taken >= viewer.pushed {
+                    let event = stateEvent ?? Array("event: state\ndata: \(wholeState())\n\n".utf8)
+                    stateEvent = event
+                    if push(event, to: &viewer, &state) {
+                        viewer.stateEnd = viewer.pushed
+                        viewer.current = true
+                    }
+                } else {
+                    waiting = true
+                }
+                state.viewers[index] = viewer
             }
+            return waiting
         }
     }
 
-    /// Forgets what was published under keys not in `keys` (an output gone after a reload).
-    func keep(_ keys: Set<String>) {
+    /// Every page is sent the whole state afresh at the next publication (the outputs changed).
+    func restart() {
         state.withLock { state in
-            state.order.removeAll { !keys.contains($0) }
-            state.latest = state.latest.filter { keys.contains($0.key) }
+            for index in state.viewers.indices { state.viewers[index].current = false }
         }
     }
 
-    /// The latest publication under `key` (its data line), if any.
-    func latest(_ key: String) -> String? {
-        state.withLock { $0.latest[key] }.flatMap { text in
-            text.split(separator: "\n").first { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
-        }
+    private func push(_ event: [UInt8], to viewer: inout Viewer, _ state: inout State) -> Bool {
+        guard event.withUnsafeBytes({ viewer.stream.push($0) }) else { return false }
+        viewer.pushed += UInt64(event.count)
+        state.pushed += UInt64(event.count)
+        return true
     }
 
     // MARK: - Questions

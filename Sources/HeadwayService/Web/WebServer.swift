@@ -36,8 +36,13 @@ final class WebServer: @unchecked Sendable {
     /// answer was sent, however steadily it trickles (silence alone is `timeout`).
     static let requestDeadline: UInt32 = 10
     static let heartbeat: UInt32 = 10
-    /// What one event stream may hold for a client that does not read, before it is let go.
+    /// What one event stream may hold for a client that does not read, before it is let go (the
+    /// hub stops sending to a page far less behind: ``WebHub/behindLimit``).
     static let streamBuffer = 512 * 1024
+    /// What an event stream's socket holds in the kernel (Linux doubles it), where a page is sent
+    /// a few KB a second: a page that stops reading is found behind (``WebHub/behindLimit``)
+    /// within seconds, not after the megabytes the kernel would otherwise take on for each page.
+    static let streamSocketBuffer: Int32 = 64 * 1024
 
     /// Passwords checked at once: each yescrypt hash takes tens of milliseconds of a core on
     /// purpose; more logins wait their turn (slowed, never refused).
@@ -177,13 +182,12 @@ final class WebServer: @unchecked Sendable {
         case ("GET", "/api/events"):
             guard authorised(request, now, control: false) != nil else { return refuse(raw, 401, "login", "log in first") }
             let headers = Self.common + "Content-Type: text/event-stream\nX-Accel-Buffering: no\n"
-            guard let stream = hw_web_respond_stream(raw, headers, ": still here\n\n", Self.heartbeat, Self.streamBuffer) else { return }
+            guard let answered = hw_web_respond_stream(raw, headers, ": still here\n\n", Self.heartbeat, Self.streamBuffer, Self.streamSocketBuffer) else { return }
+            let stream = HTTPEventStream(answered)
             if !hub.addViewer(stream) {
                 // The stream is answered already; it says why and ends.
-                let full = "event: full\ndata: {\"viewers\":\(hub.viewerLimit)}\n\n"
-                _ = hw_web_stream_push(stream, full, full.utf8.count)
-                hw_web_stream_close(stream)
-                hw_web_stream_release(stream)
+                _ = Array("event: full\ndata: {\"viewers\":\(hub.viewerLimit)}\n\n".utf8).withUnsafeBytes { stream.push($0) }
+                stream.close()
             }
         case ("GET", "/api/state"):
             guard authorised(request, now, control: false) != nil else { return refuse(raw, 401, "login", "log in first") }

@@ -30,8 +30,10 @@ public struct WebSettings: Sendable, Equatable {
     public var key: String?
     /// Who may read `/metrics`.
     public var metrics: MetricsAccess = .protected
-    /// Pages open at once (live event streams); one more is told to try later.
-    public var viewers: Int = 16
+    /// Pages open at once (live event streams); one more is told to try later. Each holds a
+    /// thread and, in the service, at most 64 KB of changes, one more and one whole state (the
+    /// hub's bound): 32 take twenty phones and browsers with room to spare.
+    public var viewers: Int = 32
     /// Where it was configured (`file:line`), for messages.
     public var source: String = "--web"
 

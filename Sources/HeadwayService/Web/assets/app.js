@@ -6,7 +6,14 @@ const $ = (id) => document.getElementById(id);
 const svgNS = "http://www.w3.org/2000/svg";
 let csrf = null;
 let events = null;
-const outputs = new Map();
+// The state the service last published, as this page holds it: `seq` numbers it; each output is
+// its description and its bytes (pixels, LED levels) by its place in the list; each output's card
+// is kept by name.
+let seq = null;
+let outputs = [];
+let jobs = null;
+let history = null;
+const cards = new Map();
 
 function el(tag, attributes = {}, text) {
   const node = tag.startsWith("svg:") ? document.createElementNS(svgNS, tag.slice(4)) : document.createElement(tag);
@@ -73,23 +80,81 @@ $("logout").addEventListener("click", async () => {
   location.reload();
 });
 
+// The events: `state` is the whole state (the first event, and again whenever the service starts
+// this page afresh); every other event is a patch of it (see PageState.swift), numbered: a page
+// that misses a number starts afresh rather than show a picture it did not get whole.
 function listen() {
   if (events) events.close();
+  seq = null;
   events = new EventSource("/api/events");
   events.onopen = () => { $("connection").textContent = "live"; };
   events.onerror = () => { $("connection").textContent = "reconnecting…"; };
-  events.addEventListener("jobs", (e) => showJobs(JSON.parse(e.data)));
-  events.addEventListener("output", (e) => showOutput(JSON.parse(e.data)));
-  events.addEventListener("history", (e) => showHistory(JSON.parse(e.data)));
-  events.addEventListener("about", (e) => {
-    const about = JSON.parse(e.data);
-    $("configuration").textContent = about.configuration;
-    $("doctor").textContent = about.doctor;
-  });
+  events.addEventListener("state", (e) => showState(JSON.parse(e.data)));
+  events.onmessage = (e) => { if (!applyPatch(JSON.parse(e.data))) listen(); };
   events.addEventListener("full", () => {
     events.close();
     $("connection").textContent = "too many pages open; reload to try again";
   });
+}
+
+function own(object, key) { return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined; }
+function isObject(value) { return value !== null && typeof value === "object" && !Array.isArray(value); }
+
+// JSON Merge Patch (RFC 7386): a member set, `null` for one gone, objects merged member by member.
+// Members are defined, never assigned, so that a job named `__proto__` is a job like any other.
+function merge(target, patch) {
+  if (!isObject(patch)) return patch;
+  if (!isObject(target)) target = Object.create(null);
+  for (const key of Object.keys(patch)) {
+    if (patch[key] === null) delete target[key];
+    else Object.defineProperty(target, key, { value: merge(own(target, key), patch[key]), enumerable: true, writable: true, configurable: true });
+  }
+  return target;
+}
+
+function showState(state) {
+  seq = state.seq;
+  const names = new Set(state.outputs.map((output) => output.name));
+  for (const [name, card] of cards) if (!names.has(name)) { card.figure.remove(); cards.delete(name); }
+  outputs = state.outputs.map((whole) => {
+    const { data, ...description } = whole;
+    const output = { description, bytes: bytesOf(data) };
+    showOutput(output, true, null);
+    $("outputs").append(cards.get(description.name).figure);  // in the configuration's order
+    return output;
+  });
+  jobs = state.jobs;
+  showJobs(jobs, null);
+  history = state.history;
+  showHistory(history);
+  showAbout(state.about);
+}
+
+// False when the patch does not follow what this page holds.
+function applyPatch(patch) {
+  if (seq === null || patch.seq !== seq + 1) return false;
+  seq = patch.seq;
+  for (const [index, delta, changes] of patch.outputs || []) {
+    const output = outputs[index];
+    if (!output) return false;
+    if (changes) {
+      const { data, ...described } = changes;
+      if (data !== undefined) output.bytes = bytesOf(data);
+      output.description = merge(output.description, described);
+    }
+    const span = applyDelta(output.bytes, bytesOf(delta));
+    if (span === false) return false;
+    showOutput(output, !!changes, changes ? null : span);
+  }
+  if (patch.jobs) { jobs = merge(jobs, patch.jobs); showJobs(jobs, patch.jobs); }
+  if (patch.history) { history = merge(history, patch.history); showHistory(history); }
+  if (patch.about) showAbout(patch.about);
+  return true;
+}
+
+function showAbout(about) {
+  if (about.configuration !== undefined) $("configuration").textContent = about.configuration;
+  if (about.doctor !== undefined) $("doctor").textContent = about.doctor;
 }
 
 // MARK: Outputs
@@ -101,42 +166,74 @@ function bytesOf(base64) {
   return bytes;
 }
 
+// Writes a ByteDelta's runs into `bytes` (each: a LEB128 count of bytes kept, a LEB128 count of
+// bytes that follow, those bytes). Returns the first and last byte written, null when none was,
+// false when the runs do not fit (then the page starts afresh).
+function applyDelta(bytes, delta) {
+  let i = 0, at = 0, first = null, last = null;
+  const count = () => {
+    let value = 0;
+    for (let shift = 0; shift < 28 && i < delta.length; shift += 7) {
+      const byte = delta[i++];
+      value |= (byte & 0x7f) << shift;
+      if (!(byte & 0x80)) return value;
+    }
+    return -1;
+  };
+  while (i < delta.length) {
+    const skip = count(), length = count();
+    if (skip < 0 || length < 0 || at + skip + length > bytes.length || i + length > delta.length) return false;
+    at += skip;
+    bytes.set(delta.subarray(i, i + length), at);
+    if (first === null) first = at;
+    at += length;
+    last = at - 1;
+    i += length;
+  }
+  return first === null ? null : [first, last];
+}
+
 // LED drive levels are light (a duty cycle); a screen shows sRGB.
 function srgb(level) { return Math.round(255 * Math.pow(level / 255, 1 / 2.2)); }
 
-function showOutput(output) {
-  let card = outputs.get(output.name);
+// Shows an output: its words when `described` (they changed), and its bytes — only those from
+// span[0] to span[1] when a span is given, all of them otherwise.
+function showOutput(output, described, span) {
+  const d = output.description;
+  let card = cards.get(d.name);
   if (!card) {
     const figure = el("figure", { class: "output" });
-    figure.append(el("h3", {}, output.name));
+    figure.append(el("h3", {}, d.name));
     card = { figure, kind: null };
-    outputs.set(output.name, card);
-    $("outputs").append(figure);  // in the configuration's order: the order they are first sent
+    cards.set(d.name, card);
   }
-  if (card.kind !== output.kind + (output.count || "") + (output.width || "")) {
-    card.kind = output.kind + (output.count || "") + (output.width || "");
+  const kind = d.kind + (d.count || "") + (d.width || "") + "x" + (d.height || "");
+  if (card.kind !== kind) {
+    card.kind = kind;
+    span = null;
     card.figure.querySelectorAll("canvas, svg, .desc, .failure").forEach((n) => n.remove());
-    if (output.kind === "picture") {
-      card.picture = el("canvas", { width: output.width, height: output.height, role: "img", "data-output": output.name });
-      card.figure.append(card.picture);
-    } else if (output.kind === "segments") {
-      card.picture = segmentPicture(output);
-      card.figure.append(card.picture);
+    if (d.kind === "picture") {
+      card.picture = el("canvas", { width: d.width, height: d.height, role: "img", "data-output": d.name });
+      card.image = card.picture.getContext("2d").createImageData(d.width, d.height);
+    } else if (d.kind === "segments") {
+      card.picture = segmentPicture(d);
     } else {
-      card.picture = ledPicture(output);
-      card.figure.append(card.picture);
+      card.picture = ledPicture(d);
     }
     card.desc = el("figcaption", { class: "desc" });
     card.failure = el("p", { class: "failure", role: "alert" });
-    card.figure.append(card.desc, card.failure);
+    card.figure.append(card.picture, card.desc, card.failure);
+    described = true;
   }
-  card.picture.setAttribute("aria-label", `${output.name}: ${output.text}`);
-  card.picture.dataset.version = output.version;
-  card.desc.textContent = output.text;
-  card.failure.textContent = output.failure ? `not reaching the hardware: ${output.failure}` : "";
-  if (output.kind === "picture") drawPicture(card.picture, output);
-  else if (output.kind === "segments") drawSegments(card.picture, output);
-  else drawLEDs(card.picture, output);
+  if (described) {
+    card.picture.setAttribute("aria-label", `${d.name}: ${d.text}`);
+    card.desc.textContent = d.text;
+    card.failure.textContent = d.failure ? `not reaching the hardware: ${d.failure}` : "";
+  }
+  card.picture.dataset.seq = seq;
+  if (d.kind === "picture") drawPicture(card, d, output.bytes, span);
+  else if (d.kind === "segments") drawSegments(card.picture, d);
+  else drawLEDs(card.picture, d, output.bytes, span);
 }
 
 function ledPicture(output) {
@@ -157,17 +254,17 @@ function ledPicture(output) {
   return svg;
 }
 
-function drawLEDs(svg, output) {
+function drawLEDs(svg, output, bytes, span) {
   const dots = svg.querySelectorAll("circle");
   if (output.kind === "lights") {
     (output.on || []).forEach((on, i) => { if (dots[i]) dots[i].setAttribute("fill", on ? "#ff3b30" : "#000"); });
     return;
   }
-  const bytes = bytesOf(output.data);
-  dots.forEach((dot, i) => {
+  const from = span ? Math.floor(span[0] / 3) : 0, to = span ? Math.floor(span[1] / 3) : dots.length - 1;
+  for (let i = from; i <= to && i < dots.length; i++) {
     const r = bytes[3 * i] || 0, g = bytes[3 * i + 1] || 0, b = bytes[3 * i + 2] || 0;
-    dot.setAttribute("fill", `rgb(${srgb(r)}, ${srgb(g)}, ${srgb(b)})`);
-  });
+    dots[i].setAttribute("fill", `rgb(${srgb(r)}, ${srgb(g)}, ${srgb(b)})`);
+  }
 }
 
 // A segment display: each digit's bars as lines in SegmentSet's bit order (A–F, G1, G2, H, J, K,
@@ -208,48 +305,39 @@ function drawSegments(svg, output) {
 }
 
 // A display's picture as its driver took it: 1-bit pages (8 rows a byte, least significant bit
-// on top) or 4-bit rows (two pixels a byte, the left one in the low nibble), drawn 1:1 and scaled
-// by the browser without smoothing.
-function drawPicture(canvas, output) {
-  const w = output.width, h = output.height;
-  const context = canvas.getContext("2d");
-  const image = context.createImageData(w, h);
-  const bytes = bytesOf(output.data);
+// on top), 4-bit rows (two pixels a byte, the left one in the low nibble) or colour rows, drawn
+// 1:1 and scaled by the browser without smoothing; only the rows a span of bytes covers.
+function drawPicture(card, output, bytes, span) {
+  const w = output.width, h = output.height, image = card.image;
+  const rowBytes = { mono: w, grey4: Math.ceil(w / 2), rgb565: 2 * w, rgb666: 3 * w, rgb8: 3 * w }[output.format] || w;
+  const rowsPer = output.format === "mono" ? 8 : 1;  // a byte row of a mono picture is a page of 8 rows
+  const top = span ? Math.floor(span[0] / rowBytes) * rowsPer : 0;
+  const bottom = span ? Math.min(h, (Math.floor(span[1] / rowBytes) + 1) * rowsPer) : h;
   const lit = output.lit !== false;
   const light = [0x9f, 0xd8, 0xff];
-  for (let y = 0; y < h; y++) {
+  for (let y = top; y < bottom; y++) {
     for (let x = 0; x < w; x++) {
-      let level = 0;
       const o = 4 * (y * w + x);
-      if (output.format === "rgb565" || output.format === "rgb666" || output.format === "rgb8") {
+      let r = 0, g = 0, b = 0;
+      if (output.format === "rgb565") {
         // Colour as the glass takes it: RGB565 big-endian, RGB666 and the LEDs' levels a byte a channel.
-        let r = 0, g = 0, b = 0;
-        if (output.format === "rgb565") {
-          const v = ((bytes[2 * (y * w + x)] || 0) << 8) | (bytes[2 * (y * w + x) + 1] || 0);
-          r = Math.round(((v >> 11) & 31) * 255 / 31); g = Math.round(((v >> 5) & 63) * 255 / 63); b = Math.round((v & 31) * 255 / 31);
-        } else {
-          const i = 3 * (y * w + x);
-          r = bytes[i] || 0; g = bytes[i + 1] || 0; b = bytes[i + 2] || 0;
-          if (output.format === "rgb8") { r = srgb(r); g = srgb(g); b = srgb(b); }
-        }
-        if (!lit) r = g = b = 0;
-        image.data[o] = r; image.data[o + 1] = g; image.data[o + 2] = b; image.data[o + 3] = 255;
-        continue;
-      }
-      if (output.format === "grey4") {
-        const byte = bytes[y * Math.ceil(w / 2) + (x >> 1)] || 0;
-        level = (x & 1 ? byte >> 4 : byte & 15) / 15;
+        const v = ((bytes[2 * (y * w + x)] || 0) << 8) | (bytes[2 * (y * w + x) + 1] || 0);
+        r = Math.round(((v >> 11) & 31) * 255 / 31); g = Math.round(((v >> 5) & 63) * 255 / 63); b = Math.round((v & 31) * 255 / 31);
+      } else if (output.format === "rgb666" || output.format === "rgb8") {
+        const i = 3 * (y * w + x);
+        r = bytes[i] || 0; g = bytes[i + 1] || 0; b = bytes[i + 2] || 0;
+        if (output.format === "rgb8") { r = srgb(r); g = srgb(g); b = srgb(b); }
       } else {
-        level = ((bytes[(y >> 3) * w + x] || 0) >> (y & 7)) & 1;
+        const level = output.format === "grey4"
+          ? ((x & 1 ? (bytes[y * rowBytes + (x >> 1)] || 0) >> 4 : (bytes[y * rowBytes + (x >> 1)] || 0) & 15) / 15)
+          : (((bytes[(y >> 3) * w + x] || 0) >> (y & 7)) & 1);
+        r = Math.round(light[0] * level); g = Math.round(light[1] * level); b = Math.round(light[2] * level);
       }
-      if (!lit) level = 0;
-      image.data[o] = Math.round(light[0] * level);
-      image.data[o + 1] = Math.round(light[1] * level);
-      image.data[o + 2] = Math.round(light[2] * level);
-      image.data[o + 3] = 255;
+      if (!lit) r = g = b = 0;
+      image.data[o] = r; image.data[o + 1] = g; image.data[o + 2] = b; image.data[o + 3] = 255;
     }
   }
-  context.putImageData(image, 0, 0);
+  if (bottom > top) card.picture.getContext("2d").putImageData(image, 0, 0, 0, top, w, bottom - top);
 }
 
 // MARK: Jobs
@@ -257,23 +345,32 @@ function drawPicture(canvas, output) {
 const jobNodes = new Map();
 
 // Each job keeps its element from update to update (focus and a half-done click stay put); only
-// its texts change, and its buttons when what they can do changes.
-function showJobs(state) {
-  const seen = new Set();
-  const items = state.jobs.map((job) => {
-    seen.add(job.id);
-    let node = jobNodes.get(job.id);
-    if (!node) {
-      node = makeJob(job);
-      jobNodes.set(job.id, node);
-    }
-    updateJob(node, job);
-    return node.item;
-  });
-  for (const id of [...jobNodes.keys()]) if (!seen.has(id)) jobNodes.delete(id);
-  const list = $("jobs");
-  if (list.children.length !== items.length || items.some((item, i) => list.children[i] !== item)) list.replaceChildren(...items);
-  $("no-jobs").hidden = state.jobs.length > 0;
+// the jobs a patch names are redrawn (their texts, and their buttons when what they can do
+// changes), and the list when its order changed. No patch: everything is drawn.
+function showJobs(state, patch) {
+  const byId = state.byId || {}, order = state.order || [];
+  const drawn = new Set();
+  if (!patch || patch.order) {
+    const items = order.map((id) => {
+      let node = jobNodes.get(id);
+      if (!node || !patch) {
+        node = node || makeJob(own(byId, id));
+        jobNodes.set(id, node);
+        updateJob(node, own(byId, id));
+        drawn.add(id);
+      }
+      return node.item;
+    });
+    const listed = new Set(order);
+    for (const id of [...jobNodes.keys()]) if (!listed.has(id)) jobNodes.delete(id);
+    const list = $("jobs");
+    if (list.children.length !== items.length || items.some((item, i) => list.children[i] !== item)) list.replaceChildren(...items);
+  }
+  for (const id of patch && patch.byId ? Object.keys(patch.byId) : []) {
+    const job = own(byId, id), node = jobNodes.get(id);
+    if (job && node && !drawn.has(id)) updateJob(node, job);
+  }
+  $("no-jobs").hidden = order.length > 0;
   $("quiet").hidden = !state.quiet;
   $("quiet").textContent = state.quiet || "";
   $("timers").hidden = !state.timers;
