@@ -175,20 +175,6 @@ wait_for(lambda: os.path.exists(service_socket), 30, "the service's socket")
 recorder = Recorder(service_socket)
 
 
-def status():
-    s = socket.socket(socket.AF_UNIX)
-    s.connect(service_socket)
-    s.sendall(b'{"v":1,"op":"status"}\n')
-    data = b""
-    while not data.endswith(b"\n"):
-        chunk = s.recv(65536)
-        if not chunk:
-            break
-        data += chunk
-    s.close()
-    return {job["job"]: job for job in json.loads(data).get("jobs", [])}
-
-
 def follow(*arguments):
     return start([os.path.join(binaries, "headway-ci"), *arguments, "--socket", recorder.path],
                  stderr=open(os.path.join(work, "follower.log"), "a"))
