@@ -25,8 +25,7 @@ extension ServiceCore {
     private func beginUnitJob(_ state: UnitState) -> [JobEvent] {
         let now = clock.now
         let name = state.name
-        let description = state.description.map(DisplayText.sanitised).flatMap { $0.isEmpty ? nil : $0 } ?? name
-        var label = DisplayText.shortened(description, maxBytes: WireProtocol.maxLabelBytes)
+        var label = Self.unitLabel(state)
         var kind = ProgressKind.indeterminate
         // The run began when the unit left inactive (it may have begun before the service did).
         var start = min(now, state.startedAt ?? now)
@@ -73,6 +72,20 @@ extension ServiceCore {
     func isUnitJob(_ id: String) -> Bool {
         guard units.isRunning(id), let entry = registry[id] else { return false }
         return entry.job.outcome == nil
+    }
+
+    /// A unit's job's own label: its Description (its name when it has none).
+    private static func unitLabel(_ state: UnitState) -> String {
+        let description = state.description.map(DisplayText.sanitised).flatMap { $0.isEmpty ? nil : $0 } ?? state.name
+        return DisplayText.shortened(description, maxBytes: WireProtocol.maxLabelBytes)
+    }
+
+    /// A label for a unit's running job. The unit's name is how a command in the unit (`headway
+    /// run`, which knows no Description) names the job's own label, at its begin and when it
+    /// ends and names the job again in place of its tool's last step: the unit's Description.
+    func setUnitLabel(_ id: String, _ label: String, requester: UInt32?, at now: Seconds) throws(ProtocolError) {
+        let own = label == id ? units.states[id].map(Self.unitLabel) ?? label : label
+        try change(id, requester, now) { (job: inout ProgressJob) throws(ProgressError) in try job.setLabel(own, at: now) }
     }
 
     /// `begin` from a client for a unit's running job (`headway run` in the unit, whose job id is

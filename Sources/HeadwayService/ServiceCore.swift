@@ -174,6 +174,8 @@ public final class ServiceCore: LineHandler {
                 try change(job, requester, now) { (job: inout ProgressJob) throws(ProgressError) in
                     try job.update(percent: percent, label: label, timeRemaining: eta, at: now)
                 }
+            case .label(let job, let label) where isUnitJob(job):
+                try setUnitLabel(job, label, requester: requester, at: now)
             case .label(let job, let label):
                 try change(job, requester, now) { (job: inout ProgressJob) throws(ProgressError) in try job.setLabel(label, at: now) }
             case .indeterminate(let job):
