@@ -17,6 +17,11 @@ public struct Resynchronisation: Sendable, Equatable {
         self.afterBlank = afterBlank
     }
 
+    /// How many frames a step of a resynchronisation waits for a frame that changes the picture
+    /// and has room for it (where a peer's driver would send its whole frame): past them it goes
+    /// with the next frame, whatever that frame is.
+    public static let patience = 30
+
     /// Every 30 s, and after a blank picture.
     public static let standard = Resynchronisation()
     /// Only after bus errors: every picture costs exactly what changed (benchmarks, tests).

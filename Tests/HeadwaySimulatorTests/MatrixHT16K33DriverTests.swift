@@ -148,7 +148,9 @@ struct MatrixHT16K33DriverTests {
     }
 
     /// A chip that does not answer is reported; when it answers again (having lost power meanwhile)
-    /// it is set up again and shown the whole frame.
+    /// it is set up again in three steps, none over Adafruit's whole frame: the setup with the
+    /// display off, all of RAM, the display on — never showing RAM it did not write; with a
+    /// picture that does not change, within `patience` frames and three more.
     @Test func aChipThatComesBackIsSetUpAgain() throws {
         let rig = Rig(.matrix8x8Bicolour)
         var random = MatrixTestBench.Random(state: 13)
@@ -158,8 +160,13 @@ struct MatrixHT16K33DriverTests {
             try rig.driver.show(MatrixTestBench.randomFrame(rig.driver.face, &random))
         } throws: { ($0 as? DeviceError)?.kind == .notPresent }
         rig.clock.advance(by: 6)
+        _ = rig.recording.take()
         let frame = MatrixTestBench.randomFrame(rig.driver.face, &random)
-        try rig.driver.show(frame)
+        for _ in 0..<(Resynchronisation.patience + 3) {
+            try rig.driver.show(frame)
+            let bytes = rig.recording.take().joined().reduce(0) { $0 + 1 + $1.count }
+            #expect(bytes <= HT16K33Display.frameBudget)
+        }
         #expect(rig.chip.isOscillatorOn && rig.chip.isDisplayOn)
         let wrong = MatrixTestBench.differences(rig.glass, frame, face: rig.driver.face)
         #expect(wrong == 0)
@@ -171,23 +178,72 @@ struct MatrixHT16K33DriverTests {
         #expect(rig.recording.take().first?.first == [0x21], "after a failed write the chip is set up again")
     }
 
-    /// Nothing can be read back: every 30 s, and when a frame follows a blank one, everything is sent again.
+    /// Nothing can be read back: every 30 s, and when a frame follows a blank one, everything is
+    /// sent again in steps that ride on frames changing the picture, none with its change over
+    /// Adafruit's whole frame (the setup, all of RAM, the display setup), each picture shown at
+    /// once; a step waits at most `patience` unchanged frames.
     @Test func theChipIsResynchronised() throws {
         let rig = Rig(.matrix8x8, resynchronisation: .standard)
         var random = MatrixTestBench.Random(state: 17)
-        let frame = MatrixTestBench.randomFrame(rig.driver.face, &random)
-        try rig.driver.show(frame)
+        func sent() -> (messages: [[UInt8]], bytes: Int) {
+            let messages = Array(rig.recording.take().joined())
+            return (messages, messages.reduce(0) { $0 + 1 + $1.count })
+        }
+        var levels = MatrixLevels(width: 8, height: 8)
+        func next(_ x: Int) -> MatrixFrame {
+            levels[x % 8, x / 8 % 8] = RGB8(red: 255, green: 0, blue: 0)
+            return MatrixFrame(.pixels(levels))
+        }
+        try rig.driver.show(next(0))
         _ = rig.recording.take()
         rig.clock.advance(by: 29)
-        try rig.driver.show(frame)
-        #expect(rig.recording.take().isEmpty)
+        try rig.driver.show(next(0))
+        #expect(sent().bytes == 0)
         rig.clock.advance(by: 1)
-        try rig.driver.show(frame)
-        #expect(rig.recording.take().first?.first == [0x21])
+        var steps: [[UInt8]] = []
+        for x in 1...3 {
+            let frame = next(x)
+            try rig.driver.show(frame)
+            let (messages, bytes) = sent()
+            #expect(bytes <= HT16K33Display.frameBudget)
+            #expect(MatrixTestBench.differences(rig.glass, frame, face: rig.driver.face) == 0, "each picture at once")
+            steps.append(x == 3 ? messages.last ?? [] : messages.first ?? [])
+        }
+        #expect(steps[0] == [0x21] && steps[1].count == 17 && steps[2].count == 1 && steps[2][0] & 0xF0 == 0x80,
+                "the setup (the oscillator first), all of RAM, the display setup (last): \(steps)")
+        // A blank, then an unchanging picture: the steps wait, then go.
         try rig.driver.show(MatrixFrame(.pixels(MatrixLevels(width: 8, height: 8))))
+        let frame = MatrixTestBench.randomFrame(rig.driver.face, &random)
+        var bytes: [Int] = []
+        for _ in 0..<(Resynchronisation.patience + 4) {
+            try rig.driver.show(frame)
+            bytes.append(sent().bytes)
+            #expect(MatrixTestBench.differences(rig.glass, frame, face: rig.driver.face) == 0)
+        }
+        #expect(bytes.filter { $0 > 0 }.count == 4, "the picture, then the three steps after waiting: \(bytes)")
+        #expect(rig.chip.protocolErrors.isEmpty, "\(rig.chip.protocolErrors)")
+    }
+
+    /// A backpack re-plugged while it showed nothing (it wakes in standby, RAM undefined) shows a
+    /// job's first light, standing still, within `patience` frames and three more, none over
+    /// Adafruit's whole frame, never what its RAM held at power-on.
+    @Test func aBackpackReplugedWhileDarkComesBack() throws {
+        let rig = Rig(.matrix8x8, resynchronisation: .standard)
+        var random = MatrixTestBench.Random(state: 53)
+        try rig.driver.show(MatrixTestBench.randomFrame(rig.driver.face, &random))
+        try rig.driver.show(MatrixFrame(.pixels(MatrixLevels(width: 8, height: 8))))
+        rig.chip.powerOn()
         _ = rig.recording.take()
-        try rig.driver.show(frame)
-        #expect(rig.recording.take().first?.first == [0x21])
+        var levels = MatrixLevels(width: 8, height: 8)
+        levels[0, 7] = RGB8(red: 255, green: 0, blue: 0)
+        let frame = MatrixFrame(.pixels(levels))
+        for _ in 0..<(Resynchronisation.patience + 3) {
+            try rig.driver.show(frame)
+            #expect(rig.recording.take().joined().reduce(0) { $0 + 1 + $1.count } <= HT16K33Display.frameBudget)
+        }
+        #expect(rig.chip.isOscillatorOn && rig.chip.isDisplayOn)
+        #expect(MatrixTestBench.differences(rig.glass, frame, face: rig.driver.face) == 0)
+        #expect(rig.chip.protocolErrors.isEmpty, "\(rig.chip.protocolErrors)")
     }
 
     @Test func anSMBusOnlyAdapterTakesEveryMessage() throws {

@@ -33,13 +33,16 @@ struct MatrixIS31FL3731DriverTests {
         let driver: IS31FL3731Matrix
         let rotation: MatrixRotation
 
-        init(_ board: IS31FL3731Board, rotation: MatrixRotation = .upright, smbus: Bool = false, afterEach: @escaping @Sendable () -> Void = {}) {
+        init(
+            _ board: IS31FL3731Board, rotation: MatrixRotation = .upright, resynchronisation: Resynchronisation = .onErrorsOnly, smbus: Bool = false,
+            afterEach: @escaping @Sendable () -> Void = {}
+        ) {
             bus = VirtualI2CBus(smbusOnly: smbus, clock: clock)
             chip = VirtualIS31FL3731(address: 0x74, module: MatrixIS31FL3731DriverTests.module(board), clock: clock)
             bus.attach(chip)
             recording = RecordingI2CBus(bus, afterEach: afterEach)
             self.rotation = rotation
-            driver = IS31FL3731Matrix(bus: recording, configuration: .init(board: board, rotation: rotation), clock: clock, resynchronisation: .onErrorsOnly)
+            driver = IS31FL3731Matrix(bus: recording, configuration: .init(board: board, rotation: rotation), clock: clock, resynchronisation: resynchronisation)
         }
 
         var glass: LEDGlass { chip.glass.turned(rotation) }
@@ -133,6 +136,9 @@ struct MatrixIS31FL3731DriverTests {
         #expect(rig.chip.protocolErrors.isEmpty, "\(rig.chip.protocolErrors)")
     }
 
+    /// A chip that answers again (having lost power meanwhile) is written whole and set up again
+    /// in three steps, none over Pimoroni's whole frame (with a picture that does not change,
+    /// within `patience` frames and three more); it stays dark until it is all written.
     @Test func aChipThatComesBackIsSetUpAgain() throws {
         let rig = Rig(.ledSHIM)
         var random = MatrixTestBench.Random(state: 37)
@@ -140,10 +146,57 @@ struct MatrixIS31FL3731DriverTests {
         rig.bus.inject(.disappear(address: 0x74, until: 3))
         #expect(throws: DeviceError.self) { try rig.driver.show(MatrixTestBench.randomFrame(rig.driver.face, &random)) }
         rig.clock.advance(by: 4)
+        _ = rig.recording.take()
         let frame = MatrixTestBench.randomFrame(rig.driver.face, &random)
-        try rig.driver.show(frame)
+        for _ in 0..<(Resynchronisation.patience + 3) {
+            try rig.driver.show(frame)
+            let bytes = rig.recording.take().joined().reduce(0) { $0 + 1 + $1.count }
+            #expect(bytes <= IS31FL3731Matrix.frameBudget)
+        }
         let wrong = MatrixTestBench.differences(rig.glass, frame, face: rig.driver.face)
         #expect(wrong == 0)
+        #expect(rig.chip.protocolErrors.isEmpty, "\(rig.chip.protocolErrors)")
+    }
+
+    /// A board re-plugged while it showed nothing (software shutdown, frames not assured) shows
+    /// the next picture, standing still, within `patience` frames and three more, none over
+    /// Pimoroni's whole frame.
+    @Test func aBoardReplugedWhileDarkComesBack() throws {
+        let rig = Rig(.scrollPHATHD, resynchronisation: .standard)
+        var random = MatrixTestBench.Random(state: 59)
+        try rig.driver.show(MatrixTestBench.randomFrame(rig.driver.face, &random))
+        try rig.driver.show(MatrixFrame(.pixels(MatrixLevels(width: 17, height: 7))))
+        rig.chip.powerOn()
+        _ = rig.recording.take()
+        let frame = MatrixTestBench.randomFrame(rig.driver.face, &random)
+        for _ in 0..<(Resynchronisation.patience + 3) {
+            try rig.driver.show(frame)
+            #expect(rig.recording.take().joined().reduce(0) { $0 + 1 + $1.count } <= IS31FL3731Matrix.frameBudget)
+        }
+        #expect(MatrixTestBench.differences(rig.glass, frame, face: rig.driver.face) == 0)
+        #expect(rig.chip.protocolErrors.isEmpty, "\(rig.chip.protocolErrors)")
+    }
+
+    /// Every 30 s, and when a picture follows a blank one, both frames are written whole and the
+    /// chip set up again, spread: each picture shown at once, no frame over Pimoroni's but where
+    /// whole new pictures keep coming (random frames here): then the controls wait one frame,
+    /// and go beside the next.
+    @Test func theChipIsResynchronisedWithoutASpike() throws {
+        let rig = Rig(.scrollPHATHD, resynchronisation: .standard)
+        var random = MatrixTestBench.Random(state: 41)
+        try rig.driver.show(MatrixTestBench.randomFrame(rig.driver.face, &random))
+        try rig.driver.show(MatrixFrame(.pixels(MatrixLevels(width: 17, height: 7))))
+        _ = rig.recording.take()
+        var sent: [Int] = []
+        for second in 0..<40 {
+            rig.clock.advance(by: 1)
+            let frame = MatrixTestBench.randomFrame(rig.driver.face, &random)
+            try rig.driver.show(frame)
+            sent.append(rig.recording.take().joined().reduce(0) { $0 + 1 + $1.count })
+            #expect(MatrixTestBench.differences(rig.glass, frame, face: rig.driver.face) == 0, "at \(second) s")
+        }
+        #expect(sent.filter { $0 > IS31FL3731Matrix.frameBudget }.count <= 2, "the controls beside a whole new picture, once for each of the two: \(sent)")
+        #expect(sent.filter { $0 >= 144 }.count >= 4, "both frames whole after the blank and at 30 s: \(sent)")
         #expect(rig.chip.protocolErrors.isEmpty, "\(rig.chip.protocolErrors)")
     }
 }

@@ -23,12 +23,15 @@ struct MatrixMAX7219DriverTests {
         let driver: MAX7219Chain
         let rotation: MatrixRotation
 
-        init(_ layout: MAX7219Layout, devices: Int, rotation: MatrixRotation = .upright, speedHz: UInt32 = MAX7219Chain.defaultSpeedHz) {
+        init(
+            _ layout: MAX7219Layout, devices: Int, rotation: MatrixRotation = .upright, speedHz: UInt32 = MAX7219Chain.defaultSpeedHz,
+            resynchronisation: Resynchronisation = .onErrorsOnly
+        ) {
             bus = VirtualSPIBus(clockModel: .raspberryPi4, clock: clock)
             chain = VirtualMAX7219Chain(devices: devices, module: layout == .fc16 ? .fc16Matrix() : .segments8())
             bus.attach(chain)
             self.rotation = rotation
-            driver = MAX7219Chain(bus: bus, configuration: .init(layout: layout, devices: devices, rotation: rotation, speedHz: speedHz), clock: clock, resynchronisation: .onErrorsOnly)
+            driver = MAX7219Chain(bus: bus, configuration: .init(layout: layout, devices: devices, rotation: rotation, speedHz: speedHz), clock: clock, resynchronisation: resynchronisation)
         }
 
         var glass: LEDGlass { chain.glass.turned(rotation) }
@@ -46,6 +49,52 @@ struct MatrixMAX7219DriverTests {
             let wrong = MatrixTestBench.differences(rig.glass, frame, face: rig.driver.face)
             #expect(wrong == 0)
         }
+        #expect(rig.chain.protocolErrors.isEmpty, "\(rig.chain.protocolErrors)")
+    }
+
+    /// Every 30 s, and when a picture follows a blank one, the chain is set up again and every
+    /// digit sent, spread: each picture shown at once, no frame over luma.led_matrix's eight
+    /// messages but where whole new pictures keep coming (random frames here): then the setup
+    /// waits one frame, and goes beside the next.
+    @Test func theChainIsResynchronisedWithoutASpike() throws {
+        let rig = Rig(.fc16, devices: 4, resynchronisation: .standard)
+        var random = MatrixTestBench.Random(state: 43)
+        try rig.driver.show(MatrixTestBench.randomFrame(rig.driver.face, &random))
+        try rig.driver.show(MatrixFrame(.pixels(MatrixLevels(width: 32, height: 8))))
+        var sent: [Int] = [], late = 0
+        for _ in 0..<40 {
+            rig.clock.advance(by: 1)
+            let before = rig.messages
+            let frame = MatrixTestBench.randomFrame(rig.driver.face, &random)
+            try rig.driver.show(frame)
+            sent.append(rig.messages - before)
+            if MatrixTestBench.differences(rig.glass, frame, face: rig.driver.face) != 0 { late += 1 }
+        }
+        #expect(sent.filter { $0 > MAX7219Chain.frameBudget }.count <= 2, "the setup beside a whole picture, once for each of the two: \(sent)")
+        #expect(late == 0)
+        let frame = MatrixTestBench.randomFrame(rig.driver.face, &random)
+        try rig.driver.show(frame)
+        #expect(MatrixTestBench.differences(rig.glass, frame, face: rig.driver.face) == 0)
+        #expect(rig.chain.protocolErrors.isEmpty, "\(rig.chain.protocolErrors)")
+    }
+
+    /// A chain re-plugged while it showed nothing (it wakes in shutdown, its registers reset)
+    /// shows the next picture, standing still, within `patience` frames and two more, set up
+    /// within budget.
+    @Test func aChainReplugedWhileDarkComesBack() throws {
+        let rig = Rig(.fc16, devices: 4, resynchronisation: .standard)
+        var random = MatrixTestBench.Random(state: 47)
+        try rig.driver.show(MatrixTestBench.randomFrame(rig.driver.face, &random))
+        try rig.driver.show(MatrixFrame(.pixels(MatrixLevels(width: 32, height: 8))))
+        rig.chain.powerOn()
+        var levels = MatrixLevels(width: 32, height: 8)
+        levels[0, 0] = RGB8(red: 255, green: 255, blue: 255)
+        for _ in 0..<(Resynchronisation.patience + 2) {
+            let before = rig.messages
+            try rig.driver.show(MatrixFrame(.pixels(levels)))
+            #expect(rig.messages - before <= MAX7219Chain.frameBudget)
+        }
+        #expect(MatrixTestBench.differences(rig.glass, MatrixFrame(.pixels(levels)), face: rig.driver.face) == 0)
         #expect(rig.chain.protocolErrors.isEmpty, "\(rig.chain.protocolErrors)")
     }
 

@@ -5,8 +5,9 @@ import HeadwaySimulator
 import Testing
 
 /// No update costs Headway's matrix drivers more bytes than a peer's method (the peers' libraries
-/// as ``MatrixPeerModel`` costs them): a bar in 1 % steps drawn by the matrix style, then random
-/// frames, on every chip.
+/// as ``MatrixPeerModel`` costs them), with resynchronisation as the service runs it (after a
+/// blank picture and every 30 s, a frame a second here): a bar in 1 % steps drawn by the matrix
+/// style, then random frames, on every chip.
 @Suite("Matrix drivers against the peers")
 struct MatrixPeerTests {
     struct Case: CustomTestStringConvertible, Sendable {
@@ -20,20 +21,20 @@ struct MatrixPeerTests {
         Case(name: "HT16K33 \(backpack.rawValue)", chip: .ht16k33(bicolour: backpack == .bargraph24 || backpack == .matrix8x8Bicolour)) { clock in
             let bus = VirtualI2CBus(clock: clock)
             bus.attach(VirtualHT16K33(address: 0x70, module: .bargraph24, clock: clock))
-            return (HT16K33Display(bus: bus, configuration: .init(backpack: backpack), clock: clock, resynchronisation: .onErrorsOnly), { bus.statistics.total.bytes })
+            return (HT16K33Display(bus: bus, configuration: .init(backpack: backpack), clock: clock, resynchronisation: .standard), { bus.statistics.total.bytes })
         }
     } + IS31FL3731Board.allCases.flatMap { board in
         [false, true].map { smbus in
             Case(name: "IS31FL3731 \(board.rawValue)\(smbus ? " (SMBus)" : "")", chip: .is31fl3731) { clock in
                 let bus = VirtualI2CBus(smbusOnly: smbus, clock: clock)
                 bus.attach(VirtualIS31FL3731(address: 0x74, module: .scrollPHATHD(), clock: clock))
-                return (IS31FL3731Matrix(bus: bus, configuration: .init(board: board), clock: clock, resynchronisation: .onErrorsOnly), { bus.statistics.total.bytes })
+                return (IS31FL3731Matrix(bus: bus, configuration: .init(board: board), clock: clock, resynchronisation: .standard), { bus.statistics.total.bytes })
             }
         }
     } + [(MAX7219Layout.fc16, 4), (.fc16, 1), (.segments8, 2)].map { layout, devices in
         Case(name: "MAX7219 \(layout.rawValue) ×\(devices)", chip: .max7219(devices: devices)) { clock in
             let bus = VirtualSPIBus(clock: clock)
-            return (MAX7219Chain(bus: bus, configuration: .init(layout: layout, devices: devices), clock: clock, resynchronisation: .onErrorsOnly), { bus.statistics.total.bytes })
+            return (MAX7219Chain(bus: bus, configuration: .init(layout: layout, devices: devices), clock: clock, resynchronisation: .standard), { bus.statistics.total.bytes })
         }
     }
 
@@ -59,6 +60,7 @@ struct MatrixPeerTests {
         var previous: MatrixFrame?
         var over: [String] = []
         for (index, frame) in Self.frames(driver.face).enumerated() {
+            clock.advance(by: 1)
             let before = bytes()
             try driver.show(frame)
             let sent = bytes() - before

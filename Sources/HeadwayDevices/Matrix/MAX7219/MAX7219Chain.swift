@@ -12,7 +12,12 @@ import Synchronization
 /// and light through the shutdown register (one word a device; the digits are kept, Shutdown Mode,
 /// p. 6) by the driver's clock. Nothing can be read back and SPI never fails when a module is
 /// unplugged, so it sets the chain up again every ``Resynchronisation/interval`` and after a blank
-/// frame. Maxim MAX7219/MAX7221 datasheet, 19-4452 Rev 4.
+/// frame, in steps that ride on frames changing the picture (where luma.led_matrix sends its
+/// whole frame, eight digit messages) and never send more: every digit, then each device's setup
+/// in the room its changes leave in the next frames' messages. Past ``Resynchronisation/patience``
+/// frames they go with the next, whatever it is: a picture is never held back. A chain that lost
+/// power is in shutdown until its setup (p. 7). The first frame sends everything at once. Maxim
+/// MAX7219/MAX7221 datasheet, 19-4452 Rev 4.
 public final class MAX7219Chain: LEDMatrixDevice {
     /// What is on the bus and how it is mounted.
     public struct Configuration: Sendable, Equatable {
@@ -58,7 +63,20 @@ public final class MAX7219Chain: LEDMatrixDevice {
         var lit = false
         var blinkClock = BlinkClock()
         var lastResynchronised = -Double.infinity
+        /// The chain was set up once: a resynchronisation is spread over frames.
+        var setUp = false
+        /// Every digit went out again; each device's setup is owed from this word of
+        /// ``setupWords`` on (nil: none owed), in the messages' room beside the changes.
+        var setupOwed: [Int]?
+        /// A resynchronisation is due: it begins with the next frame that changes the picture.
+        var resynchronisationOwed = false
+        /// Frames the resynchronisation's steps have waited for ones that change the picture.
+        var waited = 0
     }
+
+    /// The most messages a resynchronising frame sends: luma.led_matrix's whole frame, the eight
+    /// digit registers.
+    package static let frameBudget = 8
 
     private let state = Mutex(State())
 
@@ -89,34 +107,91 @@ public final class MAX7219Chain: LEDMatrixDevice {
         let now = clock.now
         try state.withLock { (state: inout State) throws(DeviceError) in
             let lit = frame.dimming > 0 && !state.blinkClock.isOff(frame.blink, at: now)
-            if state.digits != nil {
-                if resynchronisation.isDue(lastResynchronised: state.lastResynchronised, at: now, lastBlank: state.digitsAreBlank, blank: !digits.contains { $0.contains { $0 != 0 } }) { state.digits = nil }
-            }
+            let blank = !digits.contains { $0.contains { $0 != 0 } }
+            let whole = (0..<8).map { digit in message { device in (MAX7219Register.digit0.rawValue + UInt8(digit), digits[device][digit]) } }
+            let setup = Self.setupWords(intensity: intensity, lit: lit)
             var messages: [[UInt8]] = []
-            if let known = state.digits {
-                messages += digitMessages(from: known, to: digits)
-                if intensity != state.intensity { messages.append(everyDevice(.intensity, intensity)) }
-                if lit != state.lit { messages.append(everyDevice(.shutdown, lit ? 1 : 0)) }
-            } else {
-                // Display test off, all eight digits scanned, no Code B decoding (its font has no
-                // letters: "done" and "FAIL" are drawn segment by segment), the intensity, every
-                // digit, then out of shutdown once the digits are written (Initial Power-Up, p. 7).
-                messages = [everyDevice(.displayTest, 0), everyDevice(.scanLimit, 7), everyDevice(.decodeMode, 0), everyDevice(.intensity, intensity)]
-                messages += (0..<8).map { digit in message { device in (MAX7219Register.digit0.rawValue + UInt8(digit), digits[device][digit]) } }
-                messages.append(everyDevice(.shutdown, lit ? 1 : 0))
+            var controls = true
+            var owed = state.setupOwed
+            if state.setUp, owed == nil, !state.resynchronisationOwed,
+                resynchronisation.isDue(lastResynchronised: state.lastResynchronised, at: now, lastBlank: state.digitsAreBlank, blank: blank) {
+                state.resynchronisationOwed = true
                 state.lastResynchronised = now
+            }
+            if !state.setUp {
+                messages = setup.dropLast().map { everyDevice($0.0, $0.1) } + whole + [everyDevice(.shutdown, lit ? 1 : 0)]
+                state.lastResynchronised = now
+            } else if owed == nil, state.digits == nil || state.resynchronisationOwed && (digits != state.digits || state.waited >= Resynchronisation.patience) {
+                // Every digit, with a frame that changes the picture (where luma's driver sends
+                // its whole frame): the picture at once on a chain that kept its setup; one that
+                // lost power takes them in shutdown (p. 6). The setup follows.
+                messages = whole
+                controls = false
+                owed = [Int](repeating: 0, count: configuration.devices)
+                state.resynchronisationOwed = false
+            } else if let known = state.digits {
+                let changed = (0..<configuration.devices).map { device in (0..<8).filter { known[device][$0] != digits[device][$0] } }
+                var count = changed.map(\.count).max() ?? 0
+                if state.resynchronisationOwed { state.waited += 1 }
+                if let from = owed {
+                    // Each device's owed setup words in the room its changes leave on a frame that
+                    // changes the picture, up to the budget; past `patience` frames, whatever
+                    // their number (a device changing every row would otherwise never take them).
+                    let wanted = zip(changed, from).map { $0.count + setup.count - $1 }.max() ?? 0
+                    if state.waited >= Resynchronisation.patience {
+                        count = wanted
+                    } else if count > 0 {
+                        count = max(count, min(Self.frameBudget, wanted))
+                    }
+                    state.waited += 1
+                }
+                for index in 0..<count {
+                    messages.append(message { device in
+                        if index < changed[device].count {
+                            let digit = changed[device][index]
+                            return (MAX7219Register.digit0.rawValue + UInt8(digit), digits[device][digit])
+                        }
+                        guard let next = owed?[device], next < setup.count else { return (MAX7219Register.noOp.rawValue, 0) }
+                        owed?[device] = next + 1
+                        return (setup[next].0.rawValue, setup[next].1)
+                    })
+                }
+                if let done = owed, !done.contains(where: { $0 < setup.count }) {
+                    owed = nil
+                    state.waited = 0
+                }
+                if owed == nil {
+                    if intensity != state.intensity { messages.append(everyDevice(.intensity, intensity)) }
+                    if lit != state.lit { messages.append(everyDevice(.shutdown, lit ? 1 : 0)) }
+                } else {
+                    controls = false
+                }
             }
             do throws(DeviceError) {
                 for message in messages { try bus.write(message, settings: SPISettings(mode: 0, speedHz: configuration.speedHz)) }
             } catch {
                 state.digits = nil
+                state.setupOwed = nil
+                state.resynchronisationOwed = false
+                state.waited = 0
                 throw error
             }
+            state.setupOwed = owed
+            state.setUp = true
             state.digits = digits
-            state.digitsAreBlank = !digits.contains { $0.contains { $0 != 0 } }
-            state.intensity = intensity
-            state.lit = lit
+            state.digitsAreBlank = blank
+            if controls {
+                state.intensity = intensity
+                state.lit = lit
+            }
         }
+    }
+
+    /// Display test off, all eight digits scanned, no Code B decoding (its font has no letters:
+    /// "done" and "FAIL" are drawn segment by segment), the intensity, then out of shutdown once
+    /// the digits are written (Initial Power-Up, p. 7).
+    static func setupWords(intensity: UInt8, lit: Bool) -> [(MAX7219Register, UInt8)] {
+        [(.displayTest, 0), (.scanLimit, 7), (.decodeMode, 0), (.intensity, intensity), (.shutdown, lit ? 1 : 0)]
     }
 
     /// One message: `word(device)` (register, data) for every device, the farthest first (its
