@@ -46,6 +46,9 @@ public struct MoonrakerSource: CISource {
         /// runs ahead of the slicer's M73 until its first one is read), so the one taking over
         /// starts where the last left off instead of going back.
         var done: Double = 0
+        /// The print's warm-up: its `print_duration` when its heaters last heated before the file
+        /// moved on (the bed, then the hot end, at the start of the file).
+        var warmUp: Double = 0
     }
 
     private struct Look {
@@ -164,6 +167,7 @@ public struct MoonrakerSource: CISource {
                 share = (min(duration / typical, 0.99), "past prints")
             }
             if !print.determinate, share != nil, !heaters.heating { print.determinate = true }
+            if heaters.heating, print.done <= 1 { print.warmUp = duration }
             var run = CIRun(key: print.key, title: print.file, state: .running, startedAt: print.startedAt, name: print.key)
             run.controllable = true
             run.paused = state == "paused"
@@ -174,10 +178,13 @@ public struct MoonrakerSource: CISource {
                 if let share { print.done = max(print.done, (share.value * 1000).rounded() / 10) }
                 run.done = print.done
                 run.total = 100
-                // The time left is the rest of the slicer's estimate or of the learned duration, by
-                // the share shown (the slicer's estimate leaves out the heat-up that
-                // print_duration counts); without either, the service's own estimate from the rate.
-                if let whole = learned[path] ?? known?.estimate { run.remaining = whole * (1 - (share?.value ?? print.done / 100)) }
+                // The time left is the rest of the slicer's estimate or of the past prints' time
+                // after their warm-up, by the share shown: the slicer's estimate leaves out the
+                // heat-up, and a past print's print_duration counts it (taken as long as this
+                // print's, the same file on the same printer). Without either, the service's own
+                // estimate from the rate.
+                let printing = learned[path].map { max(0, $0 - print.warmUp) } ?? known?.estimate
+                if let printing { run.remaining = printing * (1 - (share?.value ?? print.done / 100)) }
             }
             // Heating at any time shows, a print's first moves included (the bed first, then the
             // hot end): the time left stands still meanwhile, and the label says why.

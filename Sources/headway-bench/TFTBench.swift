@@ -110,6 +110,12 @@ enum TFTBench {
             let (full, step) = try onePercentStep(entry)
             print("1 % bar step on the \(entry.module.title): \(grouped(step)) bytes, messages \(try messagesOfStep(entry)), floor \(try onePercentFloor(entry)), \(fixed(Double(step) / Double(full) * 100, 2)) % of a full frame (\(grouped(full)) bytes)")
         }
+        for entry in modules {
+            let (full, steps) = try everyPercentStep(entry)
+            let sorted = steps.enumerated().sorted { $0.element < $1.element }
+            let worst = sorted.suffix(4).reversed().map { "\(fixed(Double($0.element) / Double(full) * 100, 2)) % (\($0.offset) → \($0.offset + 1))" }
+            print("every 1 % step, 0 → 100 %, on the \(entry.module.title): median \(fixed(Double(sorted[sorted.count / 2].element) / Double(full) * 100, 2)) %, worst \(worst.joined(separator: ", ")) of a full frame")
+        }
         print()
         for entry in modules {
             let configuration = try configuration(entry)
@@ -140,6 +146,21 @@ enum TFTBench {
             tft.bus.endFrame()
         }
         return (11 + tft.driver.width * tft.driver.height * 2, tft.bus.statistics.frames.last!.bytes)
+    }
+
+    /// Bytes of each step of the bar screen from 0 to 100 % (the time left the same), and of the
+    /// whole picture.
+    static func everyPercentStep(_ entry: (module: TFTModule, rotation: TFTRotation)) throws -> (full: Int, steps: [Int]) {
+        let tft = try SimulatedTFT(configuration: try configuration(entry), resynchronisation: .onErrorsOnly)
+        var steps: [Int] = []
+        for percent in 0...100 {
+            let snapshot = ProgressSnapshot(time: 10, phase: .active, kind: .determinate(value: Double(percent), total: 100), fraction: Double(percent) / 100,
+                                            label: "Compiling widgets", timeRemaining: 42, elapsed: 10)
+            try tft.driver.show(Picture.drawn(BarScreenStyle(), snapshot, width: tft.driver.width, height: tft.driver.height, format: .rgb565))
+            tft.bus.endFrame()
+            if percent > 0 { steps.append(tft.bus.statistics.frames.last!.bytes) }
+        }
+        return (11 + tft.driver.width * tft.driver.height * 2, steps)
     }
 
     /// The floor of the same step: one window and the changed pixels.

@@ -162,6 +162,27 @@ struct PrinterAndHomeSourceTests {
         #expect(lost.log == ["moonraker voron:7125: reachable again"])
     }
 
+    /// A past print's print_duration counts its warm-up; once this print has warmed up (taken as
+    /// long as the last one's), the time left is the rest of the past print's time after it.
+    /// Regression: the second print of a file read 163 s left with 85 s to go.
+    @Test func aPastPrintsTimeLeavesOutThisPrintsWarmUp() throws {
+        let answers = Answers()
+        var follower = Follower(source: try MoonrakerSource(url: "http://voron:7125"), policy: PollingPolicy(running: 2, idle: 15, budget: 1_000_000))
+        let job = "moonraker/voron:7125/cube.gcode"
+        answers.status["/server/files/metadata"] = 404
+        answers.bodies = [
+            "/printer/objects/query": Self.moonraker(state: "printing", display: 0, position: 0, duration: 2, tool: 40),
+            "/server/history/list": #"{"result":{"jobs":[{"filename":"cube.gcode","status":"completed","print_duration":300}]}}"#,
+            "/server/files/metadata": #"{"error":{"code":404,"message":"Metadata not available for cube.gcode"}}"#,
+        ]
+        _ = answers.server.look(&follower, at: Self.at(0))
+        answers.bodies["/printer/objects/query"] = Self.moonraker(state: "printing", display: 0, position: 0, duration: 60, tool: 195)
+        _ = answers.server.look(&follower, at: Self.at(58))
+        answers.bodies["/printer/objects/query"] = Self.moonraker(state: "printing", display: 0.1, position: 0.1, duration: 70)
+        let step = answers.server.look(&follower, at: Self.at(68))
+        #expect(step.jobRequests.last == .update(job: job, value: 10, total: 100, label: "cube.gcode, by file position", eta: 216), "(300 − 60) × 0.9: \(step.jobRequests)")
+    }
+
     @Test func homeAssistantTimerUpdateAndSensors() throws {
         let answers = Answers()
         let entities = try ["timer.tea", "update.fw", "sensor.washer", "binary_sensor.washer"].map { try HomeEntity(parsing: $0) }
