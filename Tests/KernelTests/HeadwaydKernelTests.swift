@@ -99,8 +99,10 @@ extension Kernel {
             }
             try #require(eventually(within: 30) { FileManager.default.fileExists(atPath: socket) }, "headwayd listens")
 
+            // A hook's 200 ms budget is the real machine's; this guest is emulated, beside other work.
             func headway(_ arguments: String...) throws {
-                _ = try GuestCommand.run(binaries.appendingPathComponent("headway").path, ["--socket", socket, "--job", "kernel", "--strict"] + arguments)
+                _ = try GuestCommand.run(
+                    binaries.appendingPathComponent("headway").path, ["--socket", socket, "--job", "kernel", "--strict", "--timeout-ms", "5000"] + arguments)
             }
             try headway("begin", "--label", "kernel test", "--total", "100")
             try headway("set", "50")
