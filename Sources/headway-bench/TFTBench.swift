@@ -138,14 +138,8 @@ enum TFTBench {
     /// Bytes of the bar screen going from 50 % to 51 % on `entry` (the time left the same, as the
     /// OLEDs' step is measured), and of the whole picture.
     static func onePercentStep(_ entry: (module: TFTModule, rotation: TFTRotation)) throws -> (full: Int, step: Int) {
-        let tft = try SimulatedTFT(configuration: try configuration(entry))
-        for percent in [50.0, 51.0] {
-            let snapshot = ProgressSnapshot(time: 10, phase: .active, kind: .determinate(value: percent, total: 100), fraction: percent / 100,
-                                            label: "Compiling widgets", timeRemaining: 42, elapsed: 10)
-            try tft.driver.show(Picture.drawn(BarScreenStyle(), snapshot, width: tft.driver.width, height: tft.driver.height, format: .rgb565))
-            tft.bus.endFrame()
-        }
-        return (11 + tft.driver.width * tft.driver.height * 2, tft.bus.statistics.frames.last!.bytes)
+        let (full, steps) = try everyPercentStep(entry)
+        return (full, steps[50])
     }
 
     /// Bytes of each step of the bar screen from 0 to 100 % (the time left the same), and of the

@@ -55,7 +55,7 @@ public final class HT16K33Display: LEDMatrixDevice {
         var blink = MatrixBlink.steady
         var sixteenths = 16
         var lastResynchronised = -Double.infinity
-        /// The chip was set up once: a resynchronisation is spread over two frames.
+        /// The chip was set up once: a resynchronisation is spread over frames.
         var setUp = false
         /// A resynchronisation under way, its steps owed in turn: the setup commands (beside a
         /// frame's change they fit with), all of RAM, the display setup.
