@@ -279,8 +279,13 @@ struct FirstHourTests {
             TestTime.sleep(1.2)
         }
         #expect(try desk.client(["--job", "w", "label", "Testing"]).status == 0)
-        TestTime.sleep(2.5)  // past the rig's 1.5 s stall
+        // What watch says of a stall and a recovery it reads from the status twice a second: each is
+        // waited for, as a person watching would, before the job moves on.
+        _ = pane.waitFor(10) { $0.contains { $0.contains("w stalled") } }  // past the rig's 1.5 s stall
+        _ = BackgroundProcess.eventually(within: 10) { json.stdout.contains(#""event":"stalled""#) }
         #expect(try desk.client(["--job", "w", "set", "60"]).status == 0)
+        _ = pane.waitFor(10) { $0.contains { $0.contains("w recovered") } }
+        _ = BackgroundProcess.eventually(within: 10) { json.stdout.contains(#""event":"recovered""#) }
         let run = try BackgroundProcess(
             Binaries.url("headway"), ["--job", "r", "run", "--", "sleep", "\(Int(TestTime.scaled(20)))"], environment: ["HEADWAY_SOCKET": desk.socket],
             directory: desk.folder)
