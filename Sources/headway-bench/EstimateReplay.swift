@@ -139,17 +139,28 @@ enum EstimateReplay {
         var toolETA: (value: Double, at: Double)?
         var grid = Array(stride(from: 1.0, to: recording.end, by: 1.0))[...]
 
-        func sample(at time: Double) {
-            clock.set(to: max(clock.now, at(time)))
+        // What is shown is looked at each whole second and at each checkpoint, whichever comes first.
+        func nextLook() -> (time: Double, checkpoint: Bool)? {
+            switch (grid.first, meter.marks.first) {
+            case (let second?, let mark?): mark <= second ? (mark, true) : (second, false)
+            case (let second?, nil): (second, false)
+            case (nil, let mark?): (mark, true)
+            case (nil, nil): nil
+            }
+        }
+        func look(_ next: (time: Double, checkpoint: Bool)) {
+            clock.set(to: max(clock.now, at(next.time)))
             _ = core.tick()
-            meter.sample(at: time, shown: status(), toolsOwn: toolETA.map(\.value))
+            if next.checkpoint {
+                meter.checkpoint(shown: status(), toolsOwn: toolETA.map(\.value))
+            } else {
+                grid = grid.dropFirst()
+                meter.sample(at: next.time, shown: status(), toolsOwn: toolETA.map(\.value))
+            }
         }
 
         for piece in recording.pieces {
-            while let second = grid.first, second < piece.time {
-                grid = grid.dropFirst()
-                sample(at: second)
-            }
+            while let next = nextLook(), next.time < piece.time { look(next) }
             clock.set(to: max(clock.now, at(piece.time)))
             let updates = progress.passesUntouched(piece.stream)
                 ? progress.observe(piece.stream, piece.bytes[...]) : progress.feed(piece.stream, piece.bytes[...]).updates
@@ -165,12 +176,7 @@ enum EstimateReplay {
                 }
             }
         }
-        while let second = grid.first {
-            grid = grid.dropFirst()
-            sample(at: second)
-        }
-        // Checkpoints after the last whole second.
-        if meter.owesCheckpoints { sample(at: recording.end - 0.001) }
+        while let next = nextLook() { look(next) }
         clock.set(to: at(recording.end))
         send(.finish(job: "run", outcome: .succeeded))
         return meter.run

@@ -95,29 +95,34 @@ extension EstimateReplay {
         let client = Peer(connection: 1, credentials: nil)
         let runs = Self.runs(in: recording)
         var meters = runs.enumerated().map { index, run in RunMeter(name: "\(name)-\(index + 1)", tool: recording.source, start: run.start, end: run.end) }
-        // Every whole second of each run, then its last checkpoints just before its end.
-        var samples: [(time: Double, run: Int, last: Bool)] = []
+        // Every whole second of each run, and each of its checkpoints.
+        var samples: [(time: Double, run: Int, checkpoint: Bool)] = []
         for (index, run) in runs.enumerated() {
             samples += stride(from: run.start + 1, to: run.end, by: 1).map { ($0, index, false) }
-            samples.append((run.end - 0.001, index, true))
+            samples += meters[index].marks.map { ($0, index, true) }
         }
         samples.sort { $0.time < $1.time }
         // The server's last figure, for the job it runs (one at a time).
         var peer: Double?
         var next = samples[...]
 
-        func sample(_ index: Int, at time: Double, last: Bool) {
-            if last, !meters[index].owesCheckpoints { return }
+        func sample(_ index: Int, at time: Double, checkpoint: Bool) {
             clock.set(to: max(clock.now, time))
             _ = core.tick()
-            guard case .jobs(let jobs, _, _, _)? = Reply.parse(core.handle(line: Request.status.line, from: client).reply) else { return }
-            let job = runs[index].job
-            meters[index].sample(at: time, shown: jobs.first { $0.job == job }, toolsOwn: peer)
+            var shown: JobStatus?
+            if case .jobs(let jobs, _, _, _)? = Reply.parse(core.handle(line: Request.status.line, from: client).reply) {
+                shown = jobs.first { $0.job == runs[index].job }
+            }
+            if checkpoint {
+                meters[index].checkpoint(shown: shown, toolsOwn: peer)
+            } else {
+                meters[index].sample(at: time, shown: shown, toolsOwn: peer)
+            }
         }
         for (time, entry) in recording.entries {
             while let first = next.first, first.time < time {
                 next = next.dropFirst()
-                sample(first.run, at: first.time, last: first.last)
+                sample(first.run, at: first.time, checkpoint: first.checkpoint)
             }
             clock.set(to: max(clock.now, time))
             switch entry {

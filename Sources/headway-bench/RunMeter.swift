@@ -1,14 +1,16 @@
 import HeadwayProtocol
 
 extension EstimateReplay {
-    /// Measures one run while it is replayed: sampled each second of it with what `status` shows
-    /// of its job and the tool's own last ETA, it keeps the checkpoints (10–90 % of the run's
-    /// true length) and counts the seconds an ETA said less than half the truth and its jumps.
+    /// Measures one run while it is replayed: at each checkpoint (10–90 % of the run's true
+    /// length), what `status` shows of its job at that moment and the tool's own last ETA, against
+    /// the time truly left then; over each second of it, how often an ETA said less than half the
+    /// truth and how often it jumped.
     struct RunMeter {
         private(set) var run: Run
         /// The run's true end on the recording's timeline.
         let end: Double
-        private var marks: ArraySlice<Double>
+        /// The checkpoints not taken yet, in order, on the recording's timeline.
+        private(set) var marks: ArraySlice<Double>
         private var previous: (headway: Double?, tool: Double?, label: String?, phase: String?)?
 
         init(name: String, tool: String, start: Double, end: Double) {
@@ -17,18 +19,18 @@ extension EstimateReplay {
             marks = checkpoints.map { start + $0 * (end - start) }[...]
         }
 
-        /// Whether checkpoints are still to be taken (after the last whole second of the run).
-        var owesCheckpoints: Bool { !marks.isEmpty }
+        /// Takes the next checkpoint with what is shown at its moment.
+        mutating func checkpoint(shown now: JobStatus?, toolsOwn tool: Double?) {
+            guard let mark = marks.popFirst() else { return }
+            run.truth.append(end - mark)
+            run.status.append(now?.phase == "active" ? now?.etaSeconds : nil)
+            run.toolsOwn.append(tool)
+            run.shares.append(now?.percent.map { Double($0) / 100 })
+        }
 
+        /// One second of the run: what `status` shows at `time`.
         mutating func sample(at time: Double, shown now: JobStatus?, toolsOwn tool: Double?) {
             let truth = end - time
-            while let mark = marks.first, mark <= time {
-                marks = marks.dropFirst()
-                run.truth.append(end - mark)
-                run.status.append(now?.phase == "active" ? now?.etaSeconds : nil)
-                run.toolsOwn.append(tool)
-                run.shares.append(now?.percent.map { Double($0) / 100 })
-            }
             guard now?.phase == "active" else { return }
             run.seconds += 1
             if let eta = now?.etaSeconds, eta < truth / 2 { run.underHalf += 1 }
