@@ -8,6 +8,8 @@ public enum ProgressError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidTotal(Double)
     /// A time remaining (a job's own ETA) that is NaN, infinite or negative.
     case invalidTimeRemaining(Double)
+    /// A stage's end (``ProgressJob/stageEnd``) that is NaN, infinite, or below the value reported with it.
+    case invalidStageEnd(Double)
     /// A timer interval whose end is not after its start, or whose bounds are not finite.
     case invalidInterval(start: Seconds, end: Seconds)
     /// A determinate job was asked to become indeterminate without a reset.
@@ -25,6 +27,8 @@ public enum ProgressError: Error, Equatable, Sendable, CustomStringConvertible {
             "progress total \(total) is not a finite number > 0; report the amount of work in all, or leave it out for 1.0"
         case .invalidTimeRemaining(let seconds):
             "time remaining \(seconds) is not a finite number of seconds ≥ 0; report the job's own estimate, or leave it out"
+        case .invalidStageEnd(let end):
+            "stage end \(end) is not a finite number at or above the value; report where the current stage ends on the job's scale, or leave it out in the last stage"
         case .invalidInterval(let start, let end):
             "timer interval \(start)…\(end) is empty or not finite; its end must come after its start"
         case .indeterminateAfterDeterminate:

@@ -140,13 +140,14 @@ extension ProgressJob {
     /// last run's pace where the job ran before and keeps that pace (``PaceProfile``), else the
     /// rate seen (``RateEstimator``), else, while no rate is known, the expected duration (the
     /// reporter's, or what the job's earlier runs took); below zero by how much the job is past it.
+    /// The rate seen speaks only in the last stage (``stageEnd``): other work follows the others.
     func ownTimeLeft(value: Double, total: Double, at time: Seconds) -> Seconds? {
         guard let reportedAt = estimator.latestTime else { return nil }
         if let learnedPace, let left = learnedPace.timeLeft(from: value / total, running: runningTime(at: reportedAt)) {
             let counted = left - max(0, time - reportedAt)
             if counted > 0 { return counted }
         }
-        if let left = estimator.timeLeft(total: total, at: time) { return left }
+        if stageEnd == nil, let left = estimator.timeLeft(total: total, at: time) { return left }
         return expectedDuration.map { $0 - runningTime(at: time) }
     }
 

@@ -41,6 +41,7 @@ extension ProgressJob {
             guard start.isFinite, end.isFinite, start < end else { return nil }
         }
         if let expectedDuration, !(expectedDuration.isFinite && expectedDuration > 0) { return nil }
+        if let stageEnd, !stageEnd.isFinite { return nil }
         if let reported = reportedTimeRemaining, !(reported.seconds.isFinite && reported.seconds >= 0 && reported.reportedAt.isFinite) { return nil }
         var job = self
         job.label = label.map { DisplayText.shortened(DisplayText.sanitised($0), maxBytes: maxLabelBytes) }

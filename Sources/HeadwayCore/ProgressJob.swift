@@ -36,6 +36,11 @@ public struct ProgressJob: Sendable, Equatable, Codable {
     public internal(set) var staleSince: Seconds?
     /// The job's own estimate of the time it has left, and when it said so (a tool's ETA).
     public internal(set) var reportedTimeRemaining: ReportedTimeRemaining?
+    /// Where the job's current stage ends on its scale, when other work follows there (apt's
+    /// download is the first half of its scale, the installation the second): the rate seen in
+    /// one stage says nothing of the next, so a stage starts its rate afresh, and while one
+    /// follows, only what earlier runs taught gives a time left. Nil in the last stage.
+    public internal(set) var stageEnd: Double?
     /// The timings of its phases.
     public let policy: LifecyclePolicy
     /// How the job shows it is alive without progress reports.
@@ -101,8 +106,11 @@ public struct ProgressJob: Sendable, Equatable, Codable {
     /// `timeRemaining` is the job's own estimate of the seconds it has left (a tool's ETA): shown
     /// as an estimate, counting down until the next report, which replaces or drops it. `unit`,
     /// when given, is what value and total count in from now on (nil keeps the job's).
+    /// `stageEnd`: where the stage this value is in ends, when other work follows (``stageEnd``);
+    /// nil in the last stage. A stage end at or past the total is no stage of its own.
     public mutating func update(
-        value: Double, total: Double? = nil, unit: ValueUnit? = nil, label: String? = nil, timeRemaining: Seconds? = nil, at time: Seconds
+        value: Double, total: Double? = nil, unit: ValueUnit? = nil, label: String? = nil, timeRemaining: Seconds? = nil, stageEnd: Double? = nil,
+        at time: Seconds
     ) throws(ProgressError) {
         try checkRunning()
         let newTotal = total ?? currentTotal ?? 1
@@ -110,7 +118,14 @@ public struct ProgressJob: Sendable, Equatable, Codable {
         guard value.isFinite, value >= 0 else { throw .invalidValue(value) }
         guard value <= newTotal else { throw .valueAboveTotal(value: value, total: newTotal) }
         if let timeRemaining, !(timeRemaining.isFinite && timeRemaining >= 0) { throw .invalidTimeRemaining(timeRemaining) }
+        if let stageEnd, !(stageEnd.isFinite && stageEnd >= value) { throw .invalidStageEnd(stageEnd) }
         let clamped = value
+        let stage = stageEnd.flatMap { $0 < newTotal ? $0 : nil }
+        if stage != self.stageEnd, case .determinate = kind {
+            // A new stage: its rate is its own.
+            estimator = RateEstimator(stallThreshold: policy.stallAfter)
+        }
+        self.stageEnd = stage
         leaveQueue(at: time)
         reportedTimeRemaining = timeRemaining.map { ReportedTimeRemaining(seconds: $0, reportedAt: time) }
         // From indeterminate or a timer: the look changes, so the styles cross-fade from here.
@@ -128,10 +143,12 @@ public struct ProgressJob: Sendable, Equatable, Codable {
 
     /// Reports `percent` (0…100) of the job's current total (1.0 for a job that has none): "35%"
     /// of a job of 120 files is 42 files, and the total stays 120.
+    /// It is in the job's current stage (``stageEnd``) until it passes its end.
     public mutating func update(percent: Double, label: String? = nil, timeRemaining: Seconds? = nil, at time: Seconds) throws(ProgressError) {
         guard percent.isFinite, percent >= 0 else { throw .invalidValue(percent) }
         let total = currentTotal ?? 1
-        try update(value: min(percent, 100) / 100 * total, total: total, label: label, timeRemaining: timeRemaining, at: time)
+        let value = min(percent, 100) / 100 * total
+        try update(value: value, total: total, label: label, timeRemaining: timeRemaining, stageEnd: stageEnd.flatMap { $0 >= value ? $0 : nil }, at: time)
     }
 
     /// Reports that the job is alive but cannot say how far it is. Allowed only while the job has no
@@ -189,6 +206,7 @@ public struct ProgressJob: Sendable, Equatable, Codable {
         if let label { self.label = label }
         currentValueLabel = nil
         reportedTimeRemaining = nil
+        stageEnd = nil
         determinateSince = nil
         shown.reset(at: time)
         estimator = RateEstimator(stallThreshold: policy.stallAfter)

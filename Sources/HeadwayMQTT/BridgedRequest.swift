@@ -33,7 +33,8 @@ public enum BridgedRequest {
             // A process of another machine: never one to watch here.
             options.pid = nil
             return .begin(job: id, options)
-        case (.progress, .update(_, let value, let total, let label, let eta, let unit)): return .update(job: id, value: value, total: total, label: label, eta: eta, unit: unit)
+        case (.progress, .update(_, let value, let total, let label, let eta, let unit, let stageEnd)):
+            return .update(job: id, value: value, total: total, label: label, eta: eta, unit: unit, stageEnd: stageEnd)
         case (.progress, .updatePercent(_, let percent, let label, let eta)): return .updatePercent(job: id, percent: percent, label: label, eta: eta)
         case (.progress, .indeterminate): return .indeterminate(job: id)
         case (.label, .label(_, let label)): return .label(job: id, label: label)

@@ -34,7 +34,7 @@ public enum JobPublication {
             var text = Request.begin(job: job, options).line
             if takesCommands { text = String(text.dropLast()) + #","commands":true}"# }
             return clear(job, [.progress, .label, .pause]) + [line(job, .begin, text)]
-        case .update(let job, _, _, _, _, _), .updatePercent(let job, _, _, _), .indeterminate(let job): return [line(job, .progress)]
+        case .update(let job, _, _, _, _, _, _), .updatePercent(let job, _, _, _), .indeterminate(let job): return [line(job, .progress)]
         case .label(let job, _): return [line(job, .label)]
         case .alive(let job), .stale(let job): return [line(job, .alive)]
         case .pause(let job), .resume(let job): return [line(job, .pause)]

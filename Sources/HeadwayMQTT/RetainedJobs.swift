@@ -45,7 +45,7 @@ public enum RetainedJobs {
     private static func status(_ id: String, _ job: Held, _ begin: BeginOptions) -> JobStatus {
         var value: Double?, total = begin.total, percent: Int?, unit = begin.unit
         switch job.progress {
-        case .update(_, let reported, let newTotal, _, _, let newUnit)?:
+        case .update(_, let reported, let newTotal, _, _, let newUnit, _)?:
             total = newTotal ?? total ?? 1
             unit = newUnit ?? unit
             value = min(reported, total!)

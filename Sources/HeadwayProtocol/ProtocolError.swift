@@ -29,7 +29,7 @@ extension ProgressError {
     /// What the refusal means on the wire.
     public var code: ProtocolErrorCode {
         switch self {
-        case .invalidValue, .valueAboveTotal, .invalidTotal, .invalidTimeRemaining, .invalidInterval: .outOfRange
+        case .invalidValue, .valueAboveTotal, .invalidTotal, .invalidTimeRemaining, .invalidStageEnd, .invalidInterval: .outOfRange
         case .indeterminateAfterDeterminate: .alreadyDeterminate
         case .alreadyFinished: .jobFinished
         }
@@ -41,6 +41,7 @@ extension ProgressError {
         case .invalidValue, .valueAboveTotal: "value"
         case .invalidTotal: "total"
         case .invalidTimeRemaining: "eta"
+        case .invalidStageEnd: "stage_end"
         case .invalidInterval: nil
         case .indeterminateAfterDeterminate, .alreadyFinished: "op"
         }

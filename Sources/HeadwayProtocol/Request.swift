@@ -6,8 +6,9 @@ public enum Request: Sendable, Equatable {
     case begin(job: String, BeginOptions)
     /// Progress: `value` of `total` (the job's current total when nil). `eta` is the job's own
     /// estimate of the seconds it has left (a tool's ETA), shown as an estimate. `unit`: what value
-    /// and total count in from now on (nil keeps the job's).
-    case update(job: String, value: Double, total: Double?, label: String?, eta: Double? = nil, unit: ValueUnit? = nil)
+    /// and total count in from now on (nil keeps the job's). `stageEnd`: where the stage the value is
+    /// in ends on the job's scale, when other work follows there (nil: the last stage).
+    case update(job: String, value: Double, total: Double?, label: String?, eta: Double? = nil, unit: ValueUnit? = nil, stageEnd: Double? = nil)
     /// Progress as a percentage of the job's current total (its total stays).
     case updatePercent(job: String, percent: Double, label: String?, eta: Double? = nil)
     /// Changes the job's label.
@@ -57,8 +58,12 @@ public enum Request: Sendable, Equatable {
             }
             let total = try fields.number("total", required: false, positive: true)
             let unit = try BeginOptions.unit(fields)
-            return .update(
-                job: job, value: try fields.number("value", required: true, positive: false)!, total: total, label: label, eta: eta, unit: unit)
+            let value = try fields.number("value", required: true, positive: false)!
+            let stageEnd = try fields.number("stage_end", required: false, positive: true)
+            if let stageEnd, stageEnd < value || stageEnd > (total ?? .infinity) {
+                throw ProtocolError(.outOfRange, field: "stage_end", "must lie from the value to the total, not \(JSONValue.format(stageEnd)); leave it out in the last stage")
+            }
+            return .update(job: job, value: value, total: total, label: label, eta: eta, unit: unit, stageEnd: stageEnd)
         case "label":
             return .label(job: try fields.job(), label: try fields.label(required: true)!)
         case "indeterminate":
@@ -102,10 +107,10 @@ public enum Request: Sendable, Equatable {
         case .begin(let job, let options):
             op("begin", job)
             members += options.members
-        case .update(let job, let value, let total, let label, let eta, let unit):
+        case .update(let job, let value, let total, let label, let eta, let unit, let stageEnd):
             op("update", job)
             add("value", .number(value)); add("total", total.map(JSONValue.number)); add("label", label.map(JSONValue.string))
-            add("eta", eta.map(JSONValue.number)); add("unit", unit.map { .string($0.rawValue) })
+            add("eta", eta.map(JSONValue.number)); add("unit", unit.map { .string($0.rawValue) }); add("stage_end", stageEnd.map(JSONValue.number))
         case .updatePercent(let job, let percent, let label, let eta):
             op("update", job)
             add("percent", .number(percent)); add("label", label.map(JSONValue.string)); add("eta", eta.map(JSONValue.number))

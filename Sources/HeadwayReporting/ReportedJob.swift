@@ -40,6 +40,8 @@ package struct ReportedJob {
     package var version = 1
     package var labelVersion = 0
     package var progress: Progress?
+    /// Where the stage of the last value ends, when other work follows (``ProgressJob/stageEnd``).
+    package var stageEnd: Double?
     /// When ``progress`` last changed: its time left counts down from then, as the service counts it.
     private var progressAt: Seconds = 0
     package var progressVersion = 0
@@ -128,10 +130,18 @@ package struct ReportedJob {
 
     /// Progress: `value` of `total` (the job's total when nil), in `unit` from now on when given,
     /// with a new label when given.
-    package mutating func update(value: Double, total: Double?, unit: ValueUnit? = nil, label: String?, timeRemaining: Double?, now: Seconds) throws(ProgressError) {
+    package mutating func update(
+        value: Double, total: Double?, unit: ValueUnit? = nil, label: String?, timeRemaining: Double?, stageEnd: Double? = nil, now: Seconds
+    ) throws(ProgressError) {
         try check(value: value, total: total, timeRemaining: timeRemaining)
+        if let stageEnd, !(stageEnd.isFinite && stageEnd >= value && stageEnd <= total ?? options.total ?? 1) { throw .invalidStageEnd(stageEnd) }
         if let unit, unit != options.unit {
             options.unit = unit
+            progressVersion += 1
+            version += 1
+        }
+        if stageEnd != self.stageEnd {
+            self.stageEnd = stageEnd
             progressVersion += 1
             version += 1
         }
@@ -281,7 +291,7 @@ package struct ReportedJob {
             let label = labelVersion > sentLabelVersion ? options.label : nil
             switch progress {
             case .value(let value, let eta):
-                requests.append((.update(job: id, value: value, total: options.total, label: label, eta: eta, unit: options.unit), .report))
+                requests.append((.update(job: id, value: value, total: options.total, label: label, eta: eta, unit: options.unit, stageEnd: stageEnd), .report))
                 labelSent = label != nil
             case .percent(let percent, let eta):
                 requests.append((.updatePercent(job: id, percent: percent, label: label, eta: eta), .report))

@@ -170,7 +170,8 @@ package struct ReporterCore {
         guard let id = request.job, let key = jobs[id]?.key else { return }
         try? change(key) { (job: inout ReportedJob) throws(ProgressError) in
             switch request {
-            case .update(_, let value, let total, let label, let eta, let unit): try job.update(value: value, total: total, unit: unit, label: label, timeRemaining: eta, now: now)
+            case .update(_, let value, let total, let label, let eta, let unit, let stageEnd):
+                try job.update(value: value, total: total, unit: unit, label: label, timeRemaining: eta, stageEnd: stageEnd, now: now)
             case .updatePercent(_, let percent, let label, let eta): try job.update(percent: percent, label: label, timeRemaining: eta, now: now)
             case .label(_, let label): job.setLabel(label)
             case .indeterminate: try job.indeterminate(now: now)

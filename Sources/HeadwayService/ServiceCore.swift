@@ -166,9 +166,9 @@ public final class ServiceCore: LineHandler {
                 try begin(job, options, requester: requester, at: now)
                 journal(job, at: now)
                 return (.ok, [JobEvent(.begun, job: job)])
-            case .update(let job, let value, let total, let label, let eta, let unit):
+            case .update(let job, let value, let total, let label, let eta, let unit, let stageEnd):
                 try change(job, requester, now) { (job: inout ProgressJob) throws(ProgressError) in
-                    try job.update(value: value, total: total, unit: unit, label: label, timeRemaining: eta, at: now)
+                    try job.update(value: value, total: total, unit: unit, label: label, timeRemaining: eta, stageEnd: stageEnd, at: now)
                 }
             case .updatePercent(let job, let percent, let label, let eta):
                 try change(job, requester, now) { (job: inout ProgressJob) throws(ProgressError) in

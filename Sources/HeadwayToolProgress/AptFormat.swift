@@ -8,7 +8,8 @@ import HeadwayCore
 /// goes back: when apt downloads first, the download is the first half and the installation the
 /// second (each phase's own percentage halved); when it has nothing to download, the installation
 /// is the whole scale. apt's remaining time is the download's alone, so it is passed on only when
-/// nothing is installed after it (`update`, `download`, `--download-only`).
+/// nothing is installed after it (`update`, `download`, `--download-only`). The download is a
+/// stage of its own (`stageEnd` 50): its pace says nothing of the installation's.
 /// Read from apt 2.6.1 (Debian 12) and 3.0 (Debian 13); fixtures in Tests/HeadwayToolProgressTests/Fixtures/apt.
 public struct AptFormat: ToolFormat {
     // The patterns, compiled once (ToolFormat.swift says why they may be shared).
@@ -53,7 +54,7 @@ public struct AptFormat: ToolFormat {
             guard !installing, let percent = ToolNumbers.percent(fields[2]) else { return .nothing }
             let eta = downloadOnly ? Self.remaining(fields[3]) : nil
             let value = scale == .twoPhases ? percent / 2 : percent
-            return ToolReading(report: ToolReport(value: value, total: 100, eta: eta, label: "apt: downloading"))
+            return ToolReading(report: ToolReport(value: value, total: 100, eta: eta, label: "apt: downloading", stageEnd: scale == .twoPhases ? 50 : nil))
         case "pmstatus":
             if scale == .unknown { scale = .installOnly }
             installing = true

@@ -54,14 +54,18 @@ public struct ToolReport: Sendable, Equatable {
     public var label: String?
     /// What value and total count (bytes in the multiples the tool prints, seconds); nil for things.
     public var unit: ValueUnit?
+    /// Where the tool's current stage ends on its scale, when work of another kind follows there
+    /// (apt's download, the first half of its scale): nil in the last stage.
+    public var stageEnd: Double?
 
     /// A report of each member given.
-    public init(value: Double? = nil, total: Double? = nil, eta: Double? = nil, label: String? = nil, unit: ValueUnit? = nil) {
+    public init(value: Double? = nil, total: Double? = nil, eta: Double? = nil, label: String? = nil, unit: ValueUnit? = nil, stageEnd: Double? = nil) {
         self.value = value
         self.total = total
         self.eta = eta
         self.label = label
         self.unit = unit
+        self.stageEnd = stageEnd
     }
 }
 

@@ -17,6 +17,8 @@ public struct ToolProgress {
         public var label: String?
         /// What value and total count, as the tool counts them (nil: things).
         public var unit: ValueUnit?
+        /// Where the tool's current stage ends on its scale, when other work follows (apt's download).
+        public var stageEnd: Double?
     }
 
     /// What came of some bytes of output: the bytes to pass on (the output less the meter
@@ -289,6 +291,7 @@ public struct ToolProgress {
             update.value = min(value, total)
             update.total = total
             update.unit = report.unit
+            update.stageEnd = report.stageEnd.flatMap { $0.isFinite && $0 >= min(value, total) && $0 < total ? $0 : nil }
             lastUnit = report.unit
             determinate = true
             lastValue = update.value

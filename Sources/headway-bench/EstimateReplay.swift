@@ -169,7 +169,7 @@ enum EstimateReplay {
                     dump("\(name)\t\(piece.time)\t\(value)\t\(total)\t\(update.eta.map { "\($0)" } ?? "")\t\(recording.end)")
                 }
                 if let value = update.value, let total = update.total {
-                    send(.update(job: "run", value: value, total: total, label: update.label, unit: update.unit))
+                    send(.update(job: "run", value: value, total: total, label: update.label, unit: update.unit, stageEnd: update.stageEnd))
                     if let eta = update.eta, eta.isFinite, eta >= 0 { toolETA = (eta, piece.time) }
                 } else if let label = update.label {
                     send(.label(job: "run", label: label))

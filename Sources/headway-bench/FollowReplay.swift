@@ -76,7 +76,7 @@ extension EstimateReplay {
                 // From when the server started it, which a follower sees at its next look.
                 queued.remove(job)
                 if open[job] == nil { open[job] = time - (options.elapsed ?? 0) }
-            case .update(let job, _, _, _, _, _)?, .updatePercent(let job, _, _, _)?, .indeterminate(let job)?:
+            case .update(let job, _, _, _, _, _, _)?, .updatePercent(let job, _, _, _)?, .indeterminate(let job)?:
                 // Out of the queue with its first report.
                 if queued.remove(job) != nil, open[job] == nil { open[job] = time }
             case .finish(let job, let outcome)?:

@@ -101,7 +101,7 @@ final class CommandJob {
     /// restic's, and one figure that does not switch source is one that does not jump.
     func report(_ update: ToolProgress.Update) {
         if let value = update.value, let total = update.total {
-            report(.update(job: job, value: value, total: total, label: keepsLabel ? nil : update.label, unit: update.unit))
+            report(.update(job: job, value: value, total: total, label: keepsLabel ? nil : update.label, unit: update.unit, stageEnd: update.stageEnd))
             labelledByStep = labelledByStep || (!keepsLabel && update.label != nil)
         } else if let label = update.label, !keepsLabel {
             report(.label(job: job, label: label))

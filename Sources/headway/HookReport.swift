@@ -33,7 +33,7 @@ struct HookReport {
     static func refusal(of request: Request, _ error: ProtocolError) -> String {
         let asked: String = switch request {
         case .begin: "begin"
-        case .update(_, let value, let total, _, _, _): "set \(NumberText.compact(value))\(total.map { "/\(NumberText.compact($0))" } ?? "")"
+        case .update(_, let value, let total, _, _, _, _): "set \(NumberText.compact(value))\(total.map { "/\(NumberText.compact($0))" } ?? "")"
         case .updatePercent(_, let percent, _, _): "set \(NumberText.compact(percent))%"
         case .label: "label"
         case .indeterminate: "indeterminate"
@@ -44,7 +44,7 @@ struct HookReport {
         case .stale, .stop, .status, .subscribe: "the request"
         }
         var text = "the service refused \(asked): \(error.message)"
-        if error.code == .outOfRange, error.field == "value", case .update(_, let value, nil, _, _, _) = request {
+        if error.code == .outOfRange, error.field == "value", case .update(_, let value, nil, _, _, _, _) = request {
             let number = NumberText.compact(value)
             text += " — did you mean \(number)%, or to begin the job with --total (at least \(number))?"
         }

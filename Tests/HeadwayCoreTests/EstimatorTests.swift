@@ -26,6 +26,27 @@ struct EstimatorTests {
         #expect(estimator.rate == 10)
     }
 
+    /// A job in stages of different work (apt: its download is the first half of its scale, the
+    /// installation the second): the download's pace says nothing of the installation's, so no
+    /// time is told while another stage follows, and the last stage's is read from its own pace.
+    /// The stage is kept through a restart.
+    @Test func aStageFollowedByOtherWorkTellsNoTimeAndTheLastIsReadOnItsOwn() throws {
+        var job = try ProgressJob(label: "apt", at: 0)
+        // The download: 50 of 100 in 40 s.
+        for second in 0...40 { try job.update(value: Double(second) * 50 / 40, total: 100, stageEnd: 50, at: Double(second)) }
+        #expect(job.snapshot(at: 40).phase == .active && job.snapshot(at: 40).timeRemaining == nil)
+        let restored = try JSONDecoder().decode(ProgressJob.self, from: JSONEncoder().encode(job))
+        #expect(restored.stageEnd == 50)
+        // The installation: 5 a second, 80 at 46 s.
+        for second in 41...46 { try job.update(value: 50 + Double(second - 40) * 5, total: 100, at: Double(second)) }
+        #expect(job.stageEnd == nil)
+        let left = try #require(job.snapshot(at: 46).timeRemaining)
+        #expect(abs(left - 4) < 0.1, "\(left) s (at the download's pace it would be 16 s)")
+        // A stage end below the value is refused, and the job keeps what it had.
+        #expect(throws: ProgressError.invalidStageEnd(70)) { try job.update(value: 90, total: 100, stageEnd: 70, at: 47) }
+        #expect(job.kind == .determinate(value: 80, total: 100))
+    }
+
     @Test func steady() throws {
         // 1 unit a second, reported every second, 100 in all.
         let reports = (0...100).map { (Double($0), Double($0)) }

@@ -64,6 +64,25 @@ struct ReporterCoreTests {
         ])
     }
 
+    /// A job's stage (apt's download, a stage of its own) goes with its progress, on every
+    /// connection: a service that heard the value without it would read the download's pace as
+    /// the installation's.
+    @Test func aStageGoesWithItsProgressAfterAReconnection() {
+        var (core, key) = Self.running("apt", BeginOptions(label: "apt", total: 100))
+        core.apply(.update(job: "apt", value: 20, total: 100, label: nil, stageEnd: 50), now: 1)
+        let sent = core.plan(now: 1, canWrite: true).requests
+        #expect(sent == [.update(job: "apt", value: 20, total: 100, label: nil, stageEnd: 50)])
+        Self.answer(&core, sent.count, at: 1)
+        core.lost("the service at /x closed the connection", now: 2, quietly: false)
+        let again = Self.connect(&core, at: 2.5)
+        #expect(again.contains(.update(job: "apt", value: 20, total: 100, label: nil, stageEnd: 50)), "\(again)")
+        Self.answer(&core, again.count, at: 2.5)
+        // The installation: the last stage, said by a value without a stage end.
+        core.apply(.update(job: "apt", value: 60, total: 100, label: nil), now: 3)
+        #expect(core.jobs["apt"]?.key == key)
+        #expect(core.plan(now: 3, canWrite: true).requests == [.update(job: "apt", value: 60, total: 100, label: nil)])
+    }
+
     /// A follower that controls its job (a printer paused at its own screen) tells the service of
     /// the pause itself, once; a pause the service made (its button) is not sent back.
     @Test func aControllerPausesAndResumesItsJobItself() {

@@ -49,9 +49,11 @@ struct MediaAndDownloadTests {
         #expect(run.labels.contains("apt: downloading"))
         #expect(run.labels.contains { $0.hasPrefix("apt: unpacking headway-demo-") }, "\(run.labels)")
         #expect(run.labels.contains { $0.hasPrefix("apt: configuring ") || $0.hasPrefix("apt: setting up ") || $0.hasPrefix("apt: installed ") }, "\(run.labels)")
-        // The download is the first half: the installation starts at 50.
+        // The download is the first half, a stage of its own: the installation starts at 50.
         let firstInstall = try #require(run.determinate.first { $0.label != "apt: downloading" })
         #expect(firstInstall.value! >= 50)
+        #expect(run.determinate.filter { $0.label == "apt: downloading" }.allSatisfy { $0.stageEnd == 50 })
+        #expect(run.determinate.filter { $0.label != "apt: downloading" }.allSatisfy { $0.stageEnd == nil })
         #expect(run.progress.problem == nil)
     }
 
