@@ -78,7 +78,8 @@ apt_journey_run() {
 
 # `apt_journey_phases JOB PACKAGE`: the job was determinate while apt downloaded and while it
 # installed (a percentage beside "apt: downloading", and beside a step of dpkg's on PACKAGE:
-# "apt: unpacking PACKAGE", "apt: configuring PACKAGE", …), the download before the installation.
+# "apt: unpacking PACKAGE", "apt: configuring PACKAGE", …), the download before the installation;
+# and no time left was shown while it downloaded (a stage whose pace says nothing of the next).
 apt_journey_phases() {
     local job="$1" package="$2" file="$work/$1.timeline"
     awk -v package="$package" '
@@ -88,4 +89,6 @@ apt_journey_phases() {
         }
         END { exit !(downloaded && installed) }' "$file" ||
         { echo "apt journey: $job: not determinate through the download and then the installation of $package"; return 1; }
+    awk '/apt: downloading/ { for (i = 4; i <= NF; i++) if ($i ~ /^~?([0-9]+[dhms])+$/) { print "apt journey: a time left while downloading: " $0; bad = 1 } } END { exit bad }' "$file" ||
+        { echo "apt journey: $job: the download's pace was read as the installation's"; return 1; }
 }
