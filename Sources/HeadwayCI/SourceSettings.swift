@@ -55,7 +55,33 @@ public struct SourceSettings: Sendable, Equatable {
         }
     }
 
-    /// The addresses asked (for the warning when a token would cross plain HTTP).
+    /// Whether a token sent to the addresses asked would cross a network readable on the way:
+    /// plain HTTP to another machine (this machine's own loopback is no network).
+    public var tokenCrossesPlainHTTP: Bool {
+        addresses.contains { address in
+            guard address.lowercased().hasPrefix("http://") else { return false }
+            return !Self.isLoopback(host: Self.host(of: address))
+        }
+    }
+
+    /// The host of `address` ("http://user@[::1]:8010/x" → "::1"), lowercased.
+    static func host(of address: String) -> String {
+        var rest = Substring(address.lowercased())
+        if let scheme = rest.firstRange(of: "://") { rest = rest[scheme.upperBound...] }
+        rest = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") { return String(rest[rest.index(after: rest.startIndex)..<close]) }
+        return String(rest.prefix { $0 != ":" })
+    }
+
+    /// Whether `host` is this machine's loopback: localhost, 127.0.0.0/8 or ::1.
+    static func isLoopback(host: String) -> Bool {
+        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// The addresses asked.
     public var addresses: [String] {
         switch kind {
         case .github: [api ?? GitHubSource.defaultAPI]

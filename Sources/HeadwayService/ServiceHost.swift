@@ -67,8 +67,12 @@ public final class ServiceHost {
     private var unitSource: (any UnitSource)?
     /// The web page, metrics and notifications, when configured.
     private var web: WebService?
-    /// Told the web page's port once it listens (tests listen on port 0).
-    public var onWebListening: (Int) -> Void = { _ in }
+    /// When the program wants its loop to wake for its own sake, if it does (`serve`'s status line
+    /// that has been read long enough): a tick follows, so `afterTick` draws again.
+    public var wakeAt: () -> Seconds? = { nil }
+
+    /// Told the web page's port (tests listen on port 0) and its address once it listens.
+    public var onWebListening: (_ port: Int, _ url: String) -> Void = { _, _ in }
 
     /// A host that loads with `load` and opens with `open`, logging to `logger`.
     public init(settings: Settings, clock: any ProgressClock = MonotonicClock(), logger: ServiceLogger, load: @escaping Loader, open: @escaping Opener) {
@@ -113,7 +117,7 @@ public final class ServiceHost {
         web = try WebService.start(configuration, web: settings.web, core: core, deliver: { [unowned server] in server.deliver($0) }, logger: logger)
         if let web {
             server.handler = CountingHandler(server.handler, web: web)
-            if let port = web.port { onWebListening(port) }
+            if let port = web.port, let url = web.url { onWebListening(port, url) }
         }
         server.runsInTerminal = settings.runsInTerminal
         server.afterTick = { [afterTick, web] in
@@ -127,7 +131,9 @@ public final class ServiceHost {
                 web?.reloaded(reloaded)
             }
         }
-        server.sources = { [self] in unitSources(core: core, server: server) + (web?.sources ?? []) }
+        server.sources = { [self] in
+            unitSources(core: core, server: server) + (web?.sources ?? []) + (wakeAt().map { [ServiceServer.Source(fd: -1, deadline: $0) { [unowned server] in server.tickAndReport() }] } ?? [])
+        }
         server.deliver(restored)
         followUnits(of: configuration, core: core, server: server)
         let summary = describe(configuration, core.outputs)

@@ -188,7 +188,8 @@ public final class ServiceServer {
         }
     }
 
-    private func tickAndReport() {
+    /// Ticks the core now: its events delivered, then `afterTick`.
+    func tickAndReport() {
         let (events, failures) = core.tick()
         for failure in failures { logger.warning("\(failure)") }
         deliver(events)

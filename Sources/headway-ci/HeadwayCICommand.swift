@@ -104,8 +104,8 @@ struct CommonOptions: ParsableArguments {
             let file = try Self.tokenFile(settings)
             let token: String?
             do { token = try file?.load() } catch { throw ValidationError(error.description) }
-            if token != nil, settings.addresses.contains(where: { $0.hasPrefix("http://") }) {
-                log("warning: \(source.description): the token goes over plain HTTP, readable on the way; use https:// unless the server is on this machine or a network you trust")
+            if token != nil, settings.tokenCrossesPlainHTTP {
+                log("warning: \(source.description): the token goes over plain HTTP, readable on the way; use https:// unless the server is on a network you trust")
             }
             let policy = settings.policy(hasToken: token != nil)
             log("following \(source.description) every \(NumberText.compact(policy.running)) s while a run goes on, every \(NumberText.compact(policy.idle)) s otherwise, at most \(NumberText.compact(policy.budget)) requests an hour\(token == nil ? " (no token)" : "")")

@@ -1,3 +1,4 @@
+import HeadwayCore
 import HeadwayProtocol
 import HeadwayService
 import HeadwaySystem
@@ -5,16 +6,24 @@ import Synchronization
 
 /// Where `serve` logs: to stderr until a live frame is on the terminal — a line written under a
 /// frame that fills the terminal would scroll it — then into the frame, as its last status line
-/// (the newest message only: a button press, a reload, a display that stopped answering).
+/// (the newest message only: a button press, a reload, a display that stopped answering), for
+/// ``shownFor`` seconds: long enough to read, and then it says nothing that is no longer news.
 final class LogTail: Sendable {
-    private let state = Mutex<(live: Bool, last: String?)>((false, nil))
+    /// How long a line logged stays in the frame.
+    static let shownFor: Seconds = 10
+    private let clock: any ProgressClock
+    private let state = Mutex<(live: Bool, last: String?, at: Seconds)>((false, nil, 0))
+
+    /// A tail that times its lines by `clock`.
+    init(clock: any ProgressClock) { self.clock = clock }
 
     /// A logger labelled `label` that writes here.
     func logger(label: String) -> ServiceLogger {
         ServiceLogger(label: label) { [self] level, text in
             let line = ServiceLogger.line(label: label, level: level, text: text, journal: false)
+            let now = clock.now
             let printed: Bool = state.withLock { state in
-                if state.live { state.last = String(line.dropLast()) }
+                if state.live { (state.last, state.at) = (String(line.dropLast()), now) }
                 return !state.live
             }
             if printed { SystemIO.printError(line) }
@@ -24,6 +33,15 @@ final class LogTail: Sendable {
     /// From now on lines go into the frame.
     func goLive() { state.withLock { $0.live = true } }
 
-    /// The newest line logged while live, as the frame shows it.
-    var statusLine: String? { state.withLock { $0.last } }
+    /// When the line shown stops being news, while one is shown.
+    var expiry: Seconds? {
+        let now = clock.now
+        return state.withLock { $0.last != nil && now - $0.at < Self.shownFor ? $0.at + Self.shownFor : nil }
+    }
+
+    /// The newest line logged while live, as the frame shows it, while it is news.
+    var statusLine: String? {
+        let now = clock.now
+        return state.withLock { $0.last != nil && now - $0.at < Self.shownFor ? $0.last : nil }
+    }
 }

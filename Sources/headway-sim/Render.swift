@@ -10,9 +10,10 @@ struct Render: ParsableCommand {
             The job begins at 0 s and reports steady progress up to --value (so it has a rate and an \
             ETA), then is drawn at --at seconds. Leave out --value for an indeterminate job. Draws \
             one --device, or every output of --board with its --hat presets (or of --config FILE), \
-            through the same drivers and chips as serve. Writes NAME.ppm (LEDs and LED matrices, one \
-            pixel per LED; a segment display's digits drawn in pixels) or NAME.pbm (displays) and \
-            NAME.svg into --out.
+            through the same drivers and chips as serve. Writes into --out NAME.ppm and NAME.svg for \
+            LEDs and LED matrices (one pixel per LED; a segment display's digits drawn in pixels), \
+            NAME.pbm (NAME.pgm when greyscale) and NAME.svg for an OLED, NAME.ppm and NAME.png for a \
+            colour TFT.
             """
     )
 

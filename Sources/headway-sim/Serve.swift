@@ -4,6 +4,7 @@ import HeadwayProtocol
 import HeadwayService
 import HeadwaySimulator
 import HeadwaySystem
+import Synchronization
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -74,7 +75,7 @@ struct Serve: ParsableCommand {
             page.source = "--web"
             settings.web = page
         }
-        let tail = LogTail()
+        let tail = LogTail(clock: clock)
         let host = ServiceHost(
             settings: settings, clock: clock, logger: tail.logger(label: "headway-sim"),
             load: { [choice] () throws(ConfigurationError) in try choice.load(fallback: Presets.simulatorRig) },
@@ -83,8 +84,12 @@ struct Serve: ParsableCommand {
                 rig = built
                 return devices
             })
-        if let webPortFile {
-            host.onWebListening = { port in try? Files.write(webPortFile, Array("\(port)\n".utf8)) }
+        // The page's address stays on the screen: the line logged as it started is gone once
+        // the first frame is drawn.
+        let page = Mutex<String?>(nil)
+        host.onWebListening = { [webPortFile] port, url in
+            page.withLock { $0 = "web page: \(url)" }
+            if let webPortFile { try? Files.write(webPortFile, Array("\(port)\n".utf8)) }
         }
         host.makeHandler = { core in
             core.frameRecorder = FrameRecorder()
@@ -100,13 +105,14 @@ struct Serve: ParsableCommand {
                 let lines = jobs.map { id, snapshot in
                     "\(id): \(snapshot.phase.name)\(snapshot.percentText.map { " \($0)" } ?? "")\(snapshot.label.map { " · \($0)" } ?? "")"
                 }
-                let status = (lines.isEmpty ? ["idle: no jobs"] : lines) + [core.quietNote?.summary, tail.statusLine].compactMap { $0 }
+                let status = (lines.isEmpty ? ["idle: no jobs"] : lines) + [core.quietNote?.summary, page.withLock { $0 }, tail.statusLine].compactMap { $0 }
                 let phases = jobs.map { "\($0.0) \($0.1.phase.name)" }.joined(separator: ",")
                 let textLine = textLines.due(status.joined(separator: " | "), key: phases, tick: Int(clock.now))
                 screen.show(rig, title: "Headway simulator · serve · \(path)", status: status, textLine: textLine)
                 tail.goLive()
             }
         }
+        host.wakeAt = { tail.expiry }
         defer { screen?.finish() }
         try host.run()
     }

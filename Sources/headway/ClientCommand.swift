@@ -243,7 +243,10 @@ struct ClientCommand {
         while let argument = rest.first {
             rest = rest.dropFirst()
             switch argument {
-            case "--": command = Array(rest); rest = []
+            // After "--", run's command; for any other command, its arguments, however they begin
+            // (`set -- -3` is a value, wrong as it is, not an option).
+            case "--" where name == "run": command = Array(rest); rest = []
+            case "--": positional += rest; rest = []
             case "--job": job = try value(for: argument, &rest)
             case "--socket": socket = try value(for: argument, &rest)
             case "--strict": strict = true

@@ -116,7 +116,7 @@ struct RunCommand {
             switch event.kind {
             case .cancelRequested where stop == nil:
                 stop = .cancelRequested
-                notices.say("headway: cancel requested for \(DisplayText.sanitised(job)); stopping \(arguments[0])")
+                notices.say("headway: cancel requested for \(DisplayText.sanitised(job)); stopping \(DisplayText.sanitised(arguments[0]))")
                 continueCommand()
                 Processes.send(SignalNumber.terminate, to: pid)
                 killAt = clock.now + 5
@@ -124,7 +124,9 @@ struct RunCommand {
                 // Parents first, so that none starts a new child while its children are stopped.
                 paused = Processes.tree(of: pid)
                 for process in paused { Processes.send(SignalNumber.stop, to: process) }
-                notices.say("headway: \(DisplayText.sanitised(job)) paused: \(arguments[0]) and its \(paused.count - 1) children stopped")
+                let children = paused.count - 1
+                let stopped = children == 0 ? "" : children == 1 ? " and its child" : " and its \(children) children"
+                notices.say("headway: \(DisplayText.sanitised(job)) paused: \(DisplayText.sanitised(arguments[0]))\(stopped) stopped")
             case .resumed where !paused.isEmpty:
                 continueCommand()
                 notices.say("headway: \(DisplayText.sanitised(job)) resumed")

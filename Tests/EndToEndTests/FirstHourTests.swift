@@ -306,6 +306,23 @@ struct FirstHourTests {
         #expect(events.allSatisfy { $0["job"]?.string != nil && $0["at"]?.number != nil }, "\(json.stdout)")
     }
 
+    /// Regression: an interactive `serve --web` never showed the page's address (logged before
+    /// the first frame, which covered it), and a line logged once stayed under the status for good.
+    @Test func anInteractiveServeShowsItsPageAndLetsOldNewsGo() throws {
+        let desk = try Desk()
+        let pane = try desk.serve(options: ["--web", "127.0.0.1:0"])
+        let page = pane.waitFor(10) { $0.contains { $0.contains("web page: http://127.0.0.1:") } }
+        #expect(page.contains { $0.contains("web page: http://127.0.0.1:") }, "\(page.joined(separator: "\n"))")
+        let shell = try #require(pane.processID)
+        let serve = try #require(BackgroundProcess.children(of: shell).first)
+        kill(serve, SIGHUP)
+        let news = pane.waitFor(5) { $0.contains { $0.contains("reloaded: ") } }
+        #expect(news.contains { $0.contains("reloaded: ") }, "a reload is said: \(news.joined(separator: "\n"))")
+        // Once read (10 s), the line goes; the page's address stays.
+        let later = pane.waitFor(20) { !$0.contains { $0.contains("reloaded: ") } }
+        #expect(!later.contains { $0.contains("reloaded: ") } && later.contains { $0.contains("web page: http://127.0.0.1:") }, "\(later.joined(separator: "\n"))")
+    }
+
     // MARK: - Long labels
 
     /// Regression: a 1,512-character label was cut near 1,000 within a word, `status` lines ran
@@ -377,6 +394,12 @@ struct FirstHourTests {
         let check = try SimulatedService.run(Binaries.url("headwayd"), ["--check", "--board", "raspberry-pi-4", "--hat", "pimoroni-blinkt"], directory: desk.folder)
         #expect(check.stderr.contains("--board raspberry-pi-4 --hat pimoroni-blinkt: ") && !check.stderr.contains("blinkt:2"), "\(check.stderr)")
 
+        // "--" ends the options of any command: `set -- -3` says what is wrong with -3, as `set -3` does.
+        for arguments in [["set", "--", "-3"], ["set", "-3"]] {
+            let refused = try desk.client(["--job", "x"] + arguments)
+            #expect(refused.stderr.contains(#"value "-3" is not a number of at least 0"#), "\(arguments): \(refused.stderr)")
+        }
+
         let demo = try SimulatedService.run(Binaries.url("headway-sim"), ["demo", "--speed", "\(10 / TestTime.scale)"], directory: desk.folder)
         #expect(demo.stdout.contains("protocol or timing errors: 0"), "the summary, without --headless: \(demo.stdout.suffix(300))")
         let succeeded = demo.stdout.split(separator: "\n").filter { $0.contains("succeeded") }
@@ -425,8 +448,9 @@ struct FirstHourTests {
         /// `headway-sim serve` in a terminal of 100x30, on this desk's socket (`byTheRule`: where the
         /// socket rule says), started through `launcher` (another user's, say), `setting` applied to
         /// its environment first (`env` arguments).
-        func serve(byTheRule: Bool = false, launcher: [String] = [], setting: [String] = [], columns: Int = 100) throws -> TmuxPane {
-            let command = launcher + ["/usr/bin/env", "-u", "HEADWAY_SOCKET"] + setting + ["headway-sim", "serve", "--config", try rig()] + (byTheRule ? [] : ["--socket", socket])
+        func serve(byTheRule: Bool = false, launcher: [String] = [], setting: [String] = [], columns: Int = 100, options: [String] = []) throws -> TmuxPane {
+            let command = launcher + ["/usr/bin/env", "-u", "HEADWAY_SOCKET"] + setting + ["headway-sim", "serve", "--config", try rig()] + options
+                + (byTheRule ? [] : ["--socket", socket])
             let pane = try TmuxPane(command.joined(separator: " "), columns: columns, rows: 30, in: folder, environment: ["HEADWAY_BOARDS": ""])
             panes.append(pane)
             if !byTheRule { _ = pane.waitFor(10) { $0.contains { $0.contains("idle: no jobs") } } }

@@ -139,6 +139,18 @@ struct HeadwaySimTests {
         let pixels = Array(ppm.suffix(60 * 3))
         let lit = (0..<60).filter { pixels[$0 * 3 + 2] > 100 }
         #expect(lit.count == 30, "half of 60 LEDs lit, got \(lit.count)")
+        // Each kind of output writes the files `render --help` names.
+        let help = try Self.run(["render", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for (device, files, words) in [
+            ("oled128x64", ["oled.pbm", "oled.svg"], "NAME.pbm (NAME.pgm when greyscale) and NAME.svg for an OLED"),
+            ("ssd1327", ["oled.pgm", "oled.svg"], "NAME.pbm (NAME.pgm when greyscale) and NAME.svg for an OLED"),
+            ("display-hat-mini", ["tft.png", "tft.ppm"], "NAME.ppm and NAME.png for a colour TFT"),
+        ] {
+            let out = folder.appendingPathComponent(device)
+            #expect(try Self.run(["render", "--device", device, "--value", "0.4", "--out", out.path]).status == 0)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == files, "\(device)")
+            #expect(help.contains(words), "\(help)")
+        }
     }
 
     @Test(arguments: [

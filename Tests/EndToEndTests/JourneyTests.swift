@@ -57,6 +57,9 @@ struct JourneyTests {
         #expect(try service.press(long: false).first?.contains("\"ok\":true") == true)
         #expect(BackgroundProcess.eventually(within: 2) { BackgroundProcess.state(of: command) == "T" }, "the command is stopped")
         #expect(try service.status().first?.phase == "paused")
+        // What was stopped, in words: "sh and its child", never "its 1 children".
+        #expect(BackgroundProcess.eventually(within: 2) { run.stderr.contains("r paused: sh") }, "\(run.stderr)")
+        #expect(!run.stderr.contains(" 1 children") && !run.stderr.contains(" 0 children"), "\(run.stderr)")
         let before = run.stdout
         TestTime.sleep(0.6)
         #expect(run.stdout == before, "no output while paused")

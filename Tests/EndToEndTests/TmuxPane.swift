@@ -47,6 +47,9 @@ final class TmuxPane {
         try tmux(["new-session", "-d", "-x", String(columns), "-y", String(rows), "-c", folder.path, command + "; sleep 600"])
     }
 
+    /// The process of the pane's shell, which runs the command.
+    var processID: Int32? { Int32(((try? tmux(["display-message", "-p", "-t", "0", "#{pane_pid}"])) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) }
+
     /// The screen's rows as text, without colours (so an escape sequence the terminal did not
     /// understand shows as characters).
     var screen: [String] { rows(of: (try? tmux(["capture-pane", "-p", "-t", "0"])) ?? "") }

@@ -8,6 +8,17 @@ import Testing
 /// formats), and the mapping of runs to the service's requests.
 @Suite("Sources and the runs they report")
 struct SourceMappingTests {
+    /// A token is warned about where it would cross a network in the clear: plain HTTP to another
+    /// machine, not to this one's loopback (a Buildbot or a printer on the same Pi).
+    @Test(arguments: [
+        ("http://127.0.0.1:8010", false), ("http://localhost:8010/", false), ("http://[::1]:7125", false), ("http://user@127.0.0.2/x", false),
+        ("https://ci.example.com", false), ("http://ci.example.com:8010", true), ("http://192.168.1.20", true), ("http://127.0.0.1.example.com", true),
+        ("HTTP://[fe80::1]:80", true),
+    ])
+    func aTokenInTheClearIsToldOnlyWhereItCrossesANetwork(url: String, warned: Bool) {
+        #expect(SourceSettings(kind: .buildbot(url: url, builder: "b")).tokenCrossesPlainHTTP == warned)
+    }
+
     func at(_ seconds: Double) -> Moment { Moment(monotonic: seconds, wall: Payloads.base + seconds) }
 
     func json(_ text: String) -> Result<HTTPResponse, HTTPFailure> { ok(Array(text.utf8)) }

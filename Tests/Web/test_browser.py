@@ -3,7 +3,7 @@
 (rebuilt from the changes the page was sent, and whole on a page opened late), pause and cancel
 reaching a `headway run` child, markup in a label shown as text, jobs named like the script's own
 objects, a phone's size."""
-import os, signal, subprocess, tempfile, time
+import os, re, signal, subprocess, tempfile, time
 import pytest
 from webtest import Sim, need, program, read_pbm, wait_for
 
@@ -163,6 +163,13 @@ def test_pause_and_cancel_reach_a_headway_run_child(sim, page):
         wait_for(lambda: dialog.is_displayed(), what="the confirmation")
         text = page.find_element(By.ID, "confirm-text").text
         assert "lost" in text and "SIGTERM" in text, text
+        # While it is open, it says what cancelling loses now: the percentage the card shows
+        # (the job moves 1 % in 3 s).
+        def same_as_the_card():
+            shown = re.search(r"\((\d+) %\)", job_element(page, "work").text)
+            said = page.find_element(By.ID, "confirm-text").text
+            return said != text and shown and f"{shown.group(1)} % done" in said
+        wait_for(same_as_the_card, what="the confirmation following the job's progress")
         assert not os.path.exists(f"{folder}/term"), "cancelled before the confirmation"
         # Keeping it running first: nothing happens.
         dialog.find_element(By.CSS_SELECTOR, 'button[value="keep"]').click()
@@ -191,6 +198,16 @@ def test_history_plot(sim, page):
         return [f for f in page.find_elements(By.CSS_SELECTOR, "#history figure") if f.find_element(By.TAG_NAME, "figcaption").text == "night's backup"]
     wait_for(lambda: any(len(f.find_elements(By.CSS_SELECTOR, "rect")) >= 3 for f in history()), what="three runs plotted")
     assert "failed" in wait_for(lambda: history()[0].get_attribute("textContent"), what="the history's text")
+    assert wait_for(lambda: history()[0].find_element(By.CLASS_NAME, "facts").text, what="the runs counted").startswith("3 runs, ")
+    # One run is "1 run".
+    sim.headway("--job", "once", "begin", "--name", "a single run")
+    time.sleep(0.2)
+    sim.headway("--job", "once", "done")
+    def single():
+        return [f.find_element(By.CLASS_NAME, "facts").text for f in page.find_elements(By.CSS_SELECTOR, "#history figure")
+                if f.find_element(By.TAG_NAME, "figcaption").text == "a single run"]
+    facts = wait_for(lambda: single() and single()[0], what="the single run's history")
+    assert facts.startswith("1 run, last succeeded"), facts
 
 
 def test_phone_size(sim):

@@ -450,6 +450,8 @@ function makeJob(job) {
 
 function updateJob(node, job) {
   node.job = job;
+  // The confirmation open for this job says what cancelling it loses now, as its card does.
+  if (confirming === job.id) confirmWords(job);
   const name = job.label || job.id;
   node.label.textContent = name;
   node.phase.textContent = job.phase;
@@ -506,13 +508,24 @@ function updateJob(node, job) {
   }
 }
 
+// The job whose cancellation is being confirmed, while the dialog is open.
+let confirming = null;
+
 function confirmCancel(job) {
   const dialog = $("confirm");
+  confirming = job.id;
+  confirmWords(job);
+  dialog.returnValue = "";
+  dialog.onclose = () => {
+    confirming = null;
+    if (dialog.returnValue === "cancel") control("cancel", job);
+  };
+  dialog.showModal();
+}
+
+function confirmWords(job) {
   $("confirm-title").textContent = `Cancel “${job.label || job.id}”?`;
   $("confirm-text").textContent = job.cancelLoses;
-  dialog.returnValue = "";
-  dialog.onclose = () => { if (dialog.returnValue === "cancel") control("cancel", job); };
-  dialog.showModal();
 }
 
 async function control(verb, job) {
@@ -544,7 +557,7 @@ function showHistory(history) {
     figure.append(svg);
     const last = runs[runs.length - 1];
     const words = runs.map((r) => `${duration(r.seconds)} ${r.outcome}`).join(", ");
-    figure.append(el("p", { class: "facts" }, `${runs.length} runs${last ? `, last ${last.outcome} in ${duration(last.seconds)}` : ""}${entry.learned ? `; learned ${duration(entry.learned)}` : ""}`));
+    figure.append(el("p", { class: "facts" }, `${runs.length} ${runs.length === 1 ? "run" : "runs"}${last ? `, last ${last.outcome} in ${duration(last.seconds)}` : ""}${entry.learned ? `; learned ${duration(entry.learned)}` : ""}`));
     figure.append(el("p", { class: "visually-hidden" }, `Runs, oldest first: ${words}.`));
     return figure;
   }));

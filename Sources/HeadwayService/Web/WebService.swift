@@ -52,6 +52,9 @@ final class WebService {
     /// The port the page listens on (tests listen on port 0).
     var port: Int? { server?.port }
 
+    /// The page's address, as a browser opens it.
+    var url: String? { server?.url }
+
     /// What the loop watches: questions from the page, held-back pictures, notification looks.
     var sources: [ServiceServer.Source] {
         var sources = [bridge.source]
