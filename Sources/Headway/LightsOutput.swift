@@ -17,6 +17,10 @@ public final class LightsOutput: IndicatorOutput, RecordsShownFrames {
         self.style = style ?? (device.count == 1 ? StatusLEDStyle() : BarGraphStyle())
     }
 
+    /// Whether the lines are one RGB LED's red, green and blue (the Display HAT Mini's), not
+    /// separate lamps: what shows it (the page) draws one LED of their colour.
+    package var isOneRGBLED: Bool { device.count == 3 && style is RGBStatusLEDStyle }
+
     public func draw(_ configuration: ProgressStyleConfiguration) throws(DeviceError) {
         try lastSent.withLock { (last: inout [Bool]?) throws(DeviceError) in
             var levels = LineLevels(count: device.count)

@@ -227,3 +227,27 @@ def test_phone_size(sim):
             driver.save_screenshot(os.path.join(SHOTS, "phone.png"))
     finally:
         driver.quit()
+
+
+def test_an_rgb_led_is_one_lamp_in_its_colour():
+    """Regression: the Display HAT Mini's RGB LED was drawn as three red lamps ("3 GPIO LEDs: 2 on")
+    where the simulator's terminal and `render` show one cyan LED."""
+    hat = Sim(config="hats: [pimoroni-display-hat-mini]\n")
+    driver = browser()
+    try:
+        driver.get(hat.base + "/")
+        wait_for(lambda: driver.find_element(By.ID, "connection").text == "live", what="the page going live")
+        hat.send({"op": "begin", "job": "rgb", "total": 10, "label": "Colour"}, {"op": "update", "job": "rgb", "value": 4})
+
+        def led():
+            for figure in driver.find_elements(By.CSS_SELECTOR, "figure.output"):
+                caption = figure.find_elements(By.CLASS_NAME, "desc")
+                if caption and caption[0].text.startswith("RGB LED"):
+                    return figure
+            return None
+        assert len(wait_for(led, what="the RGB LED's card").find_elements(By.CSS_SELECTOR, "circle")) == 1
+        wait_for(lambda: led().find_element(By.CLASS_NAME, "desc").text == "RGB LED: cyan", what="cyan while the job runs")
+        wait_for(lambda: led().find_element(By.CSS_SELECTOR, "circle").get_attribute("fill") == "rgb(0, 255, 255)", what="one dot, cyan")
+    finally:
+        driver.quit()
+        hat.stop()

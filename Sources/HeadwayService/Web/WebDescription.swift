@@ -55,6 +55,14 @@ enum WebDescription {
                 ? "\(picture.width)×\(picture.height) display at \(Int((brightness * 100).rounded())) % brightness"
                 : "\(picture.width)×\(picture.height) display, panel off"
             members.append(("text", .string(text)))
+        case (.lights(let lights), let content) where lights.isOneRGBLED:
+            // One LED of the colour its lines make, as the glass of the simulator shows it.
+            var lines = [false, false, false]
+            if case .lights(let shown)? = content, shown.count == 3 { lines = shown }
+            let led = RGB8(red: lines[0] ? 255 : 0, green: lines[1] ? 255 : 0, blue: lines[2] ? 255 : 0)
+            members += [("kind", .string("leds")), ("layout", .string("strip")), ("count", .number(1))]
+            data = [led.red, led.green, led.blue]
+            members.append(("text", .string("RGB LED: \(led == .off ? "off" : colourName(led))")))
         case (.lights(let lights), let content):
             var levels = Array(repeating: false, count: lights.device.count)
             if case .lights(let shown)? = content { levels = shown }
