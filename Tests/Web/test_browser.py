@@ -223,8 +223,26 @@ def test_phone_size(sim):
         assert ring.size["width"] <= 390 and "LED ring of 24" in ring.get_attribute("aria-label")
         oled = driver.find_element(By.CSS_SELECTOR, "canvas[data-output=oled]")
         assert "128×64 display" in oled.get_attribute("aria-label")
+        # Regression: the jobs and their buttons came after five output cards, 2.5 screens down.
+        jobs = driver.find_element(By.ID, "jobs-section").location["y"]
+        assert jobs < driver.find_element(By.ID, "outputs").location["y"] and jobs < 844, jobs
+        # Regression: the 60-LED strip was a hairline; each LED can be seen now.
+        dots = driver.find_elements(By.CSS_SELECTOR, "svg[data-output=strip] circle")
+        assert len(dots) == 60 and min(d.size["width"] for d in dots) >= 10, [d.size for d in dots[:3]]
+        # Regression: a job with no progress showed no bar and no motion. It moves while it works,
+        # and stands still when the reader asks for less motion.
+        sim.send({"op": "begin", "job": "unknown", "label": "How far is not known"})
+        working = wait_for(lambda: job_element(driver, "unknown") and job_element(driver, "unknown").find_element(By.CLASS_NAME, "working"),
+                           what="the job with no progress")
+        wait_for(lambda: working.is_displayed() and "moving" in working.get_attribute("class"), what="a moving block")
+        block = working.find_element(By.TAG_NAME, "span")
+        assert block.value_of_css_property("animation-name") == "working"
         if SHOTS:
             driver.save_screenshot(os.path.join(SHOTS, "phone.png"))
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+        wait_for(lambda: block.value_of_css_property("animation-name") == "none", what="still under prefers-reduced-motion")
+        assert working.is_displayed()
+        sim.send({"op": "finish", "job": "unknown", "outcome": "succeeded"}, {"op": "finish", "job": "phone", "outcome": "succeeded"})
     finally:
         driver.quit()
 

@@ -33,6 +33,9 @@ input { font: inherit; padding: .5rem; min-height: 44px; border-radius: .5rem; b
 .output .failure { color: var(--bad); font-size: .85rem; }
 .output canvas { width: 100%; max-width: 100%; height: auto; image-rendering: pixelated; background: #000; border-radius: .25rem; display: block; }
 .output svg { width: 100%; max-height: 14rem; display: block; background: #000; border-radius: .25rem; }
+#app:not([hidden]) { display: flex; flex-direction: column; }
+/* On a narrow screen the jobs, and their buttons, come first. */
+@media (max-width: 40rem) { #jobs-section { order: -1; } }
 .jobs { list-style: none; padding: 0; margin: 0; display: grid; gap: .75rem; }
 .job { background: var(--card); border: 1px solid var(--line); border-radius: .75rem; padding: .75rem; }
 .job .top { display: flex; gap: .5rem; align-items: baseline; flex-wrap: wrap; }
@@ -42,6 +45,11 @@ input { font: inherit; padding: .5rem; min-height: 44px; border-radius: .5rem; b
 .phase.succeeded { color: var(--good); border-color: var(--good); }
 .phase.paused, .phase.queued { color: var(--warn); border-color: var(--warn); }
 .job progress { width: 100%; height: .75rem; margin: .5rem 0; }
+.job .working { height: .75rem; margin: .5rem 0; border-radius: .375rem; background: var(--line); overflow: hidden; position: relative; }
+.job .working span { position: absolute; top: 0; bottom: 0; left: 0; width: 30%; border-radius: .375rem; background: repeating-linear-gradient(45deg, var(--accent) 0 .4rem, transparent .4rem .8rem); }
+.job .working.moving span { background: var(--accent); animation: working 1.6s ease-in-out infinite alternate; }
+@keyframes working { from { left: 0; } to { left: 70%; } }
+@media (prefers-reduced-motion: reduce) { .job .working.moving span { animation: none; left: 35%; } }
 .job .facts { color: var(--muted); font-size: .9rem; margin: 0; overflow-wrap: anywhere; }
 .job .buttons, dialog .buttons { display: flex; gap: .5rem; margin-top: .5rem; flex-wrap: wrap; }
 .history { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 1rem; }
@@ -305,9 +313,13 @@ function ledPicture(output) {
       svg.append(el("svg:circle", { cx: (radius * Math.cos(angle)).toFixed(1), cy: (radius * Math.sin(angle)).toFixed(1), r: dot.toFixed(1), fill: "#000", stroke: "#333" }));
     }
   } else {
-    const pitch = 20;
-    svg.setAttribute("viewBox", `0 0 ${count * pitch} ${pitch}`);
-    for (let i = 0; i < count; i++) svg.append(el("svg:circle", { cx: i * pitch + pitch / 2, cy: pitch / 2, r: pitch * 0.38, fill: "#000", stroke: "#333" }));
+    // A long strip in rows of at most 20, in order, so that each LED is seen on a phone too.
+    const pitch = 20, perRow = Math.min(count, 20), rows = Math.ceil(count / perRow);
+    svg.setAttribute("viewBox", `0 0 ${perRow * pitch} ${rows * pitch}`);
+    for (let i = 0; i < count; i++) {
+      const x = (i % perRow) * pitch + pitch / 2, y = Math.floor(i / perRow) * pitch + pitch / 2;
+      svg.append(el("svg:circle", { cx: x, cy: y, r: pitch * 0.38, fill: "#000", stroke: "#333" }));
+    }
   }
   return svg;
 }
@@ -442,9 +454,13 @@ function makeJob(job) {
   node.phase = el("span", { class: "phase" });
   top.append(node.label, node.phase);
   node.progress = el("progress", { max: 100 });
+  // A job that cannot say how far it is: a block that keeps moving while it works (still when
+  // it is not working, or when the reader asks for less motion), never a bar that reads as a share.
+  node.working = el("div", { class: "working", role: "progressbar" });
+  node.working.append(el("span"));
   node.facts = el("p", { class: "facts" });
   node.buttons = el("div", { class: "buttons" });
-  node.item.append(top, node.progress, node.facts, node.buttons);
+  node.item.append(top, node.progress, node.working, node.facts, node.buttons);
   return node;
 }
 
@@ -461,6 +477,7 @@ function updateJob(node, job) {
     // A countdown reads in time, and its bar empties as the time goes.
     const left = `${duration(job.value)} left of ${duration(job.total)}`;
     node.progress.hidden = false;
+    node.working.hidden = true;
     node.progress.max = job.total;
     node.progress.value = job.value;
     node.progress.setAttribute("aria-label", `${name}: ${left}`);
@@ -468,6 +485,10 @@ function updateJob(node, job) {
   } else {
     node.progress.hidden = job.percent === undefined;
     node.progress.max = 100;
+    const working = job.percent === undefined && ["active", "stalled", "paused", "queued", "stale"].includes(job.phase);
+    node.working.hidden = !working;
+    node.working.classList.toggle("moving", job.phase === "active");
+    if (working) node.working.setAttribute("aria-label", `${name}: ${job.phase === "active" ? "working, how far is not known" : job.phase}`);
     if (job.percent !== undefined) {
       node.progress.value = job.percent;
       node.progress.setAttribute("aria-label", `${name}: ${job.percent} %`);
@@ -602,7 +623,7 @@ start();
       <p class="hint">What each output shows now: the very frames its driver was given.</p>
       <div id="outputs" class="outputs"></div>
     </section>
-    <section aria-labelledby="jobs-title">
+    <section id="jobs-section" aria-labelledby="jobs-title">
       <h2 id="jobs-title">Jobs</h2>
       <p id="quiet" class="note" hidden></p>
       <ul id="jobs" class="jobs"></ul>

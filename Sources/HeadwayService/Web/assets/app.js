@@ -247,9 +247,13 @@ function ledPicture(output) {
       svg.append(el("svg:circle", { cx: (radius * Math.cos(angle)).toFixed(1), cy: (radius * Math.sin(angle)).toFixed(1), r: dot.toFixed(1), fill: "#000", stroke: "#333" }));
     }
   } else {
-    const pitch = 20;
-    svg.setAttribute("viewBox", `0 0 ${count * pitch} ${pitch}`);
-    for (let i = 0; i < count; i++) svg.append(el("svg:circle", { cx: i * pitch + pitch / 2, cy: pitch / 2, r: pitch * 0.38, fill: "#000", stroke: "#333" }));
+    // A long strip in rows of at most 20, in order, so that each LED is seen on a phone too.
+    const pitch = 20, perRow = Math.min(count, 20), rows = Math.ceil(count / perRow);
+    svg.setAttribute("viewBox", `0 0 ${perRow * pitch} ${rows * pitch}`);
+    for (let i = 0; i < count; i++) {
+      const x = (i % perRow) * pitch + pitch / 2, y = Math.floor(i / perRow) * pitch + pitch / 2;
+      svg.append(el("svg:circle", { cx: x, cy: y, r: pitch * 0.38, fill: "#000", stroke: "#333" }));
+    }
   }
   return svg;
 }
@@ -384,9 +388,13 @@ function makeJob(job) {
   node.phase = el("span", { class: "phase" });
   top.append(node.label, node.phase);
   node.progress = el("progress", { max: 100 });
+  // A job that cannot say how far it is: a block that keeps moving while it works (still when
+  // it is not working, or when the reader asks for less motion), never a bar that reads as a share.
+  node.working = el("div", { class: "working", role: "progressbar" });
+  node.working.append(el("span"));
   node.facts = el("p", { class: "facts" });
   node.buttons = el("div", { class: "buttons" });
-  node.item.append(top, node.progress, node.facts, node.buttons);
+  node.item.append(top, node.progress, node.working, node.facts, node.buttons);
   return node;
 }
 
@@ -403,6 +411,7 @@ function updateJob(node, job) {
     // A countdown reads in time, and its bar empties as the time goes.
     const left = `${duration(job.value)} left of ${duration(job.total)}`;
     node.progress.hidden = false;
+    node.working.hidden = true;
     node.progress.max = job.total;
     node.progress.value = job.value;
     node.progress.setAttribute("aria-label", `${name}: ${left}`);
@@ -410,6 +419,10 @@ function updateJob(node, job) {
   } else {
     node.progress.hidden = job.percent === undefined;
     node.progress.max = 100;
+    const working = job.percent === undefined && ["active", "stalled", "paused", "queued", "stale"].includes(job.phase);
+    node.working.hidden = !working;
+    node.working.classList.toggle("moving", job.phase === "active");
+    if (working) node.working.setAttribute("aria-label", `${name}: ${job.phase === "active" ? "working, how far is not known" : job.phase}`);
     if (job.percent !== undefined) {
       node.progress.value = job.percent;
       node.progress.setAttribute("aria-label", `${name}: ${job.percent} %`);
