@@ -210,6 +210,29 @@ def test_history_plot(sim, page):
     assert facts.startswith("1 run, last succeeded"), facts
 
 
+def test_desktop_size(sim):
+    """The page at 1200 pixels: outputs first, then the jobs, nothing wider than the window."""
+    driver = browser(1200, 1000)
+    try:
+        driver.get(sim.base + "/")
+        wait_for(lambda: driver.find_element(By.ID, "connection").text == "live", what="live")
+        sim.send({"op": "begin", "job": "build", "total": 120, "label": "Compiling 120 files"}, {"op": "update", "job": "build", "value": 42},
+                 {"op": "begin", "job": "sync", "label": "Syncing photos"})
+        wait_for(lambda: job_element(driver, "build") and job_element(driver, "sync"), what="the jobs")
+        wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "svg[data-output=strip] circle"), what="the strip")
+        assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+        assert driver.find_element(By.ID, "outputs").location["y"] < driver.find_element(By.ID, "jobs-section").location["y"]
+        if SHOTS:
+            # Past the grace delay: the jobs shown, the outputs drawn.
+            wait_for(lambda: "active" in job_element(driver, "build").text and "active" in job_element(driver, "sync").text, what="the jobs shown")
+            wait_for(lambda: " 0 lit" not in driver.find_element(By.CSS_SELECTOR, "svg[data-output=strip]").get_attribute("aria-label"), what="the strip lit")
+            time.sleep(0.5)
+            driver.save_screenshot(os.path.join(SHOTS, "desktop.png"))
+        sim.send({"op": "finish", "job": "build", "outcome": "succeeded"}, {"op": "finish", "job": "sync", "outcome": "succeeded"})
+    finally:
+        driver.quit()
+
+
 def test_phone_size(sim):
     driver = browser(390, 844, phone=True)
     try:
