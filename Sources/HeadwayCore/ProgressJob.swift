@@ -69,7 +69,7 @@ public struct ProgressJob: Sendable, Equatable, Codable {
 
     /// Begins a job at `time`, indeterminate unless `kind` says otherwise. A job whose reporter
     /// learned of it late says when it really began (`startedAt`, not after `time`); a `queued`
-    /// job waits at its source until its first report of progress (``update(value:total:unit:label:timeRemaining:at:)``,
+    /// job waits at its source until its first report of progress (``update(value:total:unit:label:timeRemaining:stageEnd:at:)``,
     /// ``indeterminate(at:)`` or a timer), and the wait does not count as running time.
     public init(
         label: String? = nil, kind: ProgressKind = .indeterminate, policy: LifecyclePolicy = .standard,
