@@ -1,4 +1,5 @@
 import HeadwayCore
+import HeadwayProtocol
 
 /// One server to follow — a CI server, a printer, a home — as the command line or the
 /// configuration file names it.
@@ -60,25 +61,15 @@ public struct SourceSettings: Sendable, Equatable {
     public var tokenCrossesPlainHTTP: Bool {
         addresses.contains { address in
             guard address.lowercased().hasPrefix("http://") else { return false }
-            return !Self.isLoopback(host: Self.host(of: address))
+            return !LoopbackAddress.contains(Self.host(of: address))
         }
     }
 
-    /// The host of `address` ("http://user@[::1]:8010/x" → "::1"), lowercased.
+    /// The host of `address` without its port ("http://user@[::1]:8010/x" → "::1").
     static func host(of address: String) -> String {
-        var rest = Substring(address.lowercased())
-        if let scheme = rest.firstRange(of: "://") { rest = rest[scheme.upperBound...] }
-        rest = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
-        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") { return String(rest[rest.index(after: rest.startIndex)..<close]) }
-        return String(rest.prefix { $0 != ":" })
-    }
-
-    /// Whether `host` is this machine's loopback: localhost, 127.0.0.0/8 or ::1.
-    static func isLoopback(host: String) -> Bool {
-        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+        let authority = Substring(hostOf(address))
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") { return String(authority[authority.index(after: authority.startIndex)..<close]) }
+        return String(authority.prefix { $0 != ":" })
     }
 
     /// The addresses asked.

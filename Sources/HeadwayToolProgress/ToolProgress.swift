@@ -49,6 +49,7 @@ public struct ToolProgress {
     private var determinate = false
     private var lastTotal: Double?
     private var lastUnit: ValueUnit?
+    private var lastStageEnd: Double?
     private var lastValue: Double?
     private var lastLabel: String?
     /// The first thing that could not be read, until it is taken for the warning.
@@ -293,6 +294,7 @@ public struct ToolProgress {
             update.unit = report.unit
             update.stageEnd = report.stageEnd.flatMap { $0.isFinite && $0 >= min(value, total) && $0 < total ? $0 : nil }
             lastUnit = report.unit
+            lastStageEnd = update.stageEnd
             determinate = true
             lastValue = update.value
             lastTotal = total
@@ -303,7 +305,7 @@ public struct ToolProgress {
     }
 
     /// An update that changes the label only: nothing when the label is the one shown. Once the
-    /// job is determinate it stays so: the last value and total go with the label.
+    /// job is determinate it stays so: the last value, total, unit and stage go with the label.
     private mutating func labelOnly(_ update: Update) -> Update? {
         guard let label = update.label, label != lastLabel else { return nil }
         lastLabel = label
@@ -312,6 +314,7 @@ public struct ToolProgress {
             result.value = lastValue
             result.total = lastTotal
             result.unit = lastUnit
+            result.stageEnd = lastStageEnd
         }
         return result
     }

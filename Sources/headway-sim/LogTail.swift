@@ -34,14 +34,17 @@ final class LogTail: Sendable {
     func goLive() { state.withLock { $0.live = true } }
 
     /// When the line shown stops being news, while one is shown.
-    var expiry: Seconds? {
-        let now = clock.now
-        return state.withLock { $0.last != nil && now - $0.at < Self.shownFor ? $0.at + Self.shownFor : nil }
-    }
+    var expiry: Seconds? { news?.until }
 
     /// The newest line logged while live, as the frame shows it, while it is news.
-    var statusLine: String? {
+    var statusLine: String? { news?.line }
+
+    /// The line logged last while live, and until when it is news, while it is.
+    private var news: (line: String, until: Seconds)? {
         let now = clock.now
-        return state.withLock { $0.last != nil && now - $0.at < Self.shownFor ? $0.last : nil }
+        return state.withLock { state in
+            guard let line = state.last, now - state.at < Self.shownFor else { return nil }
+            return (line, state.at + Self.shownFor)
+        }
     }
 }

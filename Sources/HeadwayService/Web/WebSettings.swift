@@ -1,3 +1,4 @@
+import HeadwayProtocol
 import HeadwaySystem
 
 /// The service's web page and metrics (`web:` in the configuration, `--web` on `headway-sim
@@ -49,10 +50,8 @@ public struct WebSettings: Sendable, Equatable {
     /// Whether it listens on loopback only (127.0.0.0/8 or ::1).
     public var isLoopback: Bool { Self.isLoopback(address) }
 
-    /// Whether `address` is a loopback address.
-    public static func isLoopback(_ address: String) -> Bool {
-        address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
-    }
+    /// Whether `address` is a loopback address: localhost, 127.0.0.0/8 or ::1, the rule a token over plain HTTP follows too.
+    public static func isLoopback(_ address: String) -> Bool { LoopbackAddress.contains(address) }
 
     /// `HOST:PORT`, `[V6]:PORT`, `:PORT` or `PORT` → address and port; nil when it is none of those.
     public static func parseListen(_ text: String) -> (address: String, port: Int)? {
